@@ -1,0 +1,38 @@
+/* agg: a profile summed by key (frame, function, file, lib, line, root, thread, process):
+ * self and total samples per key. */
+#ifndef SIFT_AGG_H
+#define SIFT_AGG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "frame.h"
+#include "intern.h"
+#include "prof.h"
+
+struct agg_row {
+	uint32_t key;    /* id in agg_keys() */
+	uint64_t self;   /* samples of stacks whose leaf frame has the key */
+	uint64_t total;  /* samples of stacks holding the key anywhere, once per stack */
+};
+
+typedef struct agg agg;
+
+/* Sum p by key. Each distinct frame's key is worked out once. */
+agg *agg_new(const prof *p, enum frame_key key);
+void agg_free(agg *a);
+
+size_t agg_row_count(const agg *a);
+const struct agg_row *agg_rows(const agg *a);
+const intern *agg_keys(const agg *a);
+/* Samples in stacks that had no value for the key (no thread frame, a Python leaf for lib). */
+uint64_t agg_unkeyed(const agg *a);
+
+enum agg_order { AGG_BY_SELF, AGG_BY_TOTAL };
+/* Descending by the chosen figure, then by the other, then by key text. */
+void agg_sort(agg *a, enum agg_order order);
+
+/* Number of distinct thread pseudo-frames in the profile's stacks. */
+size_t agg_thread_count(const prof *p);
+
+#endif

@@ -1,0 +1,104 @@
+/* err: program name, messages, bad-line accounting, checked stdout. */
+#include "err.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *prog_name = "sift";
+
+void err_set_prog(const char *argv0)
+{
+	const char *slash = argv0 ? strrchr(argv0, '/') : NULL;
+	prog_name = slash ? slash + 1 : (argv0 ? argv0 : "sift");
+	/* Die quietly on a closed pipe, as cat does: `sift-top | head` is normal use. */
+	signal(SIGPIPE, SIG_DFL);
+}
+
+const char *err_prog(void) { return prog_name; }
+
+void err_vwarn(const char *fmt, va_list ap)
+{
+	fflush(stdout);
+	fprintf(stderr, "%s: ", prog_name);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void err_warn(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	err_vwarn(fmt, ap);
+	va_end(ap);
+}
+
+void err_exit(int status, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	err_vwarn(fmt, ap);
+	va_end(ap);
+	exit(status);
+}
+
+void err_lines_init(struct err_lines *lines)
+{
+	memset(lines, 0, sizeof *lines);
+	lines->limit = 10;
+}
+
+static void line_message(const char *file, unsigned long lineno, const char *prefix,
+			 const char *fmt, va_list ap)
+{
+	fflush(stdout);
+	fprintf(stderr, "%s: %s:%lu: %s", prog_name, file, lineno, prefix);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void err_bad_line(struct err_lines *lines, const char *file, unsigned long lineno,
+		  const char *fmt, ...)
+{
+	va_list ap;
+	lines->bad++;
+	if (lines->strict || lines->bad <= lines->limit || lines->verbose) {
+		va_start(ap, fmt);
+		line_message(file, lineno, "", fmt, ap);
+		va_end(ap);
+	}
+	if (lines->strict)
+		exit(EXIT_DATA);
+}
+
+void err_skip_line(struct err_lines *lines, const char *file, unsigned long lineno,
+		   const char *fmt, ...)
+{
+	va_list ap;
+	lines->skipped++;
+	if (!lines->verbose)
+		return;
+	va_start(ap, fmt);
+	line_message(file, lineno, "skipped: ", fmt, ap);
+	va_end(ap);
+}
+
+void err_lines_finish(const struct err_lines *lines)
+{
+	if (!lines->verbose && lines->bad > lines->limit)
+		err_warn("%lu more bad line%s not shown", lines->bad - lines->limit,
+			 lines->bad - lines->limit == 1 ? "" : "s");
+}
+
+void err_close_stdout(void)
+{
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		if (errno == EPIPE)
+			_exit(EXIT_OK);
+		err_exit(EXIT_DATA, "write error: %s", strerror(errno ? errno : EIO));
+	}
+	if (fclose(stdout) != 0 && errno != EPIPE)
+		err_exit(EXIT_DATA, "write error: %s", strerror(errno));
+}

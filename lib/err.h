@@ -1,0 +1,42 @@
+/* err: the one error module: program name, messages, bad-line accounting, exit codes. */
+#ifndef SIFT_ERR_H
+#define SIFT_ERR_H
+
+#include <stdarg.h>
+#include <stdio.h>
+
+enum { EXIT_OK = 0, EXIT_DATA = 1, EXIT_USAGE = 2 };
+
+/* The only global state sift keeps: the name errors start with. */
+void err_set_prog(const char *argv0);
+const char *err_prog(void);
+
+/* "prog: message" on stderr. */
+void err_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "prog: message", then exit(status). */
+_Noreturn void err_exit(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void err_vwarn(const char *fmt, va_list ap);
+
+/* Bad input lines: the first `limit` are named, the rest counted. */
+struct err_lines {
+	unsigned long bad;      /* lines kept out of the figures */
+	unsigned long skipped;  /* noise lines ignored on purpose (reported only when verbose) */
+	unsigned limit;         /* how many bad lines to name on stderr */
+	int verbose;            /* also name skipped lines */
+	int strict;             /* the first bad line is fatal */
+};
+
+void err_lines_init(struct err_lines *lines);
+/* Name a bad line "prog: FILE:LINE: reason"; with strict, exit 1. */
+void err_bad_line(struct err_lines *lines, const char *file, unsigned long lineno,
+		  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* Count a skipped noise line; named only when verbose. */
+void err_skip_line(struct err_lines *lines, const char *file, unsigned long lineno,
+		   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* After input: "prog: N more bad lines" when some were not named. */
+void err_lines_finish(const struct err_lines *lines);
+
+/* Flush and check stdout: a full disk is an error (exit 1), a closed pipe ends quietly. */
+void err_close_stdout(void);
+
+#endif

@@ -1,0 +1,152 @@
+/* folded: the count is after the last space; frames split on ';' outside process command lines. */
+#include "folded.h"
+
+#include <string.h>
+
+int folded_valid_utf8(const char *str, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t i = 0;
+	while (i < len) {
+		/* ASCII runs are the common case: 8 bytes a step. */
+		while (i + 8 <= len) {
+			uint64_t w;
+			memcpy(&w, s + i, 8);
+			if (w & 0x8080808080808080ull)
+				break;
+			i += 8;
+		}
+		if (i >= len)
+			break;
+		unsigned char c = s[i];
+		if (c < 0x80) {
+			i++;
+			continue;
+		}
+		size_t need;
+		uint32_t cp;
+		if (c >= 0xC2 && c <= 0xDF) { need = 1; cp = c & 0x1F; }
+		else if (c >= 0xE0 && c <= 0xEF) { need = 2; cp = c & 0x0F; }
+		else if (c >= 0xF0 && c <= 0xF4) { need = 3; cp = c & 0x07; }
+		else return 0;
+		if (i + need >= len)
+			return 0;
+		for (size_t k = 1; k <= need; k++) {
+			if ((s[i + k] & 0xC0) != 0x80)
+				return 0;
+			cp = (cp << 6) | (s[i + k] & 0x3F);
+		}
+		if ((need == 2 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
+		    (need == 3 && (cp < 0x10000 || cp > 0x10FFFF)))
+			return 0;
+		i += need + 1;
+	}
+	return 1;
+}
+
+enum folded_result folded_parse(const char *line, size_t len, struct folded_line *out,
+				const char **reason)
+{
+	while (len > 0 && (line[len - 1] == ' ' || line[len - 1] == '\t'))
+		len--;
+	size_t lead = 0;
+	while (lead < len && (line[lead] == ' ' || line[lead] == '\t'))
+		lead++;
+	if (lead == len)
+		return FOLDED_BLANK;
+	if (memchr(line, '\0', len)) {
+		*reason = "NUL byte in line";
+		return FOLDED_BAD;
+	}
+	/* The count: digits after the last blank. */
+	size_t sep = len;
+	while (sep > 0 && line[sep - 1] != ' ' && line[sep - 1] != '\t')
+		sep--;
+	if (sep == 0) {
+		*reason = "no count after the stack";
+		return FOLDED_BAD;
+	}
+	const char *digits = line + sep;
+	size_t ndigits = len - sep;
+	if (digits[0] == '-' && ndigits > 1) {
+		*reason = "negative count";
+		return FOLDED_BAD;
+	}
+	uint64_t count = 0;
+	for (size_t i = 0; i < ndigits; i++) {
+		unsigned d = (unsigned char)digits[i] - '0';
+		if (d > 9) {
+			*reason = i > 0 && (digits[i] == '.' || digits[i] == 'e' || digits[i] == 'E')
+					  ? "count is not an integer"
+					  : "no count after the stack";
+			return FOLDED_BAD;
+		}
+		if (count > (UINT64_MAX - d) / 10) {
+			*reason = "count overflows 64 bits";
+			return FOLDED_BAD;
+		}
+		count = count * 10 + d;
+	}
+	size_t end = sep - 1;
+	while (end > 0 && (line[end - 1] == ' ' || line[end - 1] == '\t'))
+		end--;
+	if (lead > end) /* an empty stack, " 4" */
+		lead = end;
+	if (!folded_valid_utf8(line + lead, end - lead)) {
+		*reason = "invalid UTF-8";
+		return FOLDED_BAD;
+	}
+	out->stack = line + lead;
+	out->len = end - lead;
+	out->count = count;
+	return FOLDED_OK;
+}
+
+/* Length of a `process PID:"` opening at s, or 0. */
+static size_t process_open(const char *s, size_t len)
+{
+	if (len < 11 || memcmp(s, "process ", 8) != 0)
+		return 0;
+	size_t i = 8;
+	while (i < len && s[i] >= '0' && s[i] <= '9')
+		i++;
+	if (i == 8 || i + 2 > len || s[i] != ':' || s[i + 1] != '"')
+		return 0;
+	return i + 2;
+}
+
+int folded_next_frame(const char *stack, size_t len, size_t *pos, const char **frame,
+		      size_t *frame_len)
+{
+	size_t start = *pos;
+	if (start > len)
+		return 0;
+	if (start == len) {
+		/* A trailing ';' ends with an empty frame, for the caller to reject. */
+		if (start == 0 || stack[start - 1] != ';')
+			return 0;
+		*frame = stack + len;
+		*frame_len = 0;
+		*pos = len + 1;
+		return 1;
+	}
+	const char *s = stack + start;
+	size_t rest = len - start, end;
+	size_t open = process_open(s, rest);
+	const char *semi = NULL;
+	if (open) {
+		/* The command line ends at the first `";` (or the end of the stack). */
+		for (size_t i = open; i + 1 < rest; i++)
+			if (s[i] == '"' && s[i + 1] == ';') {
+				semi = s + i + 1;
+				break;
+			}
+	} else {
+		semi = memchr(s, ';', rest);
+	}
+	end = semi ? (size_t)(semi - s) : rest;
+	*frame = s;
+	*frame_len = end;
+	*pos = semi ? start + end + 1 : len + 1;
+	return 1;
+}

@@ -1,0 +1,303 @@
+/* input: streaming line reader over many files, zstd detected by magic number. */
+#include "input.h"
+#include "err.h"
+#include "xalloc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zstd.h>
+
+enum { RAW_SIZE = 1 << 17, LINE_START = 1 << 18 };
+
+struct in_reader {
+	char *const *paths;
+	size_t npaths, next_path;
+	char *const *default_paths;
+	const char *file;           /* display name of the open file */
+	int fd;                     /* -1 when no file is open */
+	int eof;                    /* raw input exhausted */
+	int failed;
+	unsigned long lineno;
+	unsigned long long bytes;
+
+	ZSTD_DStream *zstd;         /* non-NULL while the open file is zstd */
+	size_t zstd_pending;        /* last ZSTD_decompressStream hint: 0 at a frame end */
+	unsigned char *raw;         /* compressed bytes not yet decoded */
+	size_t raw_pos, raw_len;
+
+	char *buf;                  /* decoded text: [start, end) not yet returned */
+	size_t cap, start, end;
+};
+
+static char *const stdin_path[] = { "-" };
+
+in_reader *in_open(char *const *paths, size_t npaths)
+{
+	in_reader *r = xcalloc(1, sizeof *r);
+	r->paths = npaths ? paths : stdin_path;
+	r->npaths = npaths ? npaths : 1;
+	r->fd = -1;
+	r->raw = xmalloc(RAW_SIZE);
+	r->cap = LINE_START;
+	r->buf = xmalloc(r->cap + 1);
+	return r;
+}
+
+int in_failed(const in_reader *r) { return r->failed; }
+unsigned long long in_bytes(const in_reader *r) { return r->bytes; }
+
+static void close_file(in_reader *r)
+{
+	if (r->fd > 0)
+		close(r->fd);
+	r->fd = -1;
+	if (r->zstd) {
+		ZSTD_freeDStream(r->zstd);
+		r->zstd = NULL;
+	}
+}
+
+static void fail_file(in_reader *r, const char *what, const char *why)
+{
+	err_warn("%s: %s%s", r->file, what, why);
+	r->failed = 1;
+	close_file(r);
+}
+
+/* Read raw bytes after raw_len; returns bytes read, 0 at end of file, -1 on error. */
+static ssize_t read_raw(in_reader *r)
+{
+	if (r->raw_pos == r->raw_len)
+		r->raw_pos = r->raw_len = 0;
+	if (r->raw_len == RAW_SIZE) {
+		memmove(r->raw, r->raw + r->raw_pos, r->raw_len - r->raw_pos);
+		r->raw_len -= r->raw_pos;
+		r->raw_pos = 0;
+	}
+	ssize_t n;
+	do
+		n = read(r->fd, r->raw + r->raw_len, RAW_SIZE - r->raw_len);
+	while (n < 0 && errno == EINTR);
+	if (n < 0) {
+		fail_file(r, "read error: ", strerror(errno));
+		return -1;
+	}
+	r->raw_len += (size_t)n;
+	r->bytes += (unsigned long long)n;
+	return n;
+}
+
+static int open_next(in_reader *r)
+{
+	while (r->next_path < r->npaths) {
+		const char *path = r->paths[r->next_path++];
+		r->lineno = 0;
+		r->eof = 0;
+		r->raw_pos = r->raw_len = 0;
+		r->start = r->end = 0;
+		if (strcmp(path, "-") == 0) {
+			r->file = "(stdin)";
+			r->fd = 0;
+		} else {
+			r->file = path;
+			r->fd = open(path, O_RDONLY);
+			if (r->fd < 0) {
+				fail_file(r, "", strerror(errno));
+				continue;
+			}
+			struct stat st;
+			if (fstat(r->fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+				fail_file(r, "", strerror(EISDIR));
+				continue;
+			}
+		}
+		/* Sniff the zstd magic number (28 b5 2f fd) from the first bytes. */
+		while (r->raw_len < 4) {
+			ssize_t n = read_raw(r);
+			if (n < 0)
+				break;
+			if (n == 0) {
+				r->eof = 1;
+				break;
+			}
+		}
+		if (r->fd < 0)
+			continue;
+		static const unsigned char magic[4] = { 0x28, 0xb5, 0x2f, 0xfd };
+		if (r->raw_len >= 4 && memcmp(r->raw, magic, 4) == 0) {
+			r->zstd = ZSTD_createDStream();
+			if (!r->zstd)
+				err_exit(EXIT_DATA, "out of memory");
+			ZSTD_initDStream(r->zstd);
+			r->zstd_pending = 1;
+		}
+		return 1;
+	}
+	return 0;
+}
+
+/* Make room after end: slide pending text to the front, or grow for a long line. */
+static void make_room(in_reader *r)
+{
+	if (r->start > 0) {
+		memmove(r->buf, r->buf + r->start, r->end - r->start);
+		r->end -= r->start;
+		r->start = 0;
+	}
+	if (r->end == r->cap) {
+		if (r->cap > ((size_t)-1) / 4)
+			err_exit(EXIT_DATA, "%s:%lu: line too long", r->file, r->lineno + 1);
+		r->cap *= 2;
+		r->buf = xrealloc(r->buf, r->cap + 1);
+	}
+}
+
+/* Append decoded text at end; returns 0 when the file has no more. */
+static int refill(in_reader *r)
+{
+	make_room(r);
+	if (!r->zstd) {
+		if (r->raw_pos < r->raw_len) { /* sniffed bytes */
+			size_t n = r->raw_len - r->raw_pos;
+			if (n > r->cap - r->end)
+				n = r->cap - r->end;
+			memcpy(r->buf + r->end, r->raw + r->raw_pos, n);
+			r->end += n;
+			r->raw_pos += n;
+			return 1;
+		}
+		if (r->eof)
+			return 0;
+		ssize_t n;
+		do
+			n = read(r->fd, r->buf + r->end, r->cap - r->end);
+		while (n < 0 && errno == EINTR);
+		if (n < 0) {
+			fail_file(r, "read error: ", strerror(errno));
+			return 0;
+		}
+		if (n == 0) {
+			r->eof = 1;
+			return 0;
+		}
+		r->end += (size_t)n;
+		r->bytes += (unsigned long long)n;
+		return 1;
+	}
+	for (;;) {
+		if (r->raw_pos == r->raw_len && !r->eof) {
+			ssize_t n = read_raw(r);
+			if (n < 0)
+				return 0;
+			if (n == 0)
+				r->eof = 1;
+		}
+		if (r->raw_pos == r->raw_len && r->eof) {
+			if (r->zstd_pending != 0) {
+				fail_file(r, "truncated zstd stream", "");
+				return 0;
+			}
+			return 0;
+		}
+		ZSTD_inBuffer in = { r->raw, r->raw_len, r->raw_pos };
+		ZSTD_outBuffer out = { r->buf, r->cap, r->end };
+		size_t ret = ZSTD_decompressStream(r->zstd, &out, &in);
+		if (ZSTD_isError(ret)) {
+			fail_file(r, "corrupt zstd stream: ", ZSTD_getErrorName(ret));
+			return 0;
+		}
+		r->zstd_pending = ret;
+		r->raw_pos = in.pos;
+		if (out.pos > r->end) {
+			r->end = out.pos;
+			return 1;
+		}
+	}
+}
+
+int in_next(in_reader *r, struct in_line *line)
+{
+	for (;;) {
+		if (r->fd < 0 && !open_next(r))
+			return 0;
+		size_t scanned = r->start;
+		for (;;) {
+			char *nl = memchr(r->buf + scanned, '\n', r->end - scanned);
+			if (nl) {
+				size_t len = (size_t)(nl - (r->buf + r->start));
+				line->text = r->buf + r->start;
+				r->start += len + 1;
+				if (len > 0 && line->text[len - 1] == '\r')
+					len--;
+				line->text[len] = '\0';
+				line->len = len;
+				line->unterminated = 0;
+				line->file = r->file;
+				line->lineno = ++r->lineno;
+				return 1;
+			}
+			size_t pending = r->end - r->start;
+			if (!refill(r))
+				break;
+			scanned = r->start + pending; /* refill may have moved the text */
+		}
+		/* End of this file: a last line without newline is still a line. */
+		int open_still = r->fd >= 0;
+		close_file(r);
+		if (r->end > r->start && open_still) {
+			size_t len = r->end - r->start;
+			line->text = r->buf + r->start;
+			r->start = r->end;
+			if (len > 0 && line->text[len - 1] == '\r')
+				len--;
+			line->text[len] = '\0';
+			line->len = len;
+			line->unterminated = 1;
+			line->file = r->file;
+			line->lineno = ++r->lineno;
+			return 1;
+		}
+		r->start = r->end = 0;
+	}
+}
+
+void in_close(in_reader *r)
+{
+	if (!r)
+		return;
+	close_file(r);
+	free(r->raw);
+	free(r->buf);
+	free(r);
+}
+
+char *in_slurp(const char *path, size_t *len)
+{
+	char *one[1] = { (char *)path };
+	in_reader *r = in_open(one, 1);
+	size_t cap = 4096, used = 0;
+	char *text = xmalloc(cap);
+	struct in_line line;
+	while (in_next(r, &line)) {
+		while (used + line.len + 2 > cap) {
+			cap *= 2;
+			text = xrealloc(text, cap);
+		}
+		memcpy(text + used, line.text, line.len);
+		used += line.len;
+		text[used++] = '\n';
+	}
+	int failed = in_failed(r);
+	in_close(r);
+	if (failed) {
+		free(text);
+		return NULL;
+	}
+	text[used] = '\0';
+	*len = used;
+	return text;
+}

@@ -1,0 +1,33 @@
+/* input: files and "-" read as one stream of lines, zstd by magic number, CRLF, any length. */
+#ifndef SIFT_INPUT_H
+#define SIFT_INPUT_H
+
+#include <stddef.h>
+
+/* One line without its "\n" or "\r\n", NUL-terminated, writable until the next call.
+ * It may hold NUL bytes: len is the truth. */
+struct in_line {
+	char *text;
+	size_t len;
+	const char *file;       /* as named on the command line; "-" reads as "(stdin)" */
+	unsigned long lineno;   /* 1-based within its file */
+	int unterminated;       /* last line of a file with no final newline */
+};
+
+typedef struct in_reader in_reader;
+
+/* No paths means standard input. Paths are kept by reference. */
+in_reader *in_open(char *const *paths, size_t npaths);
+/* 1 with a line, 0 when every file is done. Unreadable files are reported and skipped. */
+int in_next(in_reader *reader, struct in_line *line);
+/* Non-zero when any file could not be read completely (already reported). */
+int in_failed(const in_reader *reader);
+/* Bytes read from the files (compressed size for zstd). */
+unsigned long long in_bytes(const in_reader *reader);
+void in_close(in_reader *reader);
+
+/* Read one whole file (or "-") into memory, zstd aware; for small inputs such as rules.
+ * Returns NULL and reports on error. *len gets the size; the result is NUL-terminated. */
+char *in_slurp(const char *path, size_t *len);
+
+#endif

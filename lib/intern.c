@@ -1,0 +1,159 @@
+/* intern: open addressing over an arena of strings; ids are insertion order. */
+#include "intern.h"
+#include "err.h"
+#include "xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { CHUNK = 1 << 20 };
+
+struct entry { uint64_t hash; uint32_t id; };
+
+struct intern {
+	struct entry *slots;  /* id INTERN_NONE when empty */
+	size_t nslots;
+	const char **strs;    /* by id */
+	uint32_t *lens;
+	size_t count, cap;
+	char **chunks;        /* arena chunks holding the strings */
+	size_t nchunks, chunks_cap;
+	char *free_at;
+	size_t free_left;
+};
+
+uint64_t intern_hash(const void *data, size_t len)
+{
+	/* 8 bytes a step with a multiply-xorshift mix: fast on long frame names. */
+	const unsigned char *p = data;
+	uint64_t h = 0x9E3779B97F4A7C15ull ^ (len * 0xC2B2AE3D27D4EB4Full);
+	while (len >= 8) {
+		uint64_t w;
+		memcpy(&w, p, 8);
+		h = (h ^ (w * 0xFF51AFD7ED558CCDull)) * 0xC4CEB9FE1A85EC53ull;
+		h ^= h >> 29;
+		p += 8;
+		len -= 8;
+	}
+	uint64_t w = 0;
+	memcpy(&w, p, len);
+	h = (h ^ (w * 0xFF51AFD7ED558CCDull)) * 0xC4CEB9FE1A85EC53ull;
+	h ^= h >> 32;
+	return h;
+}
+
+intern *intern_new(void)
+{
+	intern *in = xcalloc(1, sizeof *in);
+	in->nslots = 1024;
+	in->slots = xmalloc(in->nslots * sizeof *in->slots);
+	for (size_t i = 0; i < in->nslots; i++)
+		in->slots[i].id = INTERN_NONE;
+	return in;
+}
+
+void intern_free(intern *in)
+{
+	if (!in)
+		return;
+	for (size_t i = 0; i < in->nchunks; i++)
+		free(in->chunks[i]);
+	free(in->chunks);
+	free(in->slots);
+	free(in->strs);
+	free(in->lens);
+	free(in);
+}
+
+static char *arena_copy(intern *in, const char *s, size_t len)
+{
+	if (len + 1 > in->free_left) {
+		size_t size = len + 1 > CHUNK / 4 ? len + 1 : CHUNK;
+		in->chunks = xgrow(in->chunks, &in->chunks_cap, in->nchunks + 1, sizeof *in->chunks);
+		char *chunk = xmalloc(size);
+		in->chunks[in->nchunks++] = chunk;
+		if (size != CHUNK) { /* a big string gets a chunk of its own */
+			memcpy(chunk, s, len);
+			chunk[len] = '\0';
+			return chunk;
+		}
+		in->free_at = chunk;
+		in->free_left = size;
+	}
+	char *d = in->free_at;
+	memcpy(d, s, len);
+	d[len] = '\0';
+	in->free_at += len + 1;
+	in->free_left -= len + 1;
+	return d;
+}
+
+static size_t probe(const intern *in, uint64_t hash, const char *s, size_t len)
+{
+	size_t mask = in->nslots - 1, i = (size_t)hash & mask;
+	for (;;) {
+		const struct entry *e = &in->slots[i];
+		if (e->id == INTERN_NONE)
+			return i;
+		if (e->hash == hash && in->lens[e->id] == len && memcmp(in->strs[e->id], s, len) == 0)
+			return i;
+		i = (i + 1) & mask;
+	}
+}
+
+static void grow_slots(intern *in)
+{
+	size_t old_n = in->nslots;
+	struct entry *old = in->slots;
+	in->nslots *= 2;
+	in->slots = xmalloc(in->nslots * sizeof *in->slots);
+	for (size_t i = 0; i < in->nslots; i++)
+		in->slots[i].id = INTERN_NONE;
+	size_t mask = in->nslots - 1;
+	for (size_t i = 0; i < old_n; i++) {
+		if (old[i].id == INTERN_NONE)
+			continue;
+		size_t j = (size_t)old[i].hash & mask;
+		while (in->slots[j].id != INTERN_NONE)
+			j = (j + 1) & mask;
+		in->slots[j] = old[i];
+	}
+	free(old);
+}
+
+uint32_t intern_find(const intern *in, const char *s, size_t len)
+{
+	return in->slots[probe(in, intern_hash(s, len), s, len)].id;
+}
+
+uint32_t intern_add(intern *in, const char *s, size_t len)
+{
+	if (len > UINT32_MAX)
+		err_exit(EXIT_DATA, "string of %zu bytes is too long", len);
+	uint64_t hash = intern_hash(s, len);
+	size_t i = probe(in, hash, s, len);
+	if (in->slots[i].id != INTERN_NONE)
+		return in->slots[i].id;
+	if (in->count >= UINT32_MAX - 1)
+		err_exit(EXIT_DATA, "too many distinct strings");
+	size_t old_cap = in->cap;
+	in->strs = xgrow(in->strs, &in->cap, in->count + 1, sizeof *in->strs);
+	if (in->cap != old_cap) /* lens grows in step with strs */
+		in->lens = xrealloc(in->lens, in->cap * sizeof *in->lens);
+	uint32_t id = (uint32_t)in->count++;
+	in->strs[id] = arena_copy(in, s, len);
+	in->lens[id] = (uint32_t)len;
+	in->slots[i] = (struct entry){ hash, id };
+	if (in->count * 4 > in->nslots * 3)
+		grow_slots(in);
+	return id;
+}
+
+const char *intern_str(const intern *in, uint32_t id, size_t *len)
+{
+	if (len)
+		*len = in->lens[id];
+	return in->strs[id];
+}
+
+size_t intern_count(const intern *in) { return in->count; }

@@ -1,0 +1,235 @@
+/* load: every distinct frame as written is looked at once; its filters and rewrite are cached. */
+#include "load.h"
+#include "folded.h"
+#include "frame.h"
+#include "input.h"
+#include "xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const char *const load_format_names[] = { "auto", "raw", "dump", "json", NULL };
+
+enum {
+	SEEN = 1,        /* the entry below is filled */
+	FOCUS = 2,
+	IGNORE = 4,
+	THREAD = 8,      /* a thread pseudo-frame */
+	THREAD_OK = 16,  /* ... that --thread matches */
+	DROP = 32,       /* left out of the output stack */
+	COLLAPSED = 64,  /* an address folded into [LIB] */
+};
+
+struct raw_frame {
+	uint32_t out;    /* id in the profile */
+	uint8_t flags;
+};
+
+struct load_sink {
+	prof *p;
+	const struct load_opts *opts;
+	struct err_lines *errs;
+	intern *raw;                /* frames as written */
+	struct raw_frame *cache;    /* by raw id */
+	size_t cache_cap;
+	uint32_t *stack;            /* output ids of the stack being built */
+	size_t depth, stack_cap;
+	unsigned seen_flags;        /* OR of the stack's frame flags */
+	int bad;                    /* the stack was rejected while being built */
+	const char *file;
+	unsigned long lineno;
+	char *scratch;
+	size_t scratch_cap;
+	struct load_stats stats;
+};
+
+load_sink *load_sink_new(prof *p, const struct load_opts *opts, struct err_lines *errs)
+{
+	load_sink *s = xcalloc(1, sizeof *s);
+	s->p = p;
+	s->opts = opts;
+	s->errs = errs;
+	s->raw = intern_new();
+	return s;
+}
+
+void load_sink_free(load_sink *s)
+{
+	if (!s)
+		return;
+	intern_free(s->raw);
+	free(s->cache);
+	free(s->stack);
+	free(s->scratch);
+	free(s);
+}
+
+const struct load_stats *load_sink_stats(const load_sink *s) { return &s->stats; }
+
+void load_stack_begin(load_sink *s, const char *file, unsigned long lineno)
+{
+	s->depth = 0;
+	s->seen_flags = 0;
+	s->bad = 0;
+	s->file = file;
+	s->lineno = lineno;
+}
+
+static void scratch_put(load_sink *s, size_t *used, const char *text, size_t len)
+{
+	s->scratch = xgrow(s->scratch, &s->scratch_cap, *used + len + 1, 1);
+	memcpy(s->scratch + *used, text, len);
+	*used += len;
+}
+
+static int matches(load_sink *s, rx *re, const char *frame, size_t len)
+{
+	char msg[512];
+	int rc = rx_match(re, frame, len, msg, sizeof msg);
+	if (rc < 0) /* a pattern that cannot finish is not a verdict: stop, naming where */
+		err_exit(EXIT_DATA, "%s:%lu: %s", s->file, s->lineno, msg);
+	return rc;
+}
+
+/* Decide once what a distinct frame becomes. */
+static struct raw_frame classify(load_sink *s, const char *frame, size_t len)
+{
+	const struct load_opts *o = s->opts;
+	struct raw_frame r = { 0, SEEN };
+	struct frame_parts parts;
+	frame_split(frame, len, &parts);
+	if (o->focus && matches(s, o->focus, frame, len))
+		r.flags |= FOCUS;
+	if (o->ignore && matches(s, o->ignore, frame, len))
+		r.flags |= IGNORE;
+	if (parts.kind == FRAME_THREAD) {
+		r.flags |= THREAD;
+		if (o->thread && matches(s, o->thread, frame, len))
+			r.flags |= THREAD_OK;
+		if (o->no_threads)
+			r.flags |= DROP;
+	}
+	if (parts.kind == FRAME_PROCESS && o->no_process)
+		r.flags |= DROP;
+	if (r.flags & DROP)
+		return r;
+
+	/* Rewrite code frames: library basename, addresses collapsed, lines dropped. */
+	const char *file = parts.file;
+	size_t file_len = parts.file_len;
+	int rewrite = 0;
+	if (parts.kind == FRAME_CODE && parts.native && file_len && o->lib_basename) {
+		frame_lib_basename(parts.file, parts.file_len, &file, &file_len);
+		rewrite = file_len != parts.file_len;
+	}
+	size_t used = 0;
+	if (parts.kind == FRAME_CODE && parts.address && file_len && o->collapse_addrs) {
+		scratch_put(s, &used, "[", 1);
+		scratch_put(s, &used, file, file_len);
+		scratch_put(s, &used, "]", 1);
+		r.flags |= COLLAPSED;
+	} else if (parts.kind == FRAME_CODE && file_len && parts.name_len < len &&
+		   (rewrite || (o->no_lines && parts.line_len))) {
+		scratch_put(s, &used, parts.name, parts.name_len);
+		scratch_put(s, &used, " (", 2);
+		scratch_put(s, &used, file, file_len);
+		if (parts.line_len && !o->no_lines) {
+			scratch_put(s, &used, ":", 1);
+			scratch_put(s, &used, parts.line, parts.line_len);
+		}
+		scratch_put(s, &used, ")", 1);
+	} else {
+		scratch_put(s, &used, frame, len);
+	}
+	r.out = intern_add(prof_frames(s->p), s->scratch, used);
+	return r;
+}
+
+void load_stack_frame(load_sink *s, const char *frame, size_t len)
+{
+	if (s->bad)
+		return;
+	if (len == 0) {
+		err_bad_line(s->errs, s->file, s->lineno, "empty frame");
+		s->bad = 1;
+		return;
+	}
+	uint32_t id = intern_add(s->raw, frame, len);
+	if (id >= s->cache_cap) {
+		size_t old = s->cache_cap;
+		s->cache = xgrow(s->cache, &s->cache_cap, (size_t)id + 1, sizeof *s->cache);
+		memset(s->cache + old, 0, (s->cache_cap - old) * sizeof *s->cache);
+	}
+	struct raw_frame *r = &s->cache[id];
+	if (!(r->flags & SEEN))
+		*r = classify(s, frame, len);
+	s->seen_flags |= r->flags;
+	if (r->flags & DROP)
+		return;
+	if ((r->flags & COLLAPSED) && s->depth > 0 && s->stack[s->depth - 1] == r->out)
+		return; /* a run of addresses in one library is one frame */
+	s->stack = xgrow(s->stack, &s->stack_cap, s->depth + 1, sizeof *s->stack);
+	s->stack[s->depth++] = r->out;
+}
+
+int load_stack_end(load_sink *s, uint64_t count)
+{
+	const struct load_opts *o = s->opts;
+	if (s->bad)
+		return 0;
+	if (s->stats.samples_read > UINT64_MAX - count) {
+		err_warn("%s:%lu: sample counts add up past 2^64", s->file, s->lineno);
+		return -1;
+	}
+	s->stats.samples_read += count;
+	s->stats.stacks_read++;
+	unsigned f = s->seen_flags;
+	if ((o->focus && !(f & FOCUS)) || (o->ignore && (f & IGNORE)) || (o->thread && !(f & THREAD_OK)))
+		return 0;
+	if (prof_add(s->p, s->stack, s->depth, count) != 0) {
+		err_warn("%s:%lu: sample counts add up past 2^64", s->file, s->lineno);
+		return -1;
+	}
+	s->stats.samples_kept += count;
+	return 0;
+}
+
+int load_files(prof *p, char *const *paths, size_t npaths, const struct load_opts *opts,
+	       struct err_lines *errs, struct load_stats *stats)
+{
+	in_reader *in = in_open(paths, npaths);
+	load_sink *sink = load_sink_new(p, opts, errs);
+	struct in_line line;
+	int status = 0;
+	while (in_next(in, &line)) {
+		struct folded_line fl;
+		const char *reason = NULL;
+		switch (folded_parse(line.text, line.len, &fl, &reason)) {
+		case FOLDED_BLANK:
+			err_skip_line(errs, line.file, line.lineno, "blank line");
+			continue;
+		case FOLDED_BAD:
+			err_bad_line(errs, line.file, line.lineno, "%s%s", reason,
+				     line.unterminated ? " (last line cut off?)" : "");
+			continue;
+		case FOLDED_OK:
+			break;
+		}
+		load_stack_begin(sink, line.file, line.lineno);
+		size_t pos = 0, flen;
+		const char *frame;
+		while (folded_next_frame(fl.stack, fl.len, &pos, &frame, &flen))
+			load_stack_frame(sink, frame, flen);
+		if (load_stack_end(sink, fl.count) != 0) {
+			status = 1;
+			break;
+		}
+	}
+	if (in_failed(in))
+		status = 1;
+	if (stats)
+		*stats = *load_sink_stats(sink);
+	load_sink_free(sink);
+	in_close(in);
+	return status;
+}

@@ -1,0 +1,51 @@
+/* load: read profiles into a prof: input formats, filters and frame rewriting in one place. */
+#ifndef SIFT_LOAD_H
+#define SIFT_LOAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "err.h"
+#include "prof.h"
+#include "rx.h"
+
+enum load_format { LOAD_AUTO, LOAD_RAW, LOAD_DUMP, LOAD_JSON };
+extern const char *const load_format_names[];  /* "auto", "raw", "dump", "json" */
+
+struct load_opts {
+	enum load_format from;
+	rx *focus;          /* keep stacks with a frame matching */
+	rx *ignore;         /* drop stacks with a frame matching */
+	rx *thread;         /* keep stacks whose thread pseudo-frame matches */
+	int no_lines;       /* NAME (FILE:LINE) -> NAME (FILE) */
+	int no_threads;     /* drop thread pseudo-frames */
+	int no_process;     /* drop process pseudo-frames */
+	int collapse_addrs; /* 0x... (LIB) -> [LIB], runs merged */
+	int lib_basename;   /* nvidia/x/libcudart.so.12 -> libcudart.so */
+};
+
+struct load_stats {
+	uint64_t samples_read;  /* in good lines, before filters */
+	uint64_t samples_kept;  /* after filters */
+	unsigned long stacks_read;
+};
+
+/* A sink takes stacks frame by frame (root first), as any parser finds them, and adds
+ * what the filters keep to the profile. */
+typedef struct load_sink load_sink;
+
+load_sink *load_sink_new(prof *p, const struct load_opts *opts, struct err_lines *errs);
+void load_sink_free(load_sink *sink);
+/* Begin a stack read at file:line (for messages). */
+void load_stack_begin(load_sink *sink, const char *file, unsigned long lineno);
+void load_stack_frame(load_sink *sink, const char *frame, size_t len);
+/* Add the stack with count samples; 0, or -1 when the totals would pass 2^64 (reported). */
+int load_stack_end(load_sink *sink, uint64_t count);
+const struct load_stats *load_sink_stats(const load_sink *sink);
+
+/* Read every file (none: stdin) as folded stacks into p. Returns 0, or 1 when some
+ * input could not be read or a count overflowed (already reported). */
+int load_files(prof *p, char *const *paths, size_t npaths, const struct load_opts *opts,
+	       struct err_lines *errs, struct load_stats *stats);
+
+#endif

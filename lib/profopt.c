@@ -1,0 +1,48 @@
+/* profopt: shared option handling so every profile tool filters the same way. */
+#include "profopt.h"
+
+#include <string.h>
+
+rx *profopt_regex(const struct cli_spec *spec, const char *option, const char *pattern)
+{
+	char msg[512];
+	rx *re = rx_compile(pattern, strlen(pattern), msg, sizeof msg);
+	if (!re)
+		cli_usage_error(spec, "%s '%s': %s", option, pattern, msg);
+	return re;
+}
+
+static void set_regex(const struct cli_spec *spec, rx **slot, const char *option, const char *value)
+{
+	rx_free(*slot); /* the last one given wins */
+	*slot = profopt_regex(spec, option, value);
+}
+
+int profopt_handle(const struct cli_spec *spec, int key, const char *value,
+		   struct load_opts *opts, struct err_lines *errs)
+{
+	switch (key) {
+	case PROFOPT_FOCUS: set_regex(spec, &opts->focus, "--focus", value); return 1;
+	case PROFOPT_IGNORE: set_regex(spec, &opts->ignore, "--ignore", value); return 1;
+	case PROFOPT_THREAD: set_regex(spec, &opts->thread, "--thread", value); return 1;
+	case PROFOPT_NO_LINES: opts->no_lines = 1; return 1;
+	case PROFOPT_NO_THREADS: opts->no_threads = 1; return 1;
+	case PROFOPT_NO_PROCESS: opts->no_process = 1; return 1;
+	case PROFOPT_COLLAPSE: opts->collapse_addrs = 1; return 1;
+	case PROFOPT_LIB_BASENAME: opts->lib_basename = 1; return 1;
+	case PROFOPT_FROM:
+		opts->from = (enum load_format)cli_choice(spec, "--from", value, load_format_names);
+		return 1;
+	case PROFOPT_STRICT: errs->strict = 1; return 1;
+	case PROFOPT_VERBOSE: errs->verbose = 1; return 1;
+	default: return 0;
+	}
+}
+
+void profopt_free(struct load_opts *opts)
+{
+	rx_free(opts->focus);
+	rx_free(opts->ignore);
+	rx_free(opts->thread);
+	opts->focus = opts->ignore = opts->thread = NULL;
+}

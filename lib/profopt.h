@@ -1,0 +1,38 @@
+/* profopt: the profile-reading options every profile tool shares (filters, rewriting, --from, --strict). */
+#ifndef SIFT_PROFOPT_H
+#define SIFT_PROFOPT_H
+
+#include "cli.h"
+#include "err.h"
+#include "load.h"
+
+enum {
+	PROFOPT_FOCUS = 0x1000, PROFOPT_IGNORE, PROFOPT_THREAD, PROFOPT_NO_LINES,
+	PROFOPT_NO_THREADS, PROFOPT_NO_PROCESS, PROFOPT_COLLAPSE, PROFOPT_LIB_BASENAME,
+	PROFOPT_FROM, PROFOPT_STRICT, PROFOPT_VERBOSE = 'v',
+};
+
+/* Rows for a tool's option table, to be spliced in before its terminating row. */
+#define PROFOPT_FILTER_ROWS \
+	{ "focus", PROFOPT_FOCUS, "RE", "keep only stacks with a frame matching RE (PCRE2)" }, \
+	{ "ignore", PROFOPT_IGNORE, "RE", "drop stacks with a frame matching RE" }, \
+	{ "thread", PROFOPT_THREAD, "RE", "keep only stacks whose thread pseudo-frame matches RE" }
+#define PROFOPT_REWRITE_ROWS \
+	{ "no-lines", PROFOPT_NO_LINES, NULL, "drop line numbers: NAME (FILE:LINE) becomes NAME (FILE)" }, \
+	{ "no-threads", PROFOPT_NO_THREADS, NULL, "drop thread pseudo-frames" }, \
+	{ "no-process", PROFOPT_NO_PROCESS, NULL, "drop process pseudo-frames" }, \
+	{ "collapse-addrs", PROFOPT_COLLAPSE, NULL, "write unresolved 0xADDR (LIB) frames as [LIB], runs merged" }, \
+	{ "lib-basename", PROFOPT_LIB_BASENAME, NULL, "drop library directories and version suffixes" }
+#define PROFOPT_INPUT_ROWS \
+	{ "strict", PROFOPT_STRICT, NULL, "a bad input line is fatal (exit 1)" }, \
+	{ "verbose", PROFOPT_VERBOSE, NULL, "name every bad and skipped line" }
+
+/* Handle key if it is one of the rows above: 1 handled, 0 not ours. Bad values exit 2. */
+int profopt_handle(const struct cli_spec *spec, int key, const char *value,
+		   struct load_opts *opts, struct err_lines *errs);
+void profopt_free(struct load_opts *opts);
+
+/* Compile a user pattern, or exit 2 naming the option. */
+rx *profopt_regex(const struct cli_spec *spec, const char *option, const char *pattern);
+
+#endif

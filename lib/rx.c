@@ -1,0 +1,106 @@
+/* rx: one place that owns PCRE2: JIT, limits, error text. */
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include "rx.h"
+#include "err.h"
+#include "xalloc.h"
+
+#include <pcre2.h>
+#include <stdio.h>
+#include <string.h>
+
+struct rx {
+	pcre2_code *code;
+	pcre2_match_data *match;
+	pcre2_match_context *context;
+	pcre2_jit_stack *jit_stack;
+	char *pattern;
+	const char *subject;  /* of the last rx_match_groups */
+	int matched;
+};
+
+rx *rx_compile(const char *pattern, size_t len, char *errbuf, size_t errlen)
+{
+	int code;
+	PCRE2_SIZE offset;
+	pcre2_code *compiled = pcre2_compile((PCRE2_SPTR)pattern, len, PCRE2_UTF | PCRE2_MATCH_INVALID_UTF,
+					     &code, &offset, NULL);
+	if (!compiled) {
+		PCRE2_UCHAR msg[256];
+		pcre2_get_error_message(code, msg, sizeof msg);
+		snprintf(errbuf, errlen, "pattern error at offset %zu: %s", (size_t)offset, (char *)msg);
+		return NULL;
+	}
+	rx *re = xcalloc(1, sizeof *re);
+	re->code = compiled;
+	re->pattern = xstrndup(pattern, len);
+	re->match = pcre2_match_data_create_from_pattern(compiled, NULL);
+	re->context = pcre2_match_context_create(NULL);
+	if (!re->match || !re->context)
+		err_exit(EXIT_DATA, "out of memory");
+	pcre2_set_match_limit(re->context, RX_MATCH_LIMIT);
+	pcre2_set_depth_limit(re->context, RX_DEPTH_LIMIT);
+	/* JIT when the platform has it; the interpreter is a correct if slower fallback. */
+	if (pcre2_jit_compile(compiled, PCRE2_JIT_COMPLETE) == 0) {
+		re->jit_stack = pcre2_jit_stack_create(32 * 1024, 1024 * 1024, NULL);
+		if (re->jit_stack)
+			pcre2_jit_stack_assign(re->context, NULL, re->jit_stack);
+	}
+	return re;
+}
+
+void rx_free(rx *re)
+{
+	if (!re)
+		return;
+	pcre2_jit_stack_free(re->jit_stack);
+	pcre2_match_context_free(re->context);
+	pcre2_match_data_free(re->match);
+	pcre2_code_free(re->code);
+	free(re->pattern);
+	free(re);
+}
+
+const char *rx_pattern(const rx *re) { return re->pattern; }
+
+static int run(rx *re, const char *subject, size_t len, char *errbuf, size_t errlen)
+{
+	int rc = pcre2_match(re->code, (PCRE2_SPTR)subject, len, 0, 0, re->match, re->context);
+	if (rc >= 0)
+		return 1;
+	if (rc == PCRE2_ERROR_NOMATCH)
+		return 0;
+	PCRE2_UCHAR msg[256];
+	pcre2_get_error_message(rc, msg, sizeof msg);
+	snprintf(errbuf, errlen, "pattern '%s': %s", re->pattern, (char *)msg);
+	return -1;
+}
+
+int rx_match(rx *re, const char *subject, size_t len, char *errbuf, size_t errlen)
+{
+	re->matched = 0;
+	return run(re, subject, len, errbuf, errlen);
+}
+
+int rx_match_groups(rx *re, const char *subject, size_t len, char *errbuf, size_t errlen)
+{
+	int rc = run(re, subject, len, errbuf, errlen);
+	re->matched = rc == 1;
+	re->subject = subject;
+	return rc;
+}
+
+int rx_group(const rx *re, const char *name, const char **start, size_t *len)
+{
+	if (!re->matched)
+		return 0;
+	int number = pcre2_substring_number_from_name(re->code, (PCRE2_SPTR)name);
+	if (number < 0)
+		return 0;
+	PCRE2_SIZE *ovector = pcre2_get_ovector_pointer(re->match);
+	uint32_t pairs = pcre2_get_ovector_count(re->match);
+	if ((uint32_t)number >= pairs || ovector[2 * number] == PCRE2_UNSET)
+		return 0;
+	*start = re->subject + ovector[2 * number];
+	*len = ovector[2 * number + 1] - ovector[2 * number];
+	return 1;
+}

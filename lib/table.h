@@ -1,0 +1,51 @@
+/* table: one table writer for every tool: aligned text, tsv, csv, json, markdown. */
+#ifndef SIFT_TABLE_H
+#define SIFT_TABLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum table_type {
+	TABLE_STR,   /* text, left-aligned */
+	TABLE_UINT,  /* exact unsigned integer */
+	TABLE_PCT,   /* percentage, two decimals */
+	TABLE_REAL,  /* real number, `decimals` places */
+};
+
+enum table_format { TABLE_TEXT, TABLE_TSV, TABLE_CSV, TABLE_JSON, TABLE_MD };
+
+/* Names as --format takes them, NULL-terminated, in enum order. */
+extern const char *const table_format_names[];
+
+struct table_column {
+	const char *name;       /* lowercase, no spaces: the TSV header */
+	enum table_type type;
+	int decimals;           /* for TABLE_REAL */
+};
+
+enum {
+	TABLE_TEXT_KEY_LAST = 1,  /* text: print the first column last, unpadded (long frame names) */
+	TABLE_NO_HEADER = 2,      /* text: no header line */
+};
+
+typedef struct table table;
+
+table *table_new(const struct table_column *columns, size_t ncolumns);
+void table_free(table *t);
+size_t table_rows(const table *t);
+
+/* Start a row; cells not set stay empty (null in JSON). */
+void table_add_row(table *t);
+void table_set_str(table *t, size_t column, const char *text, size_t len);
+void table_set_uint(table *t, size_t column, uint64_t value);
+/* Real or percentage; NaN leaves the cell empty. */
+void table_set_real(table *t, size_t column, double value);
+
+/* Write the whole table; returns 0, or -1 on a write error. */
+int table_write(const table *t, FILE *out, enum table_format format, unsigned flags);
+
+/* Percentage of part in whole, 0 when whole is 0. */
+double table_pct(uint64_t part, uint64_t whole);
+
+#endif

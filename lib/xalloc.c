@@ -1,0 +1,39 @@
+/* xalloc: out of memory is a data-size problem: say so and exit 1. */
+#include "xalloc.h"
+#include "err.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void *check(void *p)
+{
+	if (!p)
+		err_exit(EXIT_DATA, "out of memory");
+	return p;
+}
+
+void *xmalloc(size_t size) { return check(malloc(size ? size : 1)); }
+void *xcalloc(size_t count, size_t size) { return check(calloc(count ? count : 1, size ? size : 1)); }
+void *xrealloc(void *ptr, size_t size) { return check(realloc(ptr, size ? size : 1)); }
+
+void *xgrow(void *ptr, size_t *cap, size_t need, size_t size)
+{
+	if (need <= *cap)
+		return ptr;
+	size_t n = *cap ? *cap : 16;
+	while (n < need) {
+		if (n > ((size_t)-1) / 2 / size)
+			err_exit(EXIT_DATA, "out of memory");
+		n *= 2;
+	}
+	*cap = n;
+	return xrealloc(ptr, n * size);
+}
+
+char *xstrndup(const char *s, size_t len)
+{
+	char *d = xmalloc(len + 1);
+	memcpy(d, s, len);
+	d[len] = '\0';
+	return d;
+}

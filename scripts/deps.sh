@@ -1,0 +1,16 @@
+#!/bin/sh
+# Install the Debian packages sift needs to build, test, benchmark and draw, when missing.
+set -eu
+need="gcc make pkg-config libpcre2-dev libzstd-dev libjansson-dev libcmocka-dev zstd gnuplot-nox python3 clang valgrind"
+missing=""
+for pkg in $need; do
+	dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing="$missing $pkg"
+done
+[ -z "$missing" ] && exit 0
+echo "deps: installing:$missing" >&2
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq >&2
+# shellcheck disable=SC2086
+$sudo apt-get install -y -qq --no-install-recommends $missing >&2

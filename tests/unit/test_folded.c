@@ -1,0 +1,121 @@
+/* test_folded: the folded line parser and frame splitter. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "folded.h"
+
+static enum folded_result parse(const char *line, struct folded_line *out, const char **reason)
+{
+	return folded_parse(line, strlen(line), out, reason);
+}
+
+static void test_count_after_last_space(void **state)
+{
+	(void)state;
+	struct folded_line fl;
+	const char *reason = NULL;
+	assert_int_equal(parse("a (x.py:1);b c (y.py:2) 42", &fl, &reason), FOLDED_OK);
+	assert_int_equal(fl.count, 42);
+	assert_int_equal(fl.len, strlen("a (x.py:1);b c (y.py:2)"));
+	assert_memory_equal(fl.stack, "a (x.py:1);b c (y.py:2)", fl.len);
+}
+
+static void test_indentation_and_empty_stack(void **state)
+{
+	(void)state;
+	struct folded_line fl;
+	const char *reason = NULL;
+	assert_int_equal(parse("    main;leaf 7  ", &fl, &reason), FOLDED_OK);
+	assert_int_equal(fl.count, 7);
+	assert_int_equal(fl.len, 9);
+	assert_int_equal(parse(" 4", &fl, &reason), FOLDED_OK);
+	assert_int_equal(fl.len, 0);
+	assert_int_equal(fl.count, 4);
+	assert_int_equal(parse("   ", &fl, &reason), FOLDED_BLANK);
+}
+
+static void test_bad_counts(void **state)
+{
+	(void)state;
+	struct folded_line fl;
+	const char *reason = NULL;
+	assert_int_equal(parse("main;leaf", &fl, &reason), FOLDED_BAD);
+	assert_string_equal(reason, "no count after the stack");
+	assert_int_equal(parse("main;leaf -3", &fl, &reason), FOLDED_BAD);
+	assert_string_equal(reason, "negative count");
+	assert_int_equal(parse("main;leaf 2.5", &fl, &reason), FOLDED_BAD);
+	assert_string_equal(reason, "count is not an integer");
+	assert_int_equal(parse("main;leaf 18446744073709551616", &fl, &reason), FOLDED_BAD);
+	assert_string_equal(reason, "count overflows 64 bits");
+	assert_int_equal(parse("main;leaf 18446744073709551615", &fl, &reason), FOLDED_OK);
+	assert_true(fl.count == UINT64_MAX);
+	assert_int_equal(folded_parse("ma\0in 3", 7, &fl, &reason), FOLDED_BAD);
+	assert_string_equal(reason, "NUL byte in line");
+	assert_int_equal(parse("ma\xff\xfein 3", &fl, &reason), FOLDED_BAD);
+	assert_string_equal(reason, "invalid UTF-8");
+}
+
+static void test_utf8(void **state)
+{
+	(void)state;
+	assert_true(folded_valid_utf8("caf\xc3\xa9 \xe2\x96\x88 \xf0\x9f\x94\xa5", 14));
+	assert_false(folded_valid_utf8("\xc0\x80", 2));          /* overlong */
+	assert_false(folded_valid_utf8("\xed\xa0\x80", 3));      /* surrogate */
+	assert_false(folded_valid_utf8("abc\xe2\x96", 5));       /* cut short */
+	assert_true(folded_valid_utf8("plain ascii text here", 21));
+}
+
+static int frames(const char *stack, const char **out, size_t *lens, int max)
+{
+	size_t pos = 0, len;
+	const char *f;
+	int n = 0;
+	while (n < max && folded_next_frame(stack, strlen(stack), &pos, &f, &len)) {
+		out[n] = f;
+		lens[n++] = len;
+	}
+	return n;
+}
+
+static void test_process_cmdline_keeps_semicolons(void **state)
+{
+	(void)state;
+	const char *f[8];
+	size_t l[8];
+	const char *stack = "process 12:\"python -c import a; a.run()\";thread (13): Thread-1 (worker);run (a.py:3)";
+	assert_int_equal(frames(stack, f, l, 8), 3);
+	assert_int_equal(l[0], strlen("process 12:\"python -c import a; a.run()\""));
+	assert_memory_equal(f[1], "thread (13): Thread-1 (worker)", l[1]);
+	assert_memory_equal(f[2], "run (a.py:3)", l[2]);
+	assert_int_equal(frames("process 1:\"\";x", f, l, 8), 2);
+	assert_int_equal(l[0], strlen("process 1:\"\""));
+}
+
+static void test_empty_frames_are_visible(void **state)
+{
+	(void)state;
+	const char *f[8];
+	size_t l[8];
+	assert_int_equal(frames("a;;b", f, l, 8), 3);
+	assert_int_equal(l[1], 0);
+	assert_int_equal(frames("a;b;", f, l, 8), 3);
+	assert_int_equal(l[2], 0);
+	assert_int_equal(frames("", f, l, 8), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_count_after_last_space),
+		cmocka_unit_test(test_indentation_and_empty_stack),
+		cmocka_unit_test(test_bad_counts),
+		cmocka_unit_test(test_utf8),
+		cmocka_unit_test(test_process_cmdline_keeps_semicolons),
+		cmocka_unit_test(test_empty_frames_are_visible),
+	};
+	return cmocka_run_group_tests_name("folded", tests, NULL, NULL);
+}
