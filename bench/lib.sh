@@ -1,0 +1,26 @@
+# bench/lib.sh: shared helpers for bench/bench-*.sh (sourced by bench/run.sh).
+# measure NAME CMD: run CMD once (output discarded), record wall seconds and peak RSS.
+# ratio A B: print A's time over B's.
+results="$OUT/results.tsv"
+
+measure() {
+	name=$1; shift
+	/usr/bin/time -f '%e %M' -o "$OUT/time.$$" sh -c "$*" >/dev/null 2>"$OUT/err.$$" || {
+		echo "bench: $name failed:" >&2; cat "$OUT/err.$$" >&2; }
+	read -r secs kb < "$OUT/time.$$" 2>/dev/null || { secs=nan; kb=0; }
+	printf '%s\t%s\t%s\n' "$name" "$secs" "$kb" >> "$results"
+	printf '  %-34s %8.2f s %9.1f MB\n' "$name" "$secs" "$(echo "$kb / 1024" | bc -l)"
+}
+
+field() { awk -F'\t' -v n="$1" -v c="$2" '$1 == n { v = $c } END { print v }' "$results"; }
+
+ratio() {
+	a=$(field "$1" 2); b=$(field "$2" 2)
+	printf '  %-48s %8.2fx\n' "$1 / $2" "$(echo "$a / ($b + 0.0001)" | bc -l)"
+}
+
+# rss_vs_file NAME FILE: peak RSS of NAME as a share of FILE's size.
+rss_vs_file() {
+	kb=$(field "$1" 3); bytes=$(stat -c %s "$2")
+	printf '  %-48s %8.2f%%\n' "peak RSS of $1 / size of $(basename "$2")" "$(echo "100 * $kb * 1024 / $bytes" | bc -l)"
+}
