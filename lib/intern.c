@@ -8,7 +8,7 @@
 
 enum { CHUNK = 1 << 20 };
 
-struct entry { uint64_t hash; uint32_t id; };
+struct entry { uint64_t hash; uint32_t id; uint32_t len; }; /* len here spares a miss on lens[] */
 
 struct intern {
 	struct entry *slots;  /* id INTERN_NONE when empty */
@@ -27,16 +27,22 @@ uint64_t intern_hash(const void *data, size_t len)
 	/* 8 bytes a step with a multiply-xorshift mix: fast on long frame names. */
 	const unsigned char *p = data;
 	uint64_t h = 0x9E3779B97F4A7C15ull ^ (len * 0xC2B2AE3D27D4EB4Full);
-	while (len >= 8) {
-		uint64_t w;
+	uint64_t w;
+	size_t n = len;
+	while (n > 8) {
 		memcpy(&w, p, 8);
 		h = (h ^ (w * 0xFF51AFD7ED558CCDull)) * 0xC4CEB9FE1A85EC53ull;
 		h ^= h >> 29;
 		p += 8;
-		len -= 8;
+		n -= 8;
 	}
-	uint64_t w = 0;
-	memcpy(&w, p, len);
+	if (len >= 8) {
+		memcpy(&w, p + n - 8, 8); /* the last 8 bytes, overlapping: no byte loop */
+	} else {
+		w = 0;
+		for (size_t i = 0; i < n; i++)
+			w |= (uint64_t)p[i] << (8 * i);
+	}
 	h = (h ^ (w * 0xFF51AFD7ED558CCDull)) * 0xC4CEB9FE1A85EC53ull;
 	h ^= h >> 32;
 	return h;
@@ -95,7 +101,7 @@ static size_t probe(const intern *in, uint64_t hash, const char *s, size_t len)
 		const struct entry *e = &in->slots[i];
 		if (e->id == INTERN_NONE)
 			return i;
-		if (e->hash == hash && in->lens[e->id] == len && memcmp(in->strs[e->id], s, len) == 0)
+		if (e->hash == hash && e->len == len && memcmp(in->strs[e->id], s, len) == 0)
 			return i;
 		i = (i + 1) & mask;
 	}
@@ -143,8 +149,8 @@ uint32_t intern_add(intern *in, const char *s, size_t len)
 	uint32_t id = (uint32_t)in->count++;
 	in->strs[id] = arena_copy(in, s, len);
 	in->lens[id] = (uint32_t)len;
-	in->slots[i] = (struct entry){ hash, id };
-	if (in->count * 4 > in->nslots * 3)
+	in->slots[i] = (struct entry){ hash, id, (uint32_t)len };
+	if (in->count * 2 > in->nslots)
 		grow_slots(in);
 	return id;
 }

@@ -12,13 +12,16 @@ struct stack {
 	uint64_t count;
 };
 
+struct slot { uint32_t idx, tag; };
+
 struct prof {
 	intern *frames;
 	uint32_t *ids;
 	size_t nids, ids_cap;
 	struct stack *stacks;
 	size_t nstacks, stacks_cap;
-	uint32_t *slots;    /* stack index + 1; 0 empty */
+	struct slot *slots; /* idx: stack index + 1, 0 empty; tag: high hash bits, to skip misses
+			     * without touching the stack */
 	size_t nslots;
 	uint64_t total;
 };
@@ -64,9 +67,9 @@ static void rehash(prof *p)
 	size_t mask = p->nslots - 1;
 	for (size_t s = 0; s < p->nstacks; s++) {
 		size_t i = (size_t)p->stacks[s].hash & mask;
-		while (p->slots[i])
+		while (p->slots[i].idx)
 			i = (i + 1) & mask;
-		p->slots[i] = (uint32_t)(s + 1);
+		p->slots[i] = (struct slot){ (uint32_t)(s + 1), (uint32_t)(p->stacks[s].hash >> 32) };
 	}
 }
 
@@ -76,8 +79,11 @@ int prof_add(prof *p, const uint32_t *frames, size_t nframes, uint64_t count)
 		return -1;
 	uint64_t hash = intern_hash(frames, nframes * sizeof *frames);
 	size_t mask = p->nslots - 1, i = (size_t)hash & mask;
-	for (; p->slots[i]; i = (i + 1) & mask) {
-		struct stack *st = &p->stacks[p->slots[i] - 1];
+	uint32_t tag = (uint32_t)(hash >> 32);
+	for (; p->slots[i].idx; i = (i + 1) & mask) {
+		if (p->slots[i].tag != tag)
+			continue;
+		struct stack *st = &p->stacks[p->slots[i].idx - 1];
 		if (st->hash == hash && st->nframes == nframes &&
 		    memcmp(p->ids + st->offset, frames, nframes * sizeof *frames) == 0) {
 			st->count += count; /* cannot wrap: the total did not */
@@ -92,9 +98,9 @@ int prof_add(prof *p, const uint32_t *frames, size_t nframes, uint64_t count)
 	p->stacks = xgrow(p->stacks, &p->stacks_cap, p->nstacks + 1, sizeof *p->stacks);
 	p->stacks[p->nstacks] = (struct stack){ p->nids, (uint32_t)nframes, hash, count };
 	p->nids += nframes;
-	p->slots[i] = (uint32_t)++p->nstacks;
+	p->slots[i] = (struct slot){ (uint32_t)++p->nstacks, tag };
 	p->total += count;
-	if (p->nstacks * 4 > p->nslots * 3)
+	if (p->nstacks * 2 > p->nslots)
 		rehash(p);
 	return 0;
 }

@@ -1,0 +1,32 @@
+# bench-top: sift-top and sift-fold on a >= 200 MB folded profile, plain and zstd.
+profile="$OUT/profile.txt"
+if [ ! -s "$profile" ]; then
+	echo "  generating $profile (deterministic)"
+	python3 "$ROOT/bench/gen-folded.py" "$profile" 210
+fi
+[ -s "$profile.zst" ] || zstd -q -3 -T0 -f "$profile" -o "$profile.zst"
+printf '  input: %s MB, %s lines, %s distinct stacks\n' "$(( $(stat -c %s "$profile") / 1048576 ))" \
+	"$(wc -l < "$profile")" "$("$BIN/sift-fold" "$profile" | wc -l)"
+
+measure "wc -l" "wc -l '$profile'"
+measure "sift-top --by frame" "'$BIN/sift-top' --by frame '$profile'"
+measure "sift-top --by function" "'$BIN/sift-top' --by function '$profile'"
+measure "sift-top --by file" "'$BIN/sift-top' --by file '$profile'"
+measure "sift-top --by thread" "'$BIN/sift-top' --by thread '$profile'"
+measure "sift-fold" "'$BIN/sift-fold' '$profile'"
+measure "python Counter peer" "python3 '$ROOT/bench/peer-top.py' '$profile'"
+measure "zstd -dc | wc -l" "zstd -dc '$profile.zst' | wc -l"
+measure "sift-top --by frame (zstd)" "'$BIN/sift-top' --by frame '$profile.zst'"
+
+# The peer must agree with sift before its time means anything.
+"$BIN/sift-top" --by frame --format tsv "$profile" | awk -F'\t' 'NR > 1 { print $2 "\t" $3 "\t" $1 }' > "$OUT/top.sift"
+python3 "$ROOT/bench/peer-top.py" "$profile" > "$OUT/top.peer"
+if [ "$(sort "$OUT/top.sift")" = "$(sort "$OUT/top.peer")" ]; then echo "  leaf tables of sift and the peer agree"; else echo "  WARNING: sift and the peer disagree"; fi
+
+echo "  ratios (time):"
+ratio "python Counter peer" "sift-top --by frame"
+ratio "sift-top --by frame" "wc -l"
+ratio "sift-top --by frame (zstd)" "zstd -dc | wc -l"
+ratio "python Counter peer" "sift-top --by frame (zstd)"
+rss_vs_file "sift-top --by frame" "$profile"
+rss_vs_file "sift-fold" "$profile"
