@@ -134,6 +134,8 @@ static int cmp_frame_text(const void *a, const void *b, void *arg)
 
 void prof_sort(prof *p)
 {
+	if (p->nstacks < 2)
+		return;
 	/* Rank frames by text once; then stacks compare as integer arrays. */
 	size_t nf = intern_count(p->frames);
 	uint32_t *order = xmalloc((nf + 1) * sizeof *order);
