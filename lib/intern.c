@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { CHUNK = 1 << 20 };
+enum { FIRST_CHUNK = 4096, CHUNK = 1 << 20 }; /* chunks double up to CHUNK: small inputs stay small */
 
 struct entry { uint64_t hash; uint32_t id; uint32_t len; }; /* len here spares a miss on lens[] */
 
@@ -74,11 +74,12 @@ void intern_free(intern *in)
 static char *arena_copy(intern *in, const char *s, size_t len)
 {
 	if (len + 1 > in->free_left) {
-		size_t size = len + 1 > CHUNK / 4 ? len + 1 : CHUNK;
+		size_t step = in->nchunks >= 8 ? CHUNK : (size_t)FIRST_CHUNK << in->nchunks;
+		size_t size = len + 1 > step / 4 ? len + 1 : step;
 		in->chunks = xgrow(in->chunks, &in->chunks_cap, in->nchunks + 1, sizeof *in->chunks);
 		char *chunk = xmalloc(size);
 		in->chunks[in->nchunks++] = chunk;
-		if (size != CHUNK) { /* a big string gets a chunk of its own */
+		if (size != step) { /* a big string gets a chunk of its own */
 			memcpy(chunk, s, len);
 			chunk[len] = '\0';
 			return chunk;
