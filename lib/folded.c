@@ -1,5 +1,6 @@
 /* folded: the count is after the last space; frames split on ';' outside process command lines. */
 #include "folded.h"
+#include "intern.h"
 
 #include <string.h>
 
@@ -148,5 +149,50 @@ int folded_next_frame(const char *stack, size_t len, size_t *pos, const char **f
 	*frame = s;
 	*frame_len = end;
 	*pos = semi ? start + end + 1 : len + 1;
+	return 1;
+}
+
+int folded_next_frame_hashed(const char *stack, size_t len, size_t *pos, const char **frame,
+			     size_t *frame_len, uint64_t *hash)
+{
+	size_t start = *pos;
+	/* Process frames (quoted command lines), the end, and big-endian machines take the
+	 * plain path: the word trick below reads bytes in little-endian order. */
+	if (start >= len || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__ || (len - start >= 8 && memcmp(stack + start, "process ", 8) == 0)) {
+		int more = folded_next_frame(stack, len, pos, frame, frame_len);
+		if (more)
+			*hash = intern_hash(*frame, *frame_len);
+		return more;
+	}
+	/* One pass: look for ';' a word at a time and hash the words before it. */
+	const unsigned char *s = (const unsigned char *)stack + start;
+	size_t rest = len - start, i = 0;
+	uint64_t h = INTERN_HASH_SEED, w;
+	const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+	for (; i + 8 <= rest; i += 8) {
+		memcpy(&w, s + i, 8);
+		uint64_t x = w ^ (ones * ';');
+		uint64_t found = (x - ones) & ~x & highs;
+		if (found) {
+			size_t k = (size_t)__builtin_ctzll(found) / 8; /* first ';' in this word */
+			uint64_t tail = k ? w & (~0ull >> (64 - 8 * k)) : 0;
+			*frame = (const char *)s;
+			*frame_len = i + k;
+			*hash = intern_hash_final(intern_hash_word(h, tail), i + k);
+			*pos = start + i + k + 1;
+			return 1;
+		}
+		h = intern_hash_word(h, w);
+	}
+	size_t end = i;
+	while (end < rest && s[end] != ';')
+		end++;
+	w = 0;
+	for (size_t k = i; k < end; k++)
+		w |= (uint64_t)s[k] << (8 * (k - i));
+	*frame = (const char *)s;
+	*frame_len = end;
+	*hash = intern_hash_final(intern_hash_word(h, w), end);
+	*pos = end < rest ? start + end + 1 : len + 1;
 	return 1;
 }

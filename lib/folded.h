@@ -22,6 +22,10 @@ enum folded_result folded_parse(const char *line, size_t len, struct folded_line
 int folded_next_frame(const char *stack, size_t len, size_t *pos, const char **frame,
 		      size_t *frame_len);
 
+/* As folded_next_frame, and the frame's intern_hash found in the same pass. */
+int folded_next_frame_hashed(const char *stack, size_t len, size_t *pos, const char **frame,
+			     size_t *frame_len, uint64_t *hash);
+
 /* Non-zero when s[0..len) is valid UTF-8. */
 int folded_valid_utf8(const char *s, size_t len);
 

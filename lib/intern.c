@@ -24,28 +24,18 @@ struct intern {
 
 uint64_t intern_hash(const void *data, size_t len)
 {
-	/* 8 bytes a step with a multiply-xorshift mix: fast on long frame names. */
+	/* 8 bytes a step; the last 0-7 bytes as one zero-padded word. */
 	const unsigned char *p = data;
-	uint64_t h = 0x9E3779B97F4A7C15ull ^ (len * 0xC2B2AE3D27D4EB4Full);
-	uint64_t w;
+	uint64_t h = INTERN_HASH_SEED, w;
 	size_t n = len;
-	while (n > 8) {
+	for (; n >= 8; p += 8, n -= 8) {
 		memcpy(&w, p, 8);
-		h = (h ^ (w * 0xFF51AFD7ED558CCDull)) * 0xC4CEB9FE1A85EC53ull;
-		h ^= h >> 29;
-		p += 8;
-		n -= 8;
+		h = intern_hash_word(h, w);
 	}
-	if (len >= 8) {
-		memcpy(&w, p + n - 8, 8); /* the last 8 bytes, overlapping: no byte loop */
-	} else {
-		w = 0;
-		for (size_t i = 0; i < n; i++)
-			w |= (uint64_t)p[i] << (8 * i);
-	}
-	h = (h ^ (w * 0xFF51AFD7ED558CCDull)) * 0xC4CEB9FE1A85EC53ull;
-	h ^= h >> 32;
-	return h;
+	w = 0;
+	for (size_t i = 0; i < n; i++)
+		w |= (uint64_t)p[i] << (8 * i);
+	return intern_hash_final(intern_hash_word(h, w), len);
 }
 
 intern *intern_new(void)
@@ -135,9 +125,13 @@ uint32_t intern_find(const intern *in, const char *s, size_t len)
 
 uint32_t intern_add(intern *in, const char *s, size_t len)
 {
+	return intern_add_hashed(in, s, len, intern_hash(s, len));
+}
+
+uint32_t intern_add_hashed(intern *in, const char *s, size_t len, uint64_t hash)
+{
 	if (len > UINT32_MAX)
 		err_exit(EXIT_DATA, "string of %zu bytes is too long", len);
-	uint64_t hash = intern_hash(s, len);
 	size_t i = probe(in, hash, s, len);
 	if (in->slots[i].id != INTERN_NONE)
 		return in->slots[i].id;

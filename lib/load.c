@@ -147,6 +147,11 @@ static struct raw_frame classify(load_sink *s, const char *frame, size_t len)
 
 void load_stack_frame(load_sink *s, const char *frame, size_t len)
 {
+	load_stack_frame_hashed(s, frame, len, intern_hash(frame, len));
+}
+
+void load_stack_frame_hashed(load_sink *s, const char *frame, size_t len, uint64_t hash)
+{
 	if (s->bad)
 		return;
 	if (len == 0) {
@@ -154,7 +159,7 @@ void load_stack_frame(load_sink *s, const char *frame, size_t len)
 		s->bad = 1;
 		return;
 	}
-	uint32_t id = intern_add(s->raw, frame, len);
+	uint32_t id = intern_add_hashed(s->raw, frame, len, hash);
 	if (id >= s->cache_cap) {
 		size_t old = s->cache_cap;
 		s->cache = xgrow(s->cache, &s->cache_cap, (size_t)id + 1, sizeof *s->cache);
@@ -218,8 +223,9 @@ int load_files(prof *p, char *const *paths, size_t npaths, const struct load_opt
 		load_stack_begin(sink, line.file, line.lineno);
 		size_t pos = 0, flen;
 		const char *frame;
-		while (folded_next_frame(fl.stack, fl.len, &pos, &frame, &flen))
-			load_stack_frame(sink, frame, flen);
+		uint64_t hash;
+		while (folded_next_frame_hashed(fl.stack, fl.len, &pos, &frame, &flen, &hash))
+			load_stack_frame_hashed(sink, frame, flen, hash);
 		if (load_stack_end(sink, fl.count) != 0) {
 			status = 1;
 			break;

@@ -39,6 +39,8 @@ void load_sink_free(load_sink *sink);
 /* Begin a stack read at file:line (for messages). */
 void load_stack_begin(load_sink *sink, const char *file, unsigned long lineno);
 void load_stack_frame(load_sink *sink, const char *frame, size_t len);
+/* The same with the frame's intern_hash already known. */
+void load_stack_frame_hashed(load_sink *sink, const char *frame, size_t len, uint64_t hash);
 /* Add the stack with count samples; 0, or -1 when the totals would pass 2^64 (reported). */
 int load_stack_end(load_sink *sink, uint64_t count);
 const struct load_stats *load_sink_stats(const load_sink *sink);
