@@ -94,6 +94,12 @@ agg *agg_new(const prof *p, enum frame_key key)
 	}
 	free(stamp);
 	free(map);
+	/* Frames of stacks that filters dropped still have keys: leave out empty rows. */
+	size_t kept = 0;
+	for (size_t k = 0; k < a->nrows; k++)
+		if (a->rows[k].self || a->rows[k].total)
+			a->rows[kept++] = a->rows[k];
+	a->nrows = kept;
 	return a;
 }
 
