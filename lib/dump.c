@@ -242,6 +242,8 @@ static int parse_thread(dump_parser *d, const char *s, size_t len)
 		name_len = (size_t)(end - 1 - name);
 	}
 	d->used = 0;
+	/* room for every string below at once: the thread frame copies from the buffer itself */
+	d->buf = xgrow(d->buf, &d->cap, 2 * (tid_len + name_len) + 16, 1);
 	d->nframes = 0;
 	d->in_thread = 1;
 	d->cut_off = 0;

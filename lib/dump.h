@@ -12,6 +12,7 @@
 enum dump_status { DUMP_IDLE, DUMP_ACTIVE, DUMP_ACTIVE_GIL };
 extern const char *const dump_status_names[];  /* "idle", "active", "active+gil" */
 
+/* Text by length: not NUL-terminated. */
 struct dump_text { const char *s; size_t len; };
 
 /* A process level: `process PID:"CMDLINE"` as folded stacks write it. */

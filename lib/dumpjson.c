@@ -67,7 +67,7 @@ static size_t put(dumpjson *j, const char *fmt, ...)
 	j->offs = xgrow(j->offs, &j->offs_cap, 2 * j->noffs + 2, sizeof *j->offs);
 	j->offs[2 * j->noffs] = j->bused;
 	j->offs[2 * j->noffs + 1] = (size_t)n;
-	j->bused += (size_t)n;
+	j->bused += (size_t)n + 1; /* each string keeps its NUL */
 	return j->noffs++;
 }
 
@@ -100,10 +100,11 @@ static void one_thread(dumpjson *j, json_t *th)
 		err_bad_line(j->errs, j->file, j->lineno, "JSON thread without thread_id");
 		return;
 	}
+	char tid_text[24]; /* a copy: put() may move buf */
+	snprintf(tid_text, sizeof tid_text, "%s", j->buf + j->offs[2 * tid]);
 	const char *name = json_string_value(json_object_get(th, "thread_name"));
 	size_t name_idx = put(j, "%s", name ? name : "");
-	size_t tframe = name ? put(j, "thread (%s): %s", j->buf + j->offs[2 * tid], name)
-			     : put(j, "thread (%s)", j->buf + j->offs[2 * tid]);
+	size_t tframe = name ? put(j, "thread (%s): %s", tid_text, name) : put(j, "thread (%s)", tid_text);
 
 	/* Process levels: process_info and its parents, else the bare pid. */
 	size_t proc_idx[DUMP_MAX_PROCS][3];

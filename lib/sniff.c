@@ -47,7 +47,7 @@ enum load_format sniff_line(const char *text, size_t len)
 	}
 	struct folded_line fl;
 	const char *reason;
-	if (folded_parse(s, n, &fl, &reason) == FOLDED_OK &&
+	if (folded_parse(text, len, &fl, &reason) == FOLDED_OK &&
 	    (fl.len == 0 || memchr(fl.stack, '(', fl.len) || memchr(fl.stack, ';', fl.len)))
 		return LOAD_RAW;
 	return LOAD_AUTO;
