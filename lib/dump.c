@@ -396,7 +396,7 @@ void dump_line(dump_parser *d, struct in_line *line)
 		err_skip_line(d->errs, file, ln, "locals");
 		return;
 	}
-	if (d->mode == M_LOCALS && indent >= d->base + 8) {
+	if (d->mode == M_LOCALS) { /* a repr may span lines at any indentation (tensors, frames) */
 		err_skip_line(d->errs, file, ln, "locals");
 		return;
 	}
