@@ -10,6 +10,7 @@
 static const struct cli_option options[] = {
 	PROFOPT_FILTER_ROWS,
 	PROFOPT_REWRITE_ROWS,
+	PROFOPT_DUMP_ROWS,
 	PROFOPT_INPUT_ROWS,
 	{ 0, 0, 0, 0 },
 };
@@ -17,7 +18,9 @@ static const struct cli_option options[] = {
 static const struct cli_spec spec = {
 	"[OPTION]... [FILE]...",
 	"Merge py-spy profiles into folded stacks (\"frame;...;leaf COUNT\"), sorted, one line per\n"
-	"distinct stack. FILEs may be zstd-compressed; none or - reads standard input.",
+	"distinct stack. Reads py-spy raw (folded), `py-spy dump` text and `py-spy dump --json`\n"
+	"(each thread of each snapshot is one sample), told apart by content. FILEs may be\n"
+	"zstd-compressed; none or - reads standard input.",
 	options,
 	"Exit status: 0 ok, 1 unreadable input or bad lines with --strict, 2 usage error.\n",
 };

@@ -1,8 +1,11 @@
 /* load: every distinct frame as written is looked at once; its filters and rewrite are cached. */
 #include "load.h"
+#include "dump.h"
+#include "dumpjson.h"
 #include "folded.h"
 #include "frame.h"
 #include "input.h"
+#include "sniff.h"
 #include "xalloc.h"
 
 #include <stdlib.h>
@@ -199,14 +202,41 @@ int load_stack_end(load_sink *s, uint64_t count)
 	return 0;
 }
 
+/* Dump threads become samples as they complete. */
+struct dump_ctx { load_sink *sink; const struct load_opts *opts; int status; };
+
+static void dump_thread_to_sink(void *ctx, const struct dump_thread *t)
+{
+	struct dump_ctx *c = ctx;
+	if (dump_to_sink(c->sink, t, c->opts->idle, c->opts->status) != 0)
+		c->status = 1;
+}
+
 int load_files(prof *p, char *const *paths, size_t npaths, const struct load_opts *opts,
 	       struct err_lines *errs, struct load_stats *stats)
 {
 	in_reader *in = in_open(paths, npaths);
 	load_sink *sink = load_sink_new(p, opts, errs);
+	struct dump_ctx dc = { sink, opts, 0 };
+	sniff *sn = sniff_new(in, opts->from);
+	dump_parser *dp = NULL;    /* made when a file holds dumps */
+	dumpjson *dj = NULL;
+	enum load_format fmt;
 	struct in_line line;
 	int status = 0;
-	while (in_next(in, &line)) {
+	while (sniff_next(sn, &line, &fmt)) {
+		if (fmt == LOAD_DUMP) {
+			if (!dp)
+				dp = dump_new(errs, dump_thread_to_sink, &dc);
+			dump_line(dp, &line);
+			continue;
+		}
+		if (fmt == LOAD_JSON) {
+			if (!dj)
+				dj = dumpjson_new(errs, dump_thread_to_sink, &dc);
+			dumpjson_line(dj, &line);
+			continue;
+		}
 		struct folded_line fl;
 		const char *reason = NULL;
 		switch (folded_parse(line.text, line.len, &fl, &reason)) {
@@ -231,10 +261,19 @@ int load_files(prof *p, char *const *paths, size_t npaths, const struct load_opt
 			break;
 		}
 	}
+	if (dp)
+		dump_finish(dp);
+	if (dj)
+		dumpjson_finish(dj);
+	if (dc.status)
+		status = 1;
 	if (in_failed(in))
 		status = 1;
 	if (stats)
 		*stats = *load_sink_stats(sink);
+	dump_free(dp);
+	dumpjson_free(dj);
+	sniff_free(sn);
 	load_sink_free(sink);
 	in_close(in);
 	return status;

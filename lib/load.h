@@ -22,6 +22,8 @@ struct load_opts {
 	int no_process;     /* drop process pseudo-frames */
 	int collapse_addrs; /* 0x... (LIB) -> [LIB], runs merged */
 	int lib_basename;   /* nvidia/x/libcudart.so.12 -> libcudart.so */
+	int idle;           /* dumps: keep idle threads */
+	int status;         /* dumps: [active+gil], [active] or [idle] after the thread frame */
 };
 
 struct load_stats {

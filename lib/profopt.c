@@ -34,6 +34,8 @@ int profopt_handle(const struct cli_spec *spec, int key, const char *value,
 		opts->from = (enum load_format)cli_choice(spec, "--from", value, load_format_names);
 		return 1;
 	case PROFOPT_STRICT: errs->strict = 1; return 1;
+	case PROFOPT_IDLE: opts->idle = 1; return 1;
+	case PROFOPT_STATUS: opts->status = 1; return 1;
 	case PROFOPT_VERBOSE: errs->verbose = 1; return 1;
 	default: return 0;
 	}

@@ -9,7 +9,7 @@
 enum {
 	PROFOPT_FOCUS = 0x1000, PROFOPT_IGNORE, PROFOPT_THREAD, PROFOPT_NO_LINES,
 	PROFOPT_NO_THREADS, PROFOPT_NO_PROCESS, PROFOPT_COLLAPSE, PROFOPT_LIB_BASENAME,
-	PROFOPT_FROM, PROFOPT_STRICT, PROFOPT_VERBOSE = 'v',
+	PROFOPT_FROM, PROFOPT_STRICT, PROFOPT_IDLE, PROFOPT_STATUS, PROFOPT_VERBOSE = 'v',
 };
 
 /* Rows for a tool's option table, to be spliced in before its terminating row. */
@@ -23,7 +23,11 @@ enum {
 	{ "no-process", PROFOPT_NO_PROCESS, NULL, "drop process pseudo-frames" }, \
 	{ "collapse-addrs", PROFOPT_COLLAPSE, NULL, "write unresolved 0xADDR (LIB) frames as [LIB], runs merged" }, \
 	{ "lib-basename", PROFOPT_LIB_BASENAME, NULL, "drop library directories and version suffixes" }
+#define PROFOPT_DUMP_ROWS \
+	{ "idle", PROFOPT_IDLE, NULL, "dumps: keep idle threads (left out by default, as py-spy record does)" }, \
+	{ "status", PROFOPT_STATUS, NULL, "dumps: add [active+gil], [active] or [idle] after the thread frame" }
 #define PROFOPT_INPUT_ROWS \
+	{ "from", PROFOPT_FROM, "FMT", "input format: auto (default, from content), raw, dump, json" }, \
 	{ "strict", PROFOPT_STRICT, NULL, "a bad input line is fatal (exit 1)" }, \
 	{ "verbose", PROFOPT_VERBOSE, NULL, "name every bad and skipped line" }
 

@@ -1,0 +1,355 @@
+/* sift-threads: one row per thread of py-spy dump snapshots, joined by TID with top/ps/pidstat CPU. */
+#include "../lib/cli.h"
+#include "../lib/cputab.h"
+#include "../lib/dump.h"
+#include "../lib/dumpjson.h"
+#include "../lib/err.h"
+#include "../lib/frame.h"
+#include "../lib/input.h"
+#include "../lib/intern.h"
+#include "../lib/load.h"
+#include "../lib/sniff.h"
+#include "../lib/table.h"
+#include "../lib/xalloc.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { OPT_CPU = 'c', OPT_FORMAT = 'f', OPT_FROM = 0x2000, OPT_STRICT, OPT_VERBOSE = 'v' };
+
+static const struct cli_option options[] = {
+	{ "cpu", OPT_CPU, "FILE", "per-thread CPU: top -H -b, ps -eLo pid,tid,pcpu,comm, ps -L or pidstat -t" },
+	{ "format", OPT_FORMAT, "FMT", "text (default), tsv, csv, json, md" },
+	{ "from", OPT_FROM, "FMT", "dump input format: auto (default, from content), dump, json" },
+	{ "strict", OPT_STRICT, NULL, "a bad input line is fatal (exit 1)" },
+	{ "verbose", OPT_VERBOSE, NULL, "name every bad and skipped line" },
+	{ 0, 0, 0, 0 },
+};
+
+static const struct cli_spec spec = {
+	"[OPTION]... [FILE]...",
+	"One row per thread of py-spy dump snapshots (text or --json, any number): snapshots seen,\n"
+	"active, idle, holding the GIL, the most frequent leaf frame and where Python hands off to\n"
+	"native code; with --cpu, the thread's CPU% joined by thread id. Threads that use CPU but\n"
+	"never appear in a dump are listed too. Sorted by CPU, else by active snapshots.",
+	options,
+	"Exit status: 0 ok, 1 unreadable input or bad lines with --strict, 2 usage error.\n",
+};
+
+static const char *const from_names[] = { "auto", "dump", "json", NULL };
+
+/* One thread over all snapshots. */
+struct thr {
+	uint32_t tid;               /* id in tids */
+	uint32_t pid, name;         /* ids in strs, INTERN_NONE when unknown */
+	uint64_t seen, active, idle, gil;
+	const struct cpu_thread *cpu;
+};
+
+struct state {
+	intern *tids;               /* thread id text -> index in thr */
+	intern *strs;               /* pids, names, leaf and hand-off frames */
+	intern *pairs;              /* (thread, active?, what, string id) -> index in counts */
+	uint64_t *counts;
+	size_t counts_cap;
+	struct thr *thr;
+	size_t nthr, thr_cap;
+	char *scratch;
+	size_t scratch_cap;
+};
+
+enum { WHAT_LEAF, WHAT_HANDOFF };
+
+static void tally(struct state *s, uint32_t thread, int active, int what, uint32_t str)
+{
+	uint32_t key[3] = { thread, (uint32_t)(active << 1 | what), str };
+	uint32_t id = intern_add(s->pairs, (const char *)key, sizeof key);
+	if (id >= s->counts_cap) {
+		size_t old = s->counts_cap;
+		s->counts = xgrow(s->counts, &s->counts_cap, (size_t)id + 1, sizeof *s->counts);
+		memset(s->counts + old, 0, (s->counts_cap - old) * sizeof *s->counts);
+	}
+	s->counts[id]++;
+}
+
+static int is_native(const struct dump_text *f)
+{
+	struct frame_parts p;
+	frame_split(f->s, f->len, &p);
+	return p.native;
+}
+
+static void on_thread(void *ctx, const struct dump_thread *t)
+{
+	struct state *s = ctx;
+	uint32_t id = intern_add(s->tids, t->tid.s, t->tid.len);
+	if (id >= s->nthr) {
+		s->thr = xgrow(s->thr, &s->thr_cap, (size_t)id + 1, sizeof *s->thr);
+		memset(&s->thr[id], 0, sizeof *s->thr);
+		s->thr[id].tid = id;
+		s->thr[id].pid = s->thr[id].name = INTERN_NONE;
+		s->nthr = (size_t)id + 1;
+	}
+	struct thr *r = &s->thr[id];
+	if (t->nprocs)
+		r->pid = intern_add(s->strs, t->procs[t->nprocs - 1].pid.s, t->procs[t->nprocs - 1].pid.len);
+	if (t->has_name)
+		r->name = intern_add(s->strs, t->name.s, t->name.len);
+	r->seen++;
+	int active = t->status != DUMP_IDLE;
+	r->active += active;
+	r->idle += !active;
+	r->gil += t->status == DUMP_ACTIVE_GIL;
+	if (!t->nframes)
+		return;
+	tally(s, id, active, WHAT_LEAF, intern_add(s->strs, t->frames[0].s, t->frames[0].len));
+	/* Hand-off: the innermost Python frame and the native frame it called, if any. */
+	for (size_t i = 0; i < t->nframes; i++) {
+		if (is_native(&t->frames[i]))
+			continue;
+		size_t need = t->frames[i].len + 1 + (i ? 4 + t->frames[i - 1].len : 0);
+		s->scratch = xgrow(s->scratch, &s->scratch_cap, need, 1);
+		size_t used = t->frames[i].len;
+		memcpy(s->scratch, t->frames[i].s, used);
+		if (i) {
+			memcpy(s->scratch + used, " -> ", 4);
+			memcpy(s->scratch + used + 4, t->frames[i - 1].s, t->frames[i - 1].len);
+			used += 4 + t->frames[i - 1].len;
+		}
+		tally(s, id, active, WHAT_HANDOFF, intern_add(s->strs, s->scratch, used));
+		break;
+	}
+}
+
+/* The most frequent string for thread/what, over active snapshots when there were any. */
+static uint32_t most(const struct state *s, const struct thr *r, int what)
+{
+	int active = r->active > 0;
+	uint32_t best = INTERN_NONE;
+	uint64_t best_n = 0;
+	size_t n = intern_count(s->pairs);
+	for (size_t i = 0; i < n; i++) {
+		size_t len;
+		uint32_t key[3];
+		memcpy(key, intern_str(s->pairs, (uint32_t)i, &len), sizeof key);
+		if (key[0] != r->tid || key[1] != (uint32_t)(active << 1 | what))
+			continue;
+		/* ties go to the string seen first: ids are in input order */
+		if (s->counts[i] > best_n || (s->counts[i] == best_n && key[2] < best)) {
+			best = key[2];
+			best_n = s->counts[i];
+		}
+	}
+	return best;
+}
+
+static uint64_t tid_number(const struct state *s, const struct thr *r, int *ok)
+{
+	size_t len;
+	const char *t = intern_str(s->tids, r->tid, &len);
+	char *end;
+	unsigned long long v = strtoull(t, &end, 10);
+	*ok = len && *t >= '0' && *t <= '9' && *end == '\0';
+	return v;
+}
+
+static double cpu_mean(const struct thr *r)
+{
+	return r->cpu && r->cpu->samples ? r->cpu->sum / (double)r->cpu->samples : -1;
+}
+
+static int by_cpu_then_active(const void *a, const void *b, void *ctx)
+{
+	const struct state *st = ctx;
+	const struct thr *x = a, *y = b;
+	double cx = cpu_mean(x), cy = cpu_mean(y);
+	if (cx != cy)
+		return cx < cy ? 1 : -1;
+	if (x->active != y->active)
+		return x->active < y->active ? 1 : -1;
+	if (x->seen != y->seen)
+		return x->seen < y->seen ? 1 : -1;
+	size_t lx, ly;
+	const char *tx = intern_str(st->tids, x->tid, &lx);
+	const char *ty = intern_str(st->tids, y->tid, &ly);
+	if (lx != ly)
+		return lx < ly ? -1 : 1;
+	return memcmp(tx, ty, lx);
+}
+
+static void set_id(table *t, size_t col, const intern *in, uint32_t id)
+{
+	if (id == INTERN_NONE)
+		return;
+	size_t len;
+	const char *s = intern_str(in, id, &len);
+	table_set_str(t, col, s, len);
+}
+
+int main(int argc, char **argv)
+{
+	enum table_format format = TABLE_TEXT;
+	enum load_format from = LOAD_AUTO;
+	const char *cpu_path = NULL;
+	struct err_lines errs;
+	const char *value;
+	int key, first;
+
+	err_set_prog(argv[0]);
+	err_lines_init(&errs);
+	while ((key = cli_next(&spec, argc, argv, &value, &first)) != -1) {
+		switch (key) {
+		case OPT_CPU: cpu_path = value; break;
+		case OPT_FORMAT:
+			format = (enum table_format)cli_choice(&spec, "--format", value, table_format_names);
+			break;
+		case OPT_FROM: {
+			static const enum load_format map[] = { LOAD_AUTO, LOAD_DUMP, LOAD_JSON };
+			from = map[cli_choice(&spec, "--from", value, from_names)];
+			break;
+		}
+		case OPT_STRICT: errs.strict = 1; break;
+		case OPT_VERBOSE: errs.verbose = 1; break;
+		default: cli_usage_error(&spec, NULL);
+		}
+	}
+
+	struct state s = { 0 };
+	s.tids = intern_new();
+	s.strs = intern_new();
+	s.pairs = intern_new();
+	int status = 0;
+
+	in_reader *in = in_open(argv + first, (size_t)(argc - first));
+	sniff *sn = sniff_new(in, from);
+	dump_parser *dp = dump_new(&errs, on_thread, &s);
+	dumpjson *dj = dumpjson_new(&errs, on_thread, &s);
+	struct in_line line;
+	enum load_format fmt;
+	while (sniff_next(sn, &line, &fmt)) {
+		if (fmt == LOAD_JSON)
+			dumpjson_line(dj, &line);
+		else /* folded stacks hold no snapshots: read as text, everything is skipped */
+			dump_line(dp, &line);
+	}
+	dump_finish(dp);
+	dumpjson_finish(dj);
+	uint64_t snapshots = dump_get_stats(dp)->snapshots + dumpjson_get_stats(dj)->snapshots;
+	if (in_failed(in))
+		status = 1;
+	sniff_free(sn);
+	in_close(in);
+
+	cpu_table *cpu = NULL;
+	if (cpu_path) {
+		char *paths[] = { (char *)cpu_path };
+		in_reader *cin = in_open(paths, 1);
+		cpu = cpu_new(&errs);
+		while (in_next(cin, &line))
+			cpu_line(cpu, &line);
+		if (in_failed(cin))
+			status = 1;
+		in_close(cin);
+	}
+	err_lines_finish(&errs);
+
+	/* Join by TID only; then threads with CPU that no dump saw, of the dumped processes. */
+	size_t dumped = s.nthr;
+	if (cpu) {
+		for (size_t i = 0; i < dumped; i++) {
+			int ok;
+			uint64_t tid = tid_number(&s, &s.thr[i], &ok);
+			if (ok)
+				s.thr[i].cpu = cpu_find(cpu, tid);
+		}
+		for (size_t i = 0; i < cpu_count(cpu); i++) {
+			const struct cpu_thread *c = cpu_at(cpu, i);
+			char text[24];
+			int n = snprintf(text, sizeof text, "%llu", (unsigned long long)c->tid);
+			if (intern_find(s.tids, text, (size_t)n) != INTERN_NONE || c->max <= 0)
+				continue;
+			if (c->pid && dumped) {
+				n = snprintf(text, sizeof text, "%llu", (unsigned long long)c->pid);
+				uint32_t pid = intern_find(s.strs, text, (size_t)n);
+				int ours = 0;
+				for (size_t k = 0; k < dumped && !ours; k++)
+					ours = pid != INTERN_NONE && s.thr[k].pid == pid;
+				if (!ours)
+					continue;
+			}
+			n = snprintf(text, sizeof text, "%llu", (unsigned long long)c->tid);
+			uint32_t id = intern_add(s.tids, text, (size_t)n);
+			s.thr = xgrow(s.thr, &s.thr_cap, (size_t)id + 1, sizeof *s.thr);
+			memset(&s.thr[id], 0, sizeof *s.thr);
+			s.thr[id].tid = id;
+			s.thr[id].name = INTERN_NONE;
+			s.thr[id].pid = INTERN_NONE;
+			if (c->pid) {
+				n = snprintf(text, sizeof text, "%llu", (unsigned long long)c->pid);
+				s.thr[id].pid = intern_add(s.strs, text, (size_t)n);
+			}
+			s.thr[id].cpu = c;
+			s.nthr = (size_t)id + 1;
+		}
+	}
+
+	/* Work out leaf and hand-off before sorting: tallies are keyed by the thread's id. */
+	uint32_t *leaf = xmalloc((s.nthr + 1) * sizeof *leaf), *handoff = xmalloc((s.nthr + 1) * sizeof *handoff);
+	for (size_t i = 0; i < s.nthr; i++) {
+		leaf[i] = most(&s, &s.thr[i], WHAT_LEAF);
+		handoff[i] = most(&s, &s.thr[i], WHAT_HANDOFF);
+	}
+	qsort_r(s.thr, s.nthr, sizeof *s.thr, by_cpu_then_active, &s);
+
+	/* A `category` column (category rules, issue 4) goes after handoff. */
+	const struct table_column cols[] = {
+		{ "pid", TABLE_STR, 0 }, { "tid", TABLE_STR, 0 }, { "thread", TABLE_STR, 0 },
+		{ "os_thread", TABLE_STR, 0 }, { "seen", TABLE_UINT, 0 }, { "active", TABLE_UINT, 0 },
+		{ "idle", TABLE_UINT, 0 }, { "gil", TABLE_UINT, 0 }, { "cpu_mean", TABLE_PCT, 0 },
+		{ "cpu_max", TABLE_PCT, 0 }, { "leaf", TABLE_STR, 0 }, { "handoff", TABLE_STR, 0 },
+	};
+	table *t = table_new(cols, sizeof cols / sizeof cols[0]);
+	for (size_t i = 0; i < s.nthr; i++) {
+		const struct thr *r = &s.thr[i];
+		table_add_row(t);
+		set_id(t, 0, s.strs, r->pid);
+		set_id(t, 1, s.tids, r->tid);
+		set_id(t, 2, s.strs, r->name);
+		if (r->cpu && r->cpu->name)
+			table_set_str(t, 3, r->cpu->name, strlen(r->cpu->name));
+		table_set_uint(t, 4, r->seen);
+		table_set_uint(t, 5, r->active);
+		table_set_uint(t, 6, r->idle);
+		table_set_uint(t, 7, r->gil);
+		if (r->cpu && r->cpu->samples) {
+			table_set_real(t, 8, r->cpu->sum / (double)r->cpu->samples);
+			table_set_real(t, 9, r->cpu->max);
+		}
+		set_id(t, 10, s.strs, leaf[r->tid]);
+		set_id(t, 11, s.strs, handoff[r->tid]);
+	}
+	if (format == TABLE_TEXT) {
+		printf("snapshots %llu  threads %zu  in dumps %zu", (unsigned long long)snapshots, s.nthr, dumped);
+		if (cpu)
+			printf("  cpu from %s, %zu threads", cpu_source_names[cpu_source(cpu)], cpu_count(cpu));
+		printf("  bad lines %lu\n", errs.bad);
+	}
+	table_write(t, stdout, format, 0);
+	err_close_stdout();
+
+	table_free(t);
+	free(leaf);
+	free(handoff);
+	cpu_free(cpu);
+	dump_free(dp);
+	dumpjson_free(dj);
+	intern_free(s.tids);
+	intern_free(s.strs);
+	intern_free(s.pairs);
+	free(s.counts);
+	free(s.thr);
+	free(s.scratch);
+	return status;
+}

@@ -1,0 +1,22 @@
+/* sniff: which input format a file holds (folded, py-spy dump text, dump JSON), from its first lines. */
+#ifndef SIFT_SNIFF_H
+#define SIFT_SNIFF_H
+
+#include <stddef.h>
+
+#include "input.h"
+#include "load.h"
+
+/* The format one line proves, or LOAD_AUTO when it proves nothing (blank, prompt, noise). */
+enum load_format sniff_line(const char *text, size_t len);
+
+typedef struct sniff sniff;
+
+/* Lines of in, each with its file's format: forced, or decided by the first line that
+ * proves one. Undecided lines wait (a bounded number) and are then given out in order;
+ * files that prove nothing are read as folded stacks. */
+sniff *sniff_new(in_reader *in, enum load_format forced);
+int sniff_next(sniff *s, struct in_line *line, enum load_format *format);
+void sniff_free(sniff *s);
+
+#endif

@@ -1,0 +1,115 @@
+/* test_cputab: top -H, ps and pidstat per-thread CPU. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "cputab.h"
+#include "xalloc.h"
+
+static cpu_table *feed(const char *text, struct err_lines *errs)
+{
+	cpu_table *t = cpu_new(errs);
+	const char *p = text;
+	unsigned long ln = 0;
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		char *copy = xstrndup(p, len);
+		struct in_line l = { copy, len, "c", ++ln, nl == NULL };
+		cpu_line(t, &l);
+		free(copy);
+		p += len + (nl != NULL);
+	}
+	return t;
+}
+
+static void test_top_iterations(void **state)
+{
+	(void)state;
+	struct err_lines errs;
+	err_lines_init(&errs);
+	cpu_table *t = feed(
+		"top - 06:58:44 up 2 days, 18:35,  0 users,  load average: 20.08, 13.92, 11.63\n"
+		"Threads:  63 total,   0 running,  63 sleeping,   0 stopped,   0 zombie\n"
+		"MiB Mem : 2063184.+total, 1811096.+free,  74279.5 used, 177809.0 buff/cache\n\n"
+		"    PID USER      PR  NI    VIRT    RES    SHR S  %CPU  %MEM     TIME+ COMMAND\n"
+		"3807299 root      20   0  230.3g   2.0g 769476 S   6.0   0.1   0:18.83 VLLM::W+\n"
+		"3811944 root      20   0  230.3g   2.0g 769476 S   0.0   0.1   0:00.00 pt_nccl+\n"
+		"top - 06:58:45 up 2 days, 18:35,  0 users,  load average: 20.08, 13.92, 11.63\n"
+		"    PID USER      PR  NI    VIRT    RES    SHR S  %CPU  %MEM     TIME+ COMMAND\n"
+		"3807299 root      20   0  230.3g   2.0g 769476 R   5.0   0.1   0:18.89 VLLM::W+\n"
+		"3811944 root      20   0  230.3g   2.0g 769476 S   1.0   0.1   0:00.00 Thread 1 x\n", &errs);
+	assert_int_equal(cpu_source(t), CPU_TOP);
+	assert_int_equal(cpu_count(t), 2);
+	const struct cpu_thread *c = cpu_find(t, 3807299);
+	assert_non_null(c);
+	assert_int_equal(c->samples, 2);
+	assert_true(c->sum == 11.0 && c->max == 6.0);
+	assert_int_equal(c->pid, 0);
+	assert_string_equal(c->name, "VLLM::W+");
+	c = cpu_find(t, 3811944);
+	assert_string_equal(c->name, "Thread 1 x");
+	assert_true(c->max == 1.0);
+	assert_null(cpu_find(t, 1));
+	assert_int_equal(errs.bad, 0);
+	assert_int_equal(errs.skipped, 7);
+	cpu_free(t);
+}
+
+static void test_ps_with_and_without_header(void **state)
+{
+	(void)state;
+	struct err_lines errs;
+	err_lines_init(&errs);
+	cpu_table *t = feed("  12   12  0.5 python\n  12   14 97.0 pt_autograd_0\n", &errs);
+	assert_int_equal(cpu_source(t), CPU_PS);
+	assert_int_equal(cpu_count(t), 2);
+	assert_int_equal(cpu_at(t, 1)->tid, 14);
+	assert_int_equal(cpu_at(t, 1)->pid, 12);
+	assert_string_equal(cpu_at(t, 1)->name, "pt_autograd_0");
+	assert_true(cpu_at(t, 1)->sum == 97.0);
+	cpu_free(t);
+	t = feed("    PID     LWP %CPU CMD\n     12      13  2.5 pin_memory\n", &errs);
+	assert_int_equal(cpu_source(t), CPU_PS);
+	assert_int_equal(cpu_find(t, 13)->pid, 12);
+	assert_true(cpu_find(t, 13)->sum == 2.5);
+	cpu_free(t);
+}
+
+static void test_pidstat(void **state)
+{
+	(void)state;
+	struct err_lines errs;
+	err_lines_init(&errs);
+	cpu_table *t = feed(
+		"Linux 5.15.0 (host) \t05/01/24 \t_x86_64_\t(8 CPU)\n\n"
+		"12:00:01 PM   UID      TGID       TID    %usr %system  %guest   %wait    %CPU   CPU  Command\n"
+		"12:00:02 PM  1000      2456         -   50.00    2.00    0.00    0.00   52.00     3  python\n"
+		"12:00:02 PM  1000         -      2456   40.00    1.00    0.00    0.00   41.00     3  |__python\n"
+		"12:00:02 PM  1000         -      2460   10.00    1.00    0.00    0.00   11.00     5  |__pt_nccl_watch\n"
+		"Average:      UID      TGID       TID    %usr %system  %guest   %wait    %CPU   CPU  Command\n"
+		"Average:     1000         -      2456   40.00    1.00    0.00    0.00   41.00     -  |__python\n", &errs);
+	assert_int_equal(cpu_source(t), CPU_PIDSTAT);
+	assert_int_equal(cpu_count(t), 2);
+	const struct cpu_thread *c = cpu_find(t, 2460);
+	assert_int_equal(c->pid, 2456);
+	assert_string_equal(c->name, "pt_nccl_watch");
+	assert_int_equal(c->samples, 1);
+	assert_true(c->sum == 11.0);
+	assert_int_equal(errs.bad, 0);
+	cpu_free(t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_top_iterations),
+		cmocka_unit_test(test_ps_with_and_without_header),
+		cmocka_unit_test(test_pidstat),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
