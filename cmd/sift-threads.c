@@ -2,7 +2,6 @@
 #include "../lib/cli.h"
 #include "../lib/cputab.h"
 #include "../lib/dump.h"
-#include "../lib/dumpjson.h"
 #include "../lib/err.h"
 #include "../lib/frame.h"
 #include "../lib/input.h"
@@ -222,30 +221,15 @@ int main(int argc, char **argv)
 	s.pairs = intern_new();
 	int status = 0;
 
-	in_reader *in = in_open(argv + first, (size_t)(argc - first));
-	sniff *sn = sniff_new(in, from);
-	dump_parser *dp = dump_new(&errs, on_thread, &s);
-	dumpjson *dj = dumpjson_new(&errs, on_thread, &s);
-	struct in_line line;
-	enum load_format fmt;
-	while (sniff_next(sn, &line, &fmt)) {
-		if (fmt == LOAD_JSON)
-			dumpjson_line(dj, &line);
-		else /* folded stacks hold no snapshots: read as text, everything is skipped */
-			dump_line(dp, &line);
-	}
-	dump_finish(dp);
-	dumpjson_finish(dj);
-	uint64_t snapshots = dump_get_stats(dp)->snapshots + dumpjson_get_stats(dj)->snapshots;
-	if (in_failed(in))
+	uint64_t snapshots = 0;
+	if (sniff_read_dumps(argv + first, (size_t)(argc - first), from, &errs, on_thread, &s, &snapshots))
 		status = 1;
-	sniff_free(sn);
-	in_close(in);
 
 	cpu_table *cpu = NULL;
 	if (cpu_path) {
 		char *paths[] = { (char *)cpu_path };
 		in_reader *cin = in_open(paths, 1);
+		struct in_line line;
 		cpu = cpu_new(&errs);
 		while (in_next(cin, &line))
 			cpu_line(cpu, &line);
@@ -343,8 +327,6 @@ int main(int argc, char **argv)
 	free(leaf);
 	free(handoff);
 	cpu_free(cpu);
-	dump_free(dp);
-	dumpjson_free(dj);
 	intern_free(s.tids);
 	intern_free(s.strs);
 	intern_free(s.pairs);

@@ -1,5 +1,6 @@
 /* sniff: content detection with a small look-ahead, so stdin and zstd streams work too. */
 #include "sniff.h"
+#include "dumpjson.h"
 #include "folded.h"
 #include "xalloc.h"
 
@@ -152,4 +153,54 @@ int sniff_next(sniff *s, struct in_line *line, enum load_format *format)
 		s->replaying = 1;
 		return give_held(s, line, format);
 	}
+}
+
+/* Text and JSON parsers count snapshots apart: number them again as they arrive. */
+struct renumber {
+	dump_fn *fn;
+	void *ctx;
+	const void *last_parser;
+	uint64_t last_snapshot, count;
+};
+
+static void renumber(struct renumber *r, const void *parser, const struct dump_thread *t)
+{
+	if (parser != r->last_parser || t->snapshot != r->last_snapshot) {
+		r->count++;
+		r->last_parser = parser;
+		r->last_snapshot = t->snapshot;
+	}
+	struct dump_thread copy = *t;
+	copy.snapshot = r->count;
+	r->fn(r->ctx, &copy);
+}
+
+static void from_text(void *ctx, const struct dump_thread *t) { renumber(ctx, "text", t); }
+static void from_json(void *ctx, const struct dump_thread *t) { renumber(ctx, "json", t); }
+
+int sniff_read_dumps(char *const *paths, size_t npaths, enum load_format forced,
+		     struct err_lines *errs, dump_fn *fn, void *ctx, uint64_t *snapshots)
+{
+	struct renumber r = { fn, ctx, NULL, 0, 0 };
+	in_reader *in = in_open(paths, npaths);
+	sniff *sn = sniff_new(in, forced);
+	dump_parser *dp = dump_new(errs, from_text, &r);
+	dumpjson *dj = dumpjson_new(errs, from_json, &r);
+	struct in_line line;
+	enum load_format fmt;
+	while (sniff_next(sn, &line, &fmt)) {
+		if (fmt == LOAD_JSON)
+			dumpjson_line(dj, &line);
+		else /* folded stacks hold no snapshots: read as text, everything is skipped */
+			dump_line(dp, &line);
+	}
+	dump_finish(dp);
+	dumpjson_finish(dj);
+	int status = in_failed(in) ? 1 : 0;
+	*snapshots = r.count;
+	dump_free(dp);
+	dumpjson_free(dj);
+	sniff_free(sn);
+	in_close(in);
+	return status;
 }

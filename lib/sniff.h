@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #include "input.h"
+#include "dump.h"
 #include "load.h"
 
 /* The format one line proves, or LOAD_AUTO when it proves nothing (blank, prompt, noise). */
@@ -18,5 +19,12 @@ typedef struct sniff sniff;
 sniff *sniff_new(in_reader *in, enum load_format forced);
 int sniff_next(sniff *s, struct in_line *line, enum load_format *format);
 void sniff_free(sniff *s);
+
+/* Read files (none: stdin) as py-spy dumps, text or JSON by content unless forced: each
+ * thread of each snapshot goes to fn, snapshots numbered 1, 2, ... across all files and
+ * both formats. *snapshots gets their number. Returns 0, or 1 when a file could not be
+ * read (reported). */
+int sniff_read_dumps(char *const *paths, size_t npaths, enum load_format forced,
+		     struct err_lines *errs, dump_fn *fn, void *ctx, uint64_t *snapshots);
 
 #endif
