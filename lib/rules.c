@@ -170,6 +170,7 @@ struct rules_cache {
 	size_t ncats, cats_cap;
 	uint64_t *stamp;       /* category -> last stack counted, to list each once */
 	uint64_t stacks;
+	size_t matched;
 };
 
 rules_cache *rules_cache_new(rules *r, const intern *frames, int inclusive)
@@ -194,6 +195,8 @@ void rules_cache_free(rules_cache *c)
 	free(c);
 }
 
+size_t rules_cache_matched(const rules_cache *c) { return c->matched; }
+
 /* Work out frame id's answers the first time it is asked for. */
 static void classify(rules_cache *c, uint32_t id)
 {
@@ -212,6 +215,7 @@ static void classify(rules_cache *c, uint32_t id)
 	}
 	if (c->first[id] != UNSEEN)
 		return;
+	c->matched++;
 	size_t len;
 	const char *text = intern_str(c->frames, id, &len);
 	if (!c->inclusive) {

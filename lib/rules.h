@@ -41,6 +41,8 @@ typedef struct rules_cache rules_cache;
 /* With inclusive, frames are also matched against every rule (for rules_stack_all). */
 rules_cache *rules_cache_new(rules *r, const intern *frames, int inclusive);
 void rules_cache_free(rules_cache *c);
+/* How many distinct frames have been matched against the rules so far. */
+size_t rules_cache_matched(const rules_cache *c);
 
 /* The stack's category: that of its leaf-most matching frame; "other" when none. */
 uint32_t rules_stack(rules_cache *c, const uint32_t *ids, size_t n);
