@@ -129,11 +129,11 @@ static void test_pairs(void **state)
 	a = agg_new_spec(p, &spec);
 	agg_sort(a, AGG_BY_TOTAL);
 	expect_rows(a, "a.py|thread (1): t1 0 15\n"
+		       "libc.so.6|thread (1): t1 10 10\n"   /* ties on total: the larger self first */
 		       "libcuda.so.1|thread (1): t1 0 10\n"
-		       "libc.so.6|thread (1): t1 10 10\n"
 		       "b.py|thread (2): t2 1 6\n"
-		       "m.py|thread (2): t2 2 5\n"
 		       "threading.py|thread (1): t1 5 5\n"
+		       "m.py|thread (2): t2 2 5\n"
 		       "queue.py|thread (1): t1 0 5\n"
 		       "libcudart.so.12|thread (2): t2 3 3\n");
 	agg_free(a);
