@@ -16,8 +16,7 @@
 enum { OPT_BY = 'b', OPT_N = 'n', OPT_SORT = 0x2000, OPT_FORMAT = 'f' };
 
 static const struct cli_option options[] = {
-	{ "by", OPT_BY, "KEY[,KEY]", "frame (default), function, file, lib, line, root, thread, process,\n"
-		"category; two keys (thread,category) rank pairs" },
+	{ "by", OPT_BY, "KEY[,KEY]", "frame (default), function, file, lib, line, root, thread, process, category; two rank pairs" },
 	{ "top", OPT_N, "N", "show the first N rows (default 20; 0 shows all)" },
 	{ "sort", OPT_SORT, "WHICH", "self (default) or total" },
 	{ "format", OPT_FORMAT, "FMT", "text (default), tsv, csv, json, md" },

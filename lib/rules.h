@@ -58,7 +58,7 @@ struct rules_opts {
 };
 enum { RULES_OPT_FILE = 0x1100, RULES_OPT_INCLUSIVE };
 #define RULES_FILE_ROW \
-	{ "rules", RULES_OPT_FILE, "FILE", "category rules (repeatable, read in order; default: built-in PyTorch/CUDA set)" }
+	{ "rules", RULES_OPT_FILE, "FILE", "category rules, repeatable, read in order (default: the built-in set)" }
 #define RULES_INCLUSIVE_ROW \
 	{ "inclusive", RULES_OPT_INCLUSIVE, NULL, "category totals count a stack in every category any frame matches" }
 
