@@ -1,5 +1,6 @@
 # bench-category: sift-top --by category beside --by frame (target: within 1.5x) and a Python
-# keyword breakdown with the same rules (target: sift at least 10x faster).
+# keyword breakdown with the same rules (target: sift at least 10x faster), both as a careful
+# script (each distinct frame matched once) and as a quick one (frames matched per stack).
 profile="$OUT/profile.txt"
 if [ ! -s "$profile" ]; then
 	echo "  generating $profile (deterministic)"
@@ -19,6 +20,7 @@ measure "sift-top --by category --inclusive" "'$BIN/sift-top' --by category --in
 measure "sift-top --by thread,category" "'$BIN/sift-top' --by thread,category '$profile'"
 measure "sift-tag" "'$BIN/sift-tag' '$profile'"
 measure "python category peer" "python3 '$ROOT/bench/peer-category.py' '$rules' '$profile'"
+measure "python category peer, no cache" "python3 '$ROOT/bench/peer-category.py' --no-cache '$rules' '$profile'"
 
 # The peer must agree with sift before its time means anything.
 "$BIN/sift-top" --by category --top 0 --format tsv "$profile" | awk -F'\t' 'NR > 1 && $2 > 0 { print $1 "\t" $2 }' | sort > "$OUT/category.sift"
@@ -28,3 +30,4 @@ if cmp -s "$OUT/category.sift" "$OUT/category.peer"; then echo "  category table
 echo "  ratios (time):"
 ratio "sift-top --by category" "sift-top --by frame"
 ratio "python category peer" "sift-top --by category"
+ratio "python category peer, no cache" "sift-top --by category"

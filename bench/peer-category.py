@@ -1,15 +1,21 @@
 #!/usr/bin/env python3
 """The category breakdown as a Python script would do it: the same rules file, Python `re`,
-a stack's category from its leaf-most matching frame, each distinct frame matched once.
+a stack's category from its leaf-most matching frame. By default each distinct frame is matched
+once (a dict cache, the careful script); --no-cache matches frames stack by stack, as a quick
+keyword script does.
 
-Usage: peer-category.py RULES PROFILE  (prints category<TAB>samples, like sift-top's self)
+Usage: peer-category.py [--no-cache] RULES PROFILE  (prints category<TAB>samples, like sift-top's self)
 """
 import re
 import sys
 from collections import Counter
 
+args = sys.argv[1:]
+use_cache = args[0] != "--no-cache"
+if not use_cache:
+    args = args[1:]
 rules = []
-for line in open(sys.argv[1]):
+for line in open(args[0]):
     line = re.sub(r"\s#.*", "", line).strip()
     if not line or line.startswith("#"):
         continue
@@ -19,16 +25,21 @@ for line in open(sys.argv[1]):
 cache = {}
 
 
+def match(frame):
+    return next((cat for cat, rx in rules if rx.search(frame)), None)
+
+
 def frame_category(frame):
+    if not use_cache:
+        return match(frame)
     c = cache.get(frame, False)
     if c is False:
-        c = next((cat for cat, rx in rules if rx.search(frame)), None)
-        cache[frame] = c
+        c = cache[frame] = match(frame)
     return c
 
 
 counts = Counter()
-for line in open(sys.argv[2], encoding="utf-8", errors="replace"):
+for line in open(args[1], encoding="utf-8", errors="replace"):
     stack, _, n = line.rstrip("\n").rpartition(" ")
     cat = "other"
     for frame in reversed(stack.split(";")):
