@@ -1,22 +1,27 @@
-/* sift-top: where the samples are, ranked by frame, function, file, lib, line, root, thread or process. */
+/* sift-top: where the samples are, ranked by frame, function, file, lib, line, root, thread, process,
+ * category, or a pair of these. */
 #include "../lib/agg.h"
 #include "../lib/cli.h"
 #include "../lib/err.h"
 #include "../lib/load.h"
 #include "../lib/prof.h"
 #include "../lib/profopt.h"
+#include "../lib/rules.h"
 #include "../lib/table.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 enum { OPT_BY = 'b', OPT_N = 'n', OPT_SORT = 0x2000, OPT_FORMAT = 'f' };
 
 static const struct cli_option options[] = {
-	{ "by", OPT_BY, "KEY", "frame (default), function, file, lib, line, root, thread, process" },
+	{ "by", OPT_BY, "KEY[,KEY]", "frame (default), function, file, lib, line, root, thread, process, category; two rank pairs" },
 	{ "top", OPT_N, "N", "show the first N rows (default 20; 0 shows all)" },
 	{ "sort", OPT_SORT, "WHICH", "self (default) or total" },
 	{ "format", OPT_FORMAT, "FMT", "text (default), tsv, csv, json, md" },
+	RULES_FILE_ROW,
+	RULES_INCLUSIVE_ROW,
 	PROFOPT_FILTER_ROWS,
 	PROFOPT_REWRITE_ROWS,
 	PROFOPT_INPUT_ROWS,
@@ -33,7 +38,8 @@ static const struct cli_spec spec = {
 };
 
 struct top_opts {
-	enum frame_key by;
+	enum frame_key by[2];
+	size_t nby;
 	unsigned long long limit;
 	enum agg_order order;
 	enum table_format format;
@@ -41,16 +47,40 @@ struct top_opts {
 
 static const char *const sort_names[] = { "self", "total", NULL };
 
+/* --by KEY or --by KEY,KEY. */
+static void parse_by(struct top_opts *o, const char *value)
+{
+	const char *comma = strchr(value, ',');
+	if (!comma) {
+		o->by[0] = (enum frame_key)cli_choice(&spec, "--by", value, frame_key_names);
+		o->nby = 1;
+		return;
+	}
+	char *first = strndup(value, (size_t)(comma - value));
+	if (!first)
+		err_exit(EXIT_DATA, "out of memory");
+	if (strchr(comma + 1, ','))
+		cli_usage_error(&spec, "--by takes one key or two: '%s'", value);
+	o->by[0] = (enum frame_key)cli_choice(&spec, "--by", first, frame_key_names);
+	o->by[1] = (enum frame_key)cli_choice(&spec, "--by", comma + 1, frame_key_names);
+	o->nby = 2;
+	free(first);
+	if (o->by[0] == o->by[1])
+		cli_usage_error(&spec, "--by: the two keys must differ: '%s'", value);
+}
+
 static void print_table(const agg *a, const struct top_opts *o, uint64_t all)
 {
-	const struct table_column cols[] = {
-		{ frame_key_names[o->by], TABLE_STR, 0 },
-		{ "self", TABLE_UINT, 0 },
-		{ "self_pct", TABLE_PCT, 0 },
-		{ "total", TABLE_UINT, 0 },
-		{ "total_pct", TABLE_PCT, 0 },
-	};
-	table *t = table_new(cols, sizeof cols / sizeof cols[0]);
+	/* One column per key, then the figures. */
+	struct table_column cols[6];
+	size_t nk = o->nby;
+	for (size_t i = 0; i < nk; i++)
+		cols[i] = (struct table_column){ frame_key_names[o->by[i]], TABLE_STR, 0 };
+	cols[nk] = (struct table_column){ "self", TABLE_UINT, 0 };
+	cols[nk + 1] = (struct table_column){ "self_pct", TABLE_PCT, 0 };
+	cols[nk + 2] = (struct table_column){ "total", TABLE_UINT, 0 };
+	cols[nk + 3] = (struct table_column){ "total_pct", TABLE_PCT, 0 };
+	table *t = table_new(cols, nk + 4);
 	const struct agg_row *rows = agg_rows(a);
 	size_t n = agg_row_count(a);
 	for (size_t i = 0; i < n && (o->limit == 0 || i < o->limit); i++) {
@@ -58,19 +88,25 @@ static void print_table(const agg *a, const struct top_opts *o, uint64_t all)
 		const char *key = intern_str(agg_keys(a), rows[i].key, &len);
 		table_add_row(t);
 		table_set_str(t, 0, key, len);
-		table_set_uint(t, 1, rows[i].self);
-		table_set_real(t, 2, table_pct(rows[i].self, all));
-		table_set_uint(t, 3, rows[i].total);
-		table_set_real(t, 4, table_pct(rows[i].total, all));
+		if (nk == 2) {
+			key = intern_str(agg_keys(a), rows[i].key2, &len);
+			table_set_str(t, 1, key, len);
+		}
+		table_set_uint(t, nk, rows[i].self);
+		table_set_real(t, nk + 1, table_pct(rows[i].self, all));
+		table_set_uint(t, nk + 2, rows[i].total);
+		table_set_real(t, nk + 3, table_pct(rows[i].total, all));
 	}
-	table_write(t, stdout, o->format, TABLE_TEXT_KEY_LAST);
+	/* One long key reads best last; two keys keep their order, padded. */
+	table_write(t, stdout, o->format, nk == 1 ? TABLE_TEXT_KEY_LAST : 0);
 	table_free(t);
 }
 
 int main(int argc, char **argv)
 {
-	struct top_opts o = { KEY_FRAME, 20, AGG_BY_SELF, TABLE_TEXT };
+	struct top_opts o = { { KEY_FRAME, KEY_FRAME }, 1, 20, AGG_BY_SELF, TABLE_TEXT };
 	struct load_opts lopts = { 0 };
+	struct rules_opts ropts = { 0 };
 	struct err_lines errs;
 	const char *value;
 	int key, first;
@@ -79,28 +115,30 @@ int main(int argc, char **argv)
 	err_lines_init(&errs);
 	while ((key = cli_next(&spec, argc, argv, &value, &first)) != -1) {
 		switch (key) {
-		case OPT_BY:
-			o.by = (enum frame_key)cli_choice(&spec, "--by", value, frame_key_names);
-			if (o.by == KEY_CATEGORY)
-				cli_usage_error(&spec, "--by category needs the category rules, not built yet");
-			break;
+		case OPT_BY: parse_by(&o, value); break;
 		case OPT_N: o.limit = cli_ulong(&spec, "--top", value); break;
 		case OPT_SORT: o.order = (enum agg_order)cli_choice(&spec, "--sort", value, sort_names); break;
 		case OPT_FORMAT:
 			o.format = (enum table_format)cli_choice(&spec, "--format", value, table_format_names);
 			break;
 		default:
-			if (!profopt_handle(&spec, key, value, &lopts, &errs))
+			if (!rules_opts_handle(&ropts, key, value) &&
+			    !profopt_handle(&spec, key, value, &lopts, &errs))
 				cli_usage_error(&spec, NULL);
 		}
 	}
+
+	/* Rules are read (and checked) before any input, when given or needed. */
+	struct agg_spec aspec = { { o.by[0], o.by[1] }, o.nby, NULL, ropts.inclusive };
+	if (ropts.nfiles || o.by[0] == KEY_CATEGORY || (o.nby == 2 && o.by[1] == KEY_CATEGORY))
+		aspec.rules = rules_opts_load(&ropts);
 
 	prof *p = prof_new();
 	struct load_stats st;
 	int status = load_files(p, argv + first, (size_t)(argc - first), &lopts, &errs, &st);
 	err_lines_finish(&errs);
 
-	agg *a = agg_new(p, o.by);
+	agg *a = agg_new_spec(p, &aspec);
 	agg_sort(a, o.order);
 	if (o.format == TABLE_TEXT) {
 		printf("samples %llu", (unsigned long long)st.samples_read);
@@ -114,5 +152,7 @@ int main(int argc, char **argv)
 	agg_free(a);
 	prof_free(p);
 	profopt_free(&lopts);
+	rules_free(aspec.rules);
+	rules_opts_free(&ropts);
 	return status;
 }

@@ -1,4 +1,5 @@
-/* agg: frame -> key ids cached by frame id; totals de-duplicated with a per-key stamp. */
+/* agg: frame -> key ids cached by frame id; totals de-duplicated with a per-key stamp;
+ * categories through the rules cache; pairs of keys found through an intern of id pairs. */
 #include "agg.h"
 #include "xalloc.h"
 
@@ -9,7 +10,8 @@
 
 struct agg {
 	intern *keys;
-	struct agg_row *rows;     /* by key id, then sorted */
+	intern *pairs;            /* two keys: (key, key2) ids as 8 bytes -> row index */
+	struct agg_row *rows;     /* by key id (or pair index), then sorted */
 	size_t nrows, rows_cap;
 	uint64_t unkeyed;
 };
@@ -42,65 +44,176 @@ static uint32_t *frame_keys(agg *a, const prof *p, enum frame_key key)
 	return map;
 }
 
-agg *agg_new(const prof *p, enum frame_key key)
+/* One key's values for each stack: per-frame keys through a frame-id map, category through
+ * the rules cache. vals lists the stack's total values, each once. */
+struct keyer {
+	enum frame_key key;
+	uint32_t *map;          /* frame id -> key id (per-frame and pseudo-frame keys) */
+	rules_cache *rc;        /* category */
+	uint32_t *cat_key;      /* rules category id -> key id */
+	int inclusive;
+	uint32_t *vals;
+	size_t nvals, cap;
+};
+
+static void keyer_init(struct keyer *k, agg *a, const prof *p, enum frame_key key, rules *r, int inclusive)
+{
+	memset(k, 0, sizeof *k);
+	k->key = key;
+	if (key != KEY_CATEGORY) {
+		k->map = frame_keys(a, p, key);
+		return;
+	}
+	k->inclusive = inclusive;
+	k->rc = rules_cache_new(r, prof_frames_const(p), inclusive);
+	size_t nc = rules_category_count(r);
+	k->cat_key = xmalloc(nc * sizeof *k->cat_key);
+	for (uint32_t c = 0; c < nc; c++) {
+		size_t len;
+		const char *name = rules_category_name(r, c, &len);
+		k->cat_key[c] = intern_add(a->keys, name, len);
+	}
+	k->cap = nc;
+	k->vals = xmalloc(nc * sizeof *k->vals);
+}
+
+static void keyer_free(struct keyer *k)
+{
+	free(k->map);
+	free(k->cat_key);
+	free(k->vals);
+	rules_cache_free(k->rc);
+}
+
+static void keyer_push(struct keyer *k, uint32_t v)
+{
+	k->vals = xgrow(k->vals, &k->cap, k->nvals + 1, sizeof *k->vals);
+	k->vals[k->nvals++] = v;
+}
+
+/* Stack s's self value (NO_KEY when none) and its total values in k->vals. stamp marks
+ * key ids already listed for this stack (stamp[id] == s + 1). */
+static uint32_t keyer_stack(struct keyer *k, const uint32_t *ids, size_t n, size_t s, uint64_t *stamp)
+{
+	uint32_t self = NO_KEY;
+	k->nvals = 0;
+	if (k->key == KEY_CATEGORY) {
+		self = k->cat_key[rules_stack(k->rc, ids, n)];
+		if (!k->inclusive) {
+			keyer_push(k, self);
+			return self;
+		}
+		k->nvals = rules_stack_all(k->rc, ids, n, k->vals);
+		for (size_t i = 0; i < k->nvals; i++)
+			k->vals[i] = k->cat_key[k->vals[i]];
+		return self;
+	}
+	if (k->key == KEY_ROOT) {
+		/* The first frame below the process and thread pseudo-frames. */
+		for (size_t f = 0; f < n && self == NO_KEY; f++)
+			self = k->map[ids[f]];
+		if (self != NO_KEY)
+			keyer_push(k, self);
+		return self;
+	}
+	if (k->key == KEY_THREAD || k->key == KEY_PROCESS) {
+		/* The innermost pseudo-frame is the stack's own thread or process. */
+		for (size_t f = n; f-- > 0 && self == NO_KEY;)
+			self = k->map[ids[f]];
+	} else if (n > 0) {
+		self = k->map[ids[n - 1]];
+	}
+	for (size_t f = 0; f < n; f++) {
+		uint32_t v = k->map[ids[f]];
+		if (v == NO_KEY || stamp[v] == s + 1)
+			continue; /* recursion counts once */
+		stamp[v] = s + 1;
+		keyer_push(k, v);
+	}
+	return self;
+}
+
+/* The row of a key or pair, added when new. */
+static struct agg_row *row_for(agg *a, uint32_t k1, uint32_t k2)
+{
+	if (!a->pairs)
+		return &a->rows[k1];
+	uint32_t both[2] = { k1, k2 };
+	size_t id = intern_add(a->pairs, (const char *)both, sizeof both);
+	if (id == a->nrows) {
+		a->rows = xgrow(a->rows, &a->rows_cap, a->nrows + 1, sizeof *a->rows);
+		a->rows[a->nrows++] = (struct agg_row){ k1, k2, 0, 0 };
+	}
+	return &a->rows[id];
+}
+
+agg *agg_new_spec(const prof *p, const struct agg_spec *spec)
 {
 	agg *a = xcalloc(1, sizeof *a);
 	a->keys = intern_new();
-	uint32_t *map = frame_keys(a, p, key);
-	a->nrows = a->rows_cap = intern_count(a->keys);
-	a->rows = xcalloc(a->nrows + 1, sizeof *a->rows);
-	for (size_t k = 0; k < a->nrows; k++)
-		a->rows[k].key = (uint32_t)k;
-	uint64_t *stamp = xcalloc(a->nrows + 1, sizeof *stamp);
+	rules *own = NULL, *r = spec->rules;
+	int need_rules = spec->keys[0] == KEY_CATEGORY || (spec->nkeys > 1 && spec->keys[1] == KEY_CATEGORY);
+	if (need_rules && !r) {
+		own = r = rules_new();
+		rules_add_default(r);
+	}
+	size_t nk = spec->nkeys > 1 ? 2 : 1;
+	struct keyer k[2];
+	for (size_t i = 0; i < nk; i++)
+		keyer_init(&k[i], a, p, spec->keys[i], r, spec->inclusive);
+	size_t nkeys = intern_count(a->keys);
+	if (nk == 1) {
+		a->nrows = a->rows_cap = nkeys;
+		a->rows = xcalloc(a->nrows + 1, sizeof *a->rows);
+		for (size_t i = 0; i < a->nrows; i++)
+			a->rows[i] = (struct agg_row){ (uint32_t)i, AGG_NONE, 0, 0 };
+	} else {
+		a->pairs = intern_new();
+	}
+	/* One stamp per key; two keys of one kind share ids, so each has its own. */
+	uint64_t *stamp[2] = { xcalloc(nkeys + 1, sizeof **stamp), xcalloc(nkeys + 1, sizeof **stamp) };
 
 	size_t nstacks = prof_stack_count(p);
 	for (size_t s = 0; s < nstacks; s++) {
 		size_t n;
 		uint64_t count;
 		const uint32_t *ids = prof_stack(p, s, &n, &count);
-		uint32_t self = NO_KEY;
+		uint32_t self[2] = { NO_KEY, NO_KEY };
+		for (size_t i = 0; i < nk; i++)
+			self[i] = keyer_stack(&k[i], ids, n, s, stamp[i]);
 		int any = 0;
-		if (key == KEY_ROOT) {
-			/* The first frame below the process and thread pseudo-frames. */
-			for (size_t f = 0; f < n && self == NO_KEY; f++)
-				if (map[ids[f]] != NO_KEY)
-					self = map[ids[f]];
-			if (self != NO_KEY) {
-				a->rows[self].self += count;
-				a->rows[self].total += count;
-				any = 1;
-			}
+		if (self[0] != NO_KEY && (nk == 1 || self[1] != NO_KEY))
+			row_for(a, self[0], nk == 1 ? AGG_NONE : self[1])->self += count;
+		if (nk == 1) {
+			for (size_t v = 0; v < k[0].nvals; v++, any = 1)
+				row_for(a, k[0].vals[v], AGG_NONE)->total += count;
 		} else {
-			if (key == KEY_THREAD || key == KEY_PROCESS) {
-				/* The innermost pseudo-frame is the stack's own thread or process. */
-				for (size_t f = n; f-- > 0 && self == NO_KEY;)
-					self = map[ids[f]];
-			} else if (n > 0) {
-				self = map[ids[n - 1]];
-			}
-			if (self != NO_KEY)
-				a->rows[self].self += count;
-			for (size_t f = 0; f < n; f++) {
-				uint32_t k = map[ids[f]];
-				if (k == NO_KEY || stamp[k] == s + 1)
-					continue; /* recursion counts once */
-				stamp[k] = s + 1;
-				a->rows[k].total += count;
-				any = 1;
-			}
+			/* Each key's values are distinct, so every combination is too. */
+			for (size_t v = 0; v < k[0].nvals; v++)
+				for (size_t w = 0; w < k[1].nvals; w++, any = 1)
+					row_for(a, k[0].vals[v], k[1].vals[w])->total += count;
 		}
 		if (!any)
 			a->unkeyed += count;
 	}
-	free(stamp);
-	free(map);
-	/* Frames of stacks that filters dropped still have keys: leave out empty rows. */
+	/* Keys no stack has (categories no rule matched) make no row. */
 	size_t kept = 0;
-	for (size_t k = 0; k < a->nrows; k++)
-		if (a->rows[k].self || a->rows[k].total)
-			a->rows[kept++] = a->rows[k];
+	for (size_t i = 0; i < a->nrows; i++)
+		if (a->rows[i].self || a->rows[i].total)
+			a->rows[kept++] = a->rows[i];
 	a->nrows = kept;
+	free(stamp[0]);
+	free(stamp[1]);
+	for (size_t i = 0; i < nk; i++)
+		keyer_free(&k[i]);
+	rules_free(own);
 	return a;
+}
+
+agg *agg_new(const prof *p, enum frame_key key)
+{
+	struct agg_spec spec = { { key, KEY_FRAME }, 1, NULL, 0 };
+	return agg_new_spec(p, &spec);
 }
 
 void agg_free(agg *a)
@@ -108,6 +221,7 @@ void agg_free(agg *a)
 	if (!a)
 		return;
 	intern_free(a->keys);
+	intern_free(a->pairs);
 	free(a->rows);
 	free(a);
 }
@@ -121,6 +235,14 @@ struct sort_ctx { const intern *keys; enum agg_order order; };
 
 static int cmp_u64_desc(uint64_t x, uint64_t y) { return (x < y) - (x > y); }
 
+static int cmp_text(const intern *keys, uint32_t a, uint32_t b)
+{
+	size_t la, lb;
+	const char *sa = intern_str(keys, a, &la), *sb = intern_str(keys, b, &lb);
+	int c = memcmp(sa, sb, la < lb ? la : lb);
+	return c ? c : (la > lb) - (la < lb);
+}
+
 static int cmp_rows(const void *pa, const void *pb, void *arg)
 {
 	const struct sort_ctx *ctx = arg;
@@ -130,10 +252,10 @@ static int cmp_rows(const void *pa, const void *pb, void *arg)
 		c = ctx->order == AGG_BY_SELF ? cmp_u64_desc(x->total, y->total) : cmp_u64_desc(x->self, y->self);
 	if (c)
 		return c;
-	size_t lx, ly;
-	const char *sx = intern_str(ctx->keys, x->key, &lx), *sy = intern_str(ctx->keys, y->key, &ly);
-	c = memcmp(sx, sy, lx < ly ? lx : ly);
-	return c ? c : (lx > ly) - (lx < ly);
+	c = cmp_text(ctx->keys, x->key, y->key);
+	if (!c && x->key2 != AGG_NONE && y->key2 != AGG_NONE)
+		c = cmp_text(ctx->keys, x->key2, y->key2);
+	return c;
 }
 
 void agg_sort(agg *a, enum agg_order order)

@@ -1,5 +1,5 @@
-/* agg: a profile summed by key (frame, function, file, lib, line, root, thread, process):
- * self and total samples per key. */
+/* agg: a profile summed by key (frame, function, file, lib, line, root, thread, process,
+ * category) or by a pair of keys: self and total samples per key. */
 #ifndef SIFT_AGG_H
 #define SIFT_AGG_H
 
@@ -9,17 +9,33 @@
 #include "frame.h"
 #include "intern.h"
 #include "prof.h"
+#include "rules.h"
+
+#define AGG_NONE UINT32_MAX
 
 struct agg_row {
 	uint32_t key;    /* id in agg_keys() */
+	uint32_t key2;   /* second key's id in agg_keys() when summing by a pair, else AGG_NONE */
 	uint64_t self;   /* samples of stacks whose leaf frame has the key */
 	uint64_t total;  /* samples of stacks holding the key anywhere, once per stack */
 };
 
 typedef struct agg agg;
 
+/* What to sum by. category: self is the stack's category (its leaf-most frame matching a
+ * rule, "other" when none); total is the same, or with inclusive every category any frame
+ * matches, once per stack. With two keys a row is a pair (the first key's self and the
+ * second's for self; every combination of the two keys' totals for total). */
+struct agg_spec {
+	enum frame_key keys[2];
+	size_t nkeys;           /* 1 or 2 */
+	rules *rules;           /* needed when a key is category */
+	int inclusive;
+};
+
 /* Sum p by key. Each distinct frame's key is worked out once. */
 agg *agg_new(const prof *p, enum frame_key key);
+agg *agg_new_spec(const prof *p, const struct agg_spec *spec);
 void agg_free(agg *a);
 
 size_t agg_row_count(const agg *a);
@@ -29,7 +45,7 @@ const intern *agg_keys(const agg *a);
 uint64_t agg_unkeyed(const agg *a);
 
 enum agg_order { AGG_BY_SELF, AGG_BY_TOTAL };
-/* Descending by the chosen figure, then by the other, then by key text. */
+/* Descending by the chosen figure, then by the other, then by key text (first, second). */
 void agg_sort(agg *a, enum agg_order order);
 
 /* Number of distinct thread pseudo-frames in the profile's stacks. */
