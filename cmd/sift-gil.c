@@ -5,6 +5,8 @@
 #include "../lib/load.h"
 #include "../lib/prof.h"
 #include "../lib/profopt.h"
+#include "../lib/rules.h"
+#include "../lib/sniff.h"
 #include "../lib/table.h"
 #include "../lib/xalloc.h"
 
@@ -18,7 +20,7 @@
 enum {
 	OPT_BY = 'b', OPT_N = 'n', OPT_FORMAT = 'f',
 	OPT_TOTAL = 0x2000, OPT_GIL, OPT_TOTAL_SECONDS, OPT_GIL_SECONDS, OPT_RATE, OPT_TOTAL_RATE,
-	OPT_GIL_RATE, OPT_ONLY,
+	OPT_GIL_RATE, OPT_ONLY, OPT_DUMPS,
 };
 
 enum { PART_BOTH, PART_SUMMARY, PART_KEYS };
@@ -32,10 +34,14 @@ static const struct cli_option options[] = {
 	{ "rate", OPT_RATE, "HZ", "sampling rate of both recordings (py-spy's default: 100)" },
 	{ "total-rate", OPT_TOTAL_RATE, "HZ", "sampling rate of the all-threads recording" },
 	{ "gil-rate", OPT_GIL_RATE, "HZ", "sampling rate of the --gil recording" },
-	{ "by", OPT_BY, "KEY", "thread (default), function, file, frame, lib, line, root, process" },
+	{ "by", OPT_BY, "KEY", "thread (default), function, file, frame, lib, line, root, process,\n"
+	  "                            category, or two of them: KEY,KEY" },
+	RULES_FILE_ROW,
+	RULES_INCLUSIVE_ROW,
 	{ "top", OPT_N, "N", "show the first N rows (default 20; 0 shows all)" },
 	{ "format", OPT_FORMAT, "FMT", "text (default), tsv, csv, json, md" },
 	{ "only", OPT_ONLY, "PART", "print only the summary or the keys table" },
+	{ "dumps", OPT_DUMPS, NULL, "FILEs are py-spy dump snapshots: GIL figures from thread statuses" },
 	PROFOPT_FILTER_ROWS,
 	PROFOPT_REWRITE_ROWS,
 	PROFOPT_INPUT_ROWS,
@@ -43,7 +49,8 @@ static const struct cli_option options[] = {
 };
 
 static const struct cli_spec spec = {
-	"[OPTION]... TOTAL GIL\n       sift-gil [OPTION]... --total FILE... --gil FILE...",
+	"[OPTION]... TOTAL GIL\n       sift-gil [OPTION]... --total FILE... --gil FILE...\n"
+	"       sift-gil --dumps [OPTION]... FILE...",
 	"Compare an all-threads profile (TOTAL) with a py-spy record --gil profile (GIL) of the same\n"
 	"job: how much of the CPU burn holds the GIL, in all and per key. With each recording's\n"
 	"seconds (and rate), the GIL utilization (share of wall time some thread held the GIL),\n"
@@ -61,7 +68,7 @@ struct recording {
 };
 
 struct gil_opts {
-	enum frame_key by;
+	struct agg_spec keys;
 	unsigned long long limit;
 	enum table_format format;
 	int only;
@@ -145,86 +152,230 @@ static void print_summary(const struct summary_row *rows, size_t n, enum table_f
 	table_free(t);
 }
 
+/* A row's key values as one string that cannot be confused: length of the first, then both. */
+static const char *joined_key(const agg *a, const struct agg_row *r, size_t nkeys, char **buf,
+			      size_t *cap, size_t *len)
+{
+	size_t l1, l2 = 0;
+	const char *k1 = intern_str(agg_keys(a), r->key, &l1);
+	const char *k2 = nkeys == 2 ? intern_str(agg_keys(a), r->key2, &l2) : "";
+	*buf = xgrow(*buf, cap, sizeof l1 + l1 + l2 + 1, 1);
+	memcpy(*buf, &l1, sizeof l1);
+	memcpy(*buf + sizeof l1, k1, l1);
+	memcpy(*buf + sizeof l1 + l1, k2, l2);
+	*len = sizeof l1 + l1 + l2;
+	return *buf;
+}
+
+struct gil_row {
+	const agg *side;            /* whose key texts name the row */
+	const struct agg_row *key;  /* that side's row */
+	uint64_t total, gil;
+	double share;               /* percent; infinite when only the GIL side has it */
+};
+
+static int more_gil_first(const void *pa, const void *pb)
+{
+	const struct gil_row *a = pa, *b = pb;
+	if (a->gil != b->gil)
+		return a->gil < b->gil ? 1 : -1;
+	if (a->total != b->total)
+		return a->total < b->total ? 1 : -1;
+	return 0;
+}
+
 /* Per key: inclusive samples on each side, joined by key text. */
 static void print_keys(const prof *total, const prof *gil, const struct recording *tr,
 		       const struct recording *gr, const struct gil_opts *o, int timed)
 {
-	agg *ta = agg_new(total, o->by), *ga = agg_new(gil, o->by);
-	const intern *tkeys = agg_keys(ta), *gkeys = agg_keys(ga);
-	size_t nt = agg_row_count(ta), ng = agg_row_count(ga);
-	/* Rows by key id of the total side; GIL-only keys appended after. */
-	uint64_t *gil_of = xcalloc(nt + 1, sizeof *gil_of);
-	struct row { uint32_t tkey, gkey; uint64_t t, g; double share; } *rows = xcalloc(nt + ng + 1, sizeof *rows);
-	size_t nrows = 0;
+	agg *ta = agg_new_spec(total, &o->keys), *ga = agg_new_spec(gil, &o->keys);
+	size_t nt = agg_row_count(ta), ng = agg_row_count(ga), nk = o->keys.nkeys;
 	const struct agg_row *trows = agg_rows(ta), *grows = agg_rows(ga);
-	for (size_t i = 0; i < ng; i++) {
-		size_t len;
-		const char *text = intern_str(gkeys, grows[i].key, &len);
-		uint32_t id = intern_find(tkeys, text, len);
-		if (id == INTERN_NONE)
-			rows[nrows++] = (struct row){ INTERN_NONE, grows[i].key, 0, grows[i].total, 0 };
-		else
-			gil_of[id] = grows[i].total;
+	intern *index = intern_new(); /* total side's keys, id = row */
+	char *buf = NULL;
+	size_t cap = 0, len;
+	for (size_t i = 0; i < nt; i++) {
+		const char *k = joined_key(ta, &trows[i], nk, &buf, &cap, &len);
+		intern_add(index, k, len);
 	}
+	struct gil_row *rows = xcalloc(nt + ng + 1, sizeof *rows);
 	for (size_t i = 0; i < nt; i++)
-		rows[nrows++] = (struct row){ trows[i].key, INTERN_NONE, trows[i].total, gil_of[trows[i].key], 0 };
+		rows[i] = (struct gil_row){ ta, &trows[i], trows[i].total, 0, 0 };
+	size_t nrows = nt;
+	for (size_t i = 0; i < ng; i++) {
+		const char *k = joined_key(ga, &grows[i], nk, &buf, &cap, &len);
+		uint32_t id = intern_find(index, k, len);
+		if (id == INTERN_NONE)
+			rows[nrows++] = (struct gil_row){ ga, &grows[i], 0, grows[i].total, 0 };
+		else
+			rows[id].gil = grows[i].total;
+	}
 	for (size_t i = 0; i < nrows; i++) {
-		double tn = timed ? per_wall_second(rows[i].t, tr) : (double)rows[i].t;
-		double gn = timed ? per_wall_second(rows[i].g, gr) : (double)rows[i].g;
+		double tn = timed ? per_wall_second(rows[i].total, tr) : (double)rows[i].total;
+		double gn = timed ? per_wall_second(rows[i].gil, gr) : (double)rows[i].gil;
 		rows[i].share = tn > 0 ? 100.0 * gn / tn : (gn > 0 ? INFINITY : 0);
 	}
 	/* Most GIL first: that is what a user looks for here; then by total. */
-	for (size_t i = 1; i < nrows; i++)
-		for (size_t j = i; j > 0; j--) {
-			struct row *a = &rows[j - 1], *b = &rows[j];
-			if (a->g > b->g || (a->g == b->g && a->t >= b->t))
-				break;
-			struct row tmp = *a;
-			*a = *b;
-			*b = tmp;
-		}
+	qsort(rows, nrows, sizeof *rows, more_gil_first);
 
-	const struct table_column cols[] = {
-		{ frame_key_names[o->by], TABLE_STR, 0 },
-		{ "total", TABLE_UINT, 0 },
-		{ "gil", TABLE_UINT, 0 },
-		{ "total_per_s", TABLE_REAL, 4 },
-		{ "gil_per_s", TABLE_REAL, 4 },
-		{ "gil_share_pct", TABLE_PCT, 0 },
-		{ "flag", TABLE_STR, 0 },
-	};
-	table *t = table_new(cols, sizeof cols / sizeof cols[0]);
+	struct table_column cols[8];
+	for (size_t k = 0; k < nk; k++)
+		cols[k] = (struct table_column){ frame_key_names[o->keys.keys[k]], TABLE_STR, 0 };
+	cols[nk] = (struct table_column){ "total", TABLE_UINT, 0 };
+	cols[nk + 1] = (struct table_column){ "gil", TABLE_UINT, 0 };
+	cols[nk + 2] = (struct table_column){ "total_per_s", TABLE_REAL, 4 };
+	cols[nk + 3] = (struct table_column){ "gil_per_s", TABLE_REAL, 4 };
+	cols[nk + 4] = (struct table_column){ "gil_share_pct", TABLE_PCT, 0 };
+	cols[nk + 5] = (struct table_column){ "flag", TABLE_STR, 0 };
+	table *t = table_new(cols, nk + 6);
 	for (size_t i = 0; i < nrows && (o->limit == 0 || i < o->limit); i++) {
-		size_t len;
-		const char *text = rows[i].tkey != INTERN_NONE ? intern_str(tkeys, rows[i].tkey, &len)
-							      : intern_str(gkeys, rows[i].gkey, &len);
+		const struct gil_row *r = &rows[i];
 		table_add_row(t);
+		const char *text = intern_str(agg_keys(r->side), r->key->key, &len);
 		table_set_str(t, 0, text, len);
-		table_set_uint(t, 1, rows[i].t);
-		table_set_uint(t, 2, rows[i].g);
-		table_set_real(t, 3, timed ? per_wall_second(rows[i].t, tr) : NAN);
-		table_set_real(t, 4, timed ? per_wall_second(rows[i].g, gr) : NAN);
-		if (isfinite(rows[i].share))
-			table_set_real(t, 5, rows[i].share);
-		const char *flag = rows[i].tkey == INTERN_NONE ? "GIL-ONLY" : rows[i].share > 100.0 ? "OVER-100" : "";
-		table_set_str(t, 6, flag, strlen(flag));
+		if (nk == 2) {
+			text = intern_str(agg_keys(r->side), r->key->key2, &len);
+			table_set_str(t, 1, text, len);
+		}
+		table_set_uint(t, nk, r->total);
+		table_set_uint(t, nk + 1, r->gil);
+		table_set_real(t, nk + 2, timed ? per_wall_second(r->total, tr) : NAN);
+		table_set_real(t, nk + 3, timed ? per_wall_second(r->gil, gr) : NAN);
+		if (isfinite(r->share))
+			table_set_real(t, nk + 4, r->share);
+		const char *flag = r->side == ga ? "GIL-ONLY" : r->share > 100.0 ? "OVER-100" : "";
+		table_set_str(t, nk + 5, flag, strlen(flag));
 	}
-	table_write(t, stdout, o->format, TABLE_TEXT_KEY_LAST);
+	table_write(t, stdout, o->format, nk == 1 ? TABLE_TEXT_KEY_LAST : 0);
 	table_free(t);
 	free(rows);
-	free(gil_of);
+	free(buf);
+	intern_free(index);
 	agg_free(ta);
 	agg_free(ga);
 }
 
+/* --dumps: the same questions answered from py-spy dump statuses. */
+struct dump_thread_row { uint32_t name; uint64_t seen, active, gil; };
+
+struct dump_tally {
+	intern *ids;                    /* "PID TID" -> row */
+	intern *names;                  /* thread frames, for display */
+	struct dump_thread_row *rows;
+	size_t nrows, cap;
+	uint64_t last_snapshot, snapshots_with_gil, active_threads;
+	int snapshot_has_gil;
+};
+
+static void tally_thread(void *ctx, const struct dump_thread *t)
+{
+	struct dump_tally *d = ctx;
+	if (t->snapshot != d->last_snapshot) {
+		d->last_snapshot = t->snapshot;
+		d->snapshot_has_gil = 0;
+	}
+	char key[256];
+	const struct dump_text *pid = t->nprocs ? &t->procs[t->nprocs - 1].pid : NULL;
+	int n = snprintf(key, sizeof key, "%.*s %.*s", pid ? (int)pid->len : 0, pid ? pid->s : "",
+			 (int)t->tid.len, t->tid.s);
+	uint32_t id = intern_add(d->ids, key, (size_t)n < sizeof key ? (size_t)n : sizeof key - 1);
+	if (id >= d->nrows) {
+		d->rows = xgrow(d->rows, &d->cap, (size_t)id + 1, sizeof *d->rows);
+		d->rows[id] = (struct dump_thread_row){ intern_add(d->names, t->thread_frame.s, t->thread_frame.len), 0, 0, 0 };
+		d->nrows = (size_t)id + 1;
+	}
+	struct dump_thread_row *r = &d->rows[id];
+	r->seen++;
+	if (t->status != DUMP_IDLE) {
+		r->active++;
+		d->active_threads++;
+	}
+	if (t->status == DUMP_ACTIVE_GIL) {
+		r->gil++;
+		if (!d->snapshot_has_gil)
+			d->snapshots_with_gil++;
+		d->snapshot_has_gil = 1;
+	}
+}
+
+static int dump_rows_by_gil(const void *pa, const void *pb)
+{
+	const struct dump_thread_row *a = pa, *b = pb;
+	if (a->gil != b->gil)
+		return a->gil < b->gil ? 1 : -1;
+	if (a->active != b->active)
+		return a->active < b->active ? 1 : -1;
+	return (a->name > b->name) - (a->name < b->name);
+}
+
+static int run_dumps(char **files, size_t nfiles, const struct gil_opts *o, struct err_lines *errs,
+		     enum load_format from)
+{
+	struct dump_tally d = { 0 };
+	d.ids = intern_new();
+	d.names = intern_new();
+	uint64_t snapshots = 0;
+	int status = sniff_read_dumps(files, nfiles, from, errs, tally_thread, &d, &snapshots);
+	err_lines_finish(errs);
+	if (snapshots == 0)
+		err_exit(EXIT_DATA, "no py-spy dump snapshots in the input");
+	double n = (double)snapshots;
+	double active = (double)d.active_threads / n, util = (double)d.snapshots_with_gil / n;
+	const struct summary_row summary[] = {
+		{ "snapshots", n, 0, NULL },
+		{ "snapshots_with_gil", (double)d.snapshots_with_gil, 0, NULL },
+		{ "mean_active_threads", active, 2, NULL },
+		{ "gil_utilization_pct", 100.0 * util, 1, NULL },
+		{ "gil_share_of_active_pct", active > 0 ? 100.0 * util / active : NAN, 1, NULL },
+	};
+	int json = o->format == TABLE_JSON && o->only == PART_BOTH;
+	if (json)
+		fputs("{\n\"summary\": ", stdout);
+	if (o->only != PART_KEYS)
+		print_summary(summary, sizeof summary / sizeof summary[0], o->format);
+	if (o->only == PART_BOTH)
+		fputs(json ? ",\n\"keys\": " : "\n", stdout);
+	if (o->only != PART_SUMMARY) {
+		qsort(d.rows, d.nrows, sizeof *d.rows, dump_rows_by_gil);
+		const struct table_column cols[] = {
+			{ "thread", TABLE_STR, 0 }, { "seen", TABLE_UINT, 0 }, { "active", TABLE_UINT, 0 },
+			{ "gil", TABLE_UINT, 0 }, { "active_pct", TABLE_PCT, 0 }, { "gil_pct", TABLE_PCT, 0 },
+		};
+		table *t = table_new(cols, sizeof cols / sizeof cols[0]);
+		for (size_t i = 0; i < d.nrows && (o->limit == 0 || i < o->limit); i++) {
+			size_t len;
+			const char *name = intern_str(d.names, d.rows[i].name, &len);
+			table_add_row(t);
+			table_set_str(t, 0, name, len);
+			table_set_uint(t, 1, d.rows[i].seen);
+			table_set_uint(t, 2, d.rows[i].active);
+			table_set_uint(t, 3, d.rows[i].gil);
+			table_set_real(t, 4, table_pct(d.rows[i].active, snapshots));
+			table_set_real(t, 5, table_pct(d.rows[i].gil, snapshots));
+		}
+		table_write(t, stdout, o->format, TABLE_TEXT_KEY_LAST);
+		table_free(t);
+	}
+	if (json)
+		fputs("}\n", stdout);
+	else if (o->format == TABLE_JSON && o->only == PART_SUMMARY)
+		putchar('\n');
+	intern_free(d.ids);
+	intern_free(d.names);
+	free(d.rows);
+	return status;
+}
+
 int main(int argc, char **argv)
 {
-	struct gil_opts o = { KEY_THREAD, 20, TABLE_TEXT, PART_BOTH };
+	struct gil_opts o = { { { KEY_THREAD, KEY_THREAD }, 1, NULL, 0 }, 20, TABLE_TEXT, PART_BOTH };
+	struct rules_opts ropts = { 0 };
+	char msg[256];
 	struct recording tr = { 0 }, gr = { 0 };
 	struct load_opts lopts = { 0 };
 	struct err_lines errs;
 	const char *value;
-	int key, first, named = 0;
+	int key, first, named = 0, dumps = 0;
 	double rate = 0;
 
 	err_set_prog(argv[0]);
@@ -239,21 +390,33 @@ int main(int argc, char **argv)
 		case OPT_TOTAL_RATE: tr.rate = positive("--total-rate", value); break;
 		case OPT_GIL_RATE: gr.rate = positive("--gil-rate", value); break;
 		case OPT_BY:
-			o.by = (enum frame_key)cli_choice(&spec, "--by", value, frame_key_names);
-			if (o.by == KEY_CATEGORY)
-				cli_usage_error(&spec, "--by category needs the category rules, not built yet");
+			if (agg_parse_keys(value, &o.keys, msg, sizeof msg) != 0)
+				cli_usage_error(&spec, "%s", msg);
 			break;
 		case OPT_N: o.limit = cli_ulong(&spec, "--top", value); break;
 		case OPT_FORMAT:
 			o.format = (enum table_format)cli_choice(&spec, "--format", value, table_format_names);
 			break;
 		case OPT_ONLY: o.only = cli_choice(&spec, "--only", value, part_names); break;
+		case OPT_DUMPS: dumps = 1; break;
 		default:
-			if (!profopt_handle(&spec, key, value, &lopts, &errs))
+			if (!rules_opts_handle(&ropts, key, value) &&
+			    !profopt_handle(&spec, key, value, &lopts, &errs))
 				cli_usage_error(&spec, NULL);
 		}
 	}
+	o.keys.inclusive = ropts.inclusive;
 	int operands = argc - first;
+	if (dumps) {
+		if (named || tr.seconds > 0 || gr.seconds > 0 || rate > 0 || tr.rate > 0 || gr.rate > 0)
+			cli_usage_error(&spec, "--dumps takes dump files only: no profiles, seconds or rates");
+		int st = run_dumps(argv + first, (size_t)operands, &o, &errs, lopts.from);
+		err_close_stdout();
+		profopt_free(&lopts);
+		rules_free(o.keys.rules);
+		rules_opts_free(&ropts);
+		return st;
+	}
 	if (named && operands > 0)
 		cli_usage_error(&spec, "give the profiles either as TOTAL GIL or with --total/--gil, not both");
 	if (!named) {
@@ -277,6 +440,10 @@ int main(int argc, char **argv)
 		tr.rate = tr.rate ? tr.rate : 100;
 		gr.rate = gr.rate ? gr.rate : 100;
 	}
+
+	/* Rules are read (and checked) before any input. */
+	if (ropts.nfiles || agg_spec_needs_rules(&o.keys))
+		o.keys.rules = rules_opts_load(&ropts);
 
 	int status = EXIT_OK;
 	prof *total = load_side(&tr, "TOTAL", &lopts, &errs, &status, &tr.samples);
@@ -331,5 +498,7 @@ int main(int argc, char **argv)
 	free(tr.files);
 	free(gr.files);
 	profopt_free(&lopts);
+	rules_free(o.keys.rules);
+	rules_opts_free(&ropts);
 	return status;
 }

@@ -50,23 +50,13 @@ static const char *const sort_names[] = { "self", "total", NULL };
 /* --by KEY or --by KEY,KEY. */
 static void parse_by(struct top_opts *o, const char *value)
 {
-	const char *comma = strchr(value, ',');
-	if (!comma) {
-		o->by[0] = (enum frame_key)cli_choice(&spec, "--by", value, frame_key_names);
-		o->nby = 1;
-		return;
-	}
-	char *first = strndup(value, (size_t)(comma - value));
-	if (!first)
-		err_exit(EXIT_DATA, "out of memory");
-	if (strchr(comma + 1, ','))
-		cli_usage_error(&spec, "--by takes one key or two: '%s'", value);
-	o->by[0] = (enum frame_key)cli_choice(&spec, "--by", first, frame_key_names);
-	o->by[1] = (enum frame_key)cli_choice(&spec, "--by", comma + 1, frame_key_names);
-	o->nby = 2;
-	free(first);
-	if (o->by[0] == o->by[1])
-		cli_usage_error(&spec, "--by: the two keys must differ: '%s'", value);
+	struct agg_spec parsed = { { KEY_FRAME, KEY_FRAME }, 1, NULL, 0 };
+	char msg[256];
+	if (agg_parse_keys(value, &parsed, msg, sizeof msg) != 0)
+		cli_usage_error(&spec, "%s", msg);
+	o->by[0] = parsed.keys[0];
+	o->by[1] = parsed.keys[1];
+	o->nby = parsed.nkeys;
 }
 
 static void print_table(const agg *a, const struct top_opts *o, uint64_t all)
@@ -130,7 +120,7 @@ int main(int argc, char **argv)
 
 	/* Rules are read (and checked) before any input, when given or needed. */
 	struct agg_spec aspec = { { o.by[0], o.by[1] }, o.nby, NULL, ropts.inclusive };
-	if (ropts.nfiles || o.by[0] == KEY_CATEGORY || (o.nby == 2 && o.by[1] == KEY_CATEGORY))
+	if (ropts.nfiles || agg_spec_needs_rules(&aspec))
 		aspec.rules = rules_opts_load(&ropts);
 
 	prof *p = prof_new();

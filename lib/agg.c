@@ -3,6 +3,7 @@
 #include "agg.h"
 #include "xalloc.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -286,4 +287,41 @@ size_t agg_thread_count(const prof *p)
 	}
 	free(used);
 	return threads;
+}
+
+static int key_named(const char *name, size_t len, enum frame_key *key)
+{
+	for (int i = 0; frame_key_names[i]; i++)
+		if (strlen(frame_key_names[i]) == len && memcmp(frame_key_names[i], name, len) == 0) {
+			*key = (enum frame_key)i;
+			return 0;
+		}
+	return -1;
+}
+
+int agg_parse_keys(const char *value, struct agg_spec *spec, char *err, size_t errlen)
+{
+	const char *comma = strchr(value, ',');
+	size_t first_len = comma ? (size_t)(comma - value) : strlen(value);
+	if (comma && strchr(comma + 1, ',')) {
+		snprintf(err, errlen, "--by takes one key or two: '%s'", value);
+		return -1;
+	}
+	if (key_named(value, first_len, &spec->keys[0]) != 0 ||
+	    (comma && key_named(comma + 1, strlen(comma + 1), &spec->keys[1]) != 0)) {
+		snprintf(err, errlen, "invalid value for --by: '%s' (one or two of: frame, function, file, "
+			 "lib, line, root, thread, process, category)", value);
+		return -1;
+	}
+	spec->nkeys = comma ? 2 : 1;
+	if (comma && spec->keys[0] == spec->keys[1]) {
+		snprintf(err, errlen, "--by: the two keys must differ: '%s'", value);
+		return -1;
+	}
+	return 0;
+}
+
+int agg_spec_needs_rules(const struct agg_spec *spec)
+{
+	return spec->keys[0] == KEY_CATEGORY || (spec->nkeys == 2 && spec->keys[1] == KEY_CATEGORY);
 }

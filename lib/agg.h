@@ -36,6 +36,12 @@ struct agg_spec {
 /* Sum p by key. Each distinct frame's key is worked out once. */
 agg *agg_new(const prof *p, enum frame_key key);
 agg *agg_new_spec(const prof *p, const struct agg_spec *spec);
+
+/* Parse --by's value, KEY or KEY,KEY, into spec->keys/nkeys. Returns 0, or -1 with the
+ * reason in err. */
+int agg_parse_keys(const char *value, struct agg_spec *spec, char *err, size_t errlen);
+/* Non-zero when a key of spec is category (rules must be loaded). */
+int agg_spec_needs_rules(const struct agg_spec *spec);
 void agg_free(agg *a);
 
 size_t agg_row_count(const agg *a);
