@@ -7,6 +7,7 @@
 #include "../lib/input.h"
 #include "../lib/intern.h"
 #include "../lib/load.h"
+#include "../lib/rules.h"
 #include "../lib/sniff.h"
 #include "../lib/table.h"
 #include "../lib/xalloc.h"
@@ -24,6 +25,7 @@ static const struct cli_option options[] = {
 	{ "from", OPT_FROM, "FMT", "dump input format: auto (default, from content), dump, json" },
 	{ "strict", OPT_STRICT, NULL, "a bad input line is fatal (exit 1)" },
 	{ "verbose", OPT_VERBOSE, NULL, "name every bad and skipped line" },
+	RULES_FILE_ROW,
 	{ 0, 0, 0, 0 },
 };
 
@@ -57,13 +59,18 @@ struct state {
 	size_t nthr, thr_cap;
 	char *scratch;
 	size_t scratch_cap;
+	intern *frames;             /* every frame seen, for the category rules */
+	rules *rules;
+	rules_cache *categories;
+	uint32_t *ids;              /* one stack's frame ids, root first */
+	size_t ids_cap;
 };
 
-enum { WHAT_LEAF, WHAT_HANDOFF };
+enum { WHAT_LEAF, WHAT_HANDOFF, WHAT_CATEGORY };
 
 static void tally(struct state *s, uint32_t thread, int active, int what, uint32_t str)
 {
-	uint32_t key[3] = { thread, (uint32_t)(active << 1 | what), str };
+	uint32_t key[3] = { thread, (uint32_t)(active << 2 | what), str };
 	uint32_t id = intern_add(s->pairs, (const char *)key, sizeof key);
 	if (id >= s->counts_cap) {
 		size_t old = s->counts_cap;
@@ -120,6 +127,14 @@ static void on_thread(void *ctx, const struct dump_thread *t)
 		tally(s, id, active, WHAT_HANDOFF, intern_add(s->strs, s->scratch, used));
 		break;
 	}
+	/* The category of this snapshot's stack; the column shows the most frequent one. */
+	s->ids = xgrow(s->ids, &s->ids_cap, t->nframes, sizeof *s->ids);
+	for (size_t i = 0; i < t->nframes; i++)
+		s->ids[t->nframes - 1 - i] = intern_add(s->frames, t->frames[i].s, t->frames[i].len);
+	size_t len;
+	const char *name = rules_category_name(s->rules,
+					      rules_stack(s->categories, s->ids, t->nframes), &len);
+	tally(s, id, active, WHAT_CATEGORY, intern_add(s->strs, name, len));
 }
 
 /* The most frequent string for thread/what, over active snapshots when there were any. */
@@ -133,7 +148,7 @@ static uint32_t most(const struct state *s, const struct thr *r, int what)
 		size_t len;
 		uint32_t key[3];
 		memcpy(key, intern_str(s->pairs, (uint32_t)i, &len), sizeof key);
-		if (key[0] != r->tid || key[1] != (uint32_t)(active << 1 | what))
+		if (key[0] != r->tid || key[1] != (uint32_t)(active << 2 | what))
 			continue;
 		/* ties go to the string seen first: ids are in input order */
 		if (s->counts[i] > best_n || (s->counts[i] == best_n && key[2] < best)) {
@@ -192,6 +207,7 @@ int main(int argc, char **argv)
 	enum table_format format = TABLE_TEXT;
 	enum load_format from = LOAD_AUTO;
 	const char *cpu_path = NULL;
+	struct rules_opts ropts = { 0 };
 	struct err_lines errs;
 	const char *value;
 	int key, first;
@@ -211,7 +227,9 @@ int main(int argc, char **argv)
 		}
 		case OPT_STRICT: errs.strict = 1; break;
 		case OPT_VERBOSE: errs.verbose = 1; break;
-		default: cli_usage_error(&spec, NULL);
+		default:
+			if (!rules_opts_handle(&ropts, key, value))
+				cli_usage_error(&spec, NULL);
 		}
 	}
 
@@ -219,6 +237,9 @@ int main(int argc, char **argv)
 	s.tids = intern_new();
 	s.strs = intern_new();
 	s.pairs = intern_new();
+	s.frames = intern_new();
+	s.rules = rules_opts_load(&ropts); /* read (and checked) before any input */
+	s.categories = rules_cache_new(s.rules, s.frames, 0);
 	int status = 0;
 
 	uint64_t snapshots = 0;
@@ -281,18 +302,20 @@ int main(int argc, char **argv)
 
 	/* Work out leaf and hand-off before sorting: tallies are keyed by the thread's id. */
 	uint32_t *leaf = xmalloc((s.nthr + 1) * sizeof *leaf), *handoff = xmalloc((s.nthr + 1) * sizeof *handoff);
+	uint32_t *category = xmalloc((s.nthr + 1) * sizeof *category);
 	for (size_t i = 0; i < s.nthr; i++) {
 		leaf[i] = most(&s, &s.thr[i], WHAT_LEAF);
 		handoff[i] = most(&s, &s.thr[i], WHAT_HANDOFF);
+		category[i] = most(&s, &s.thr[i], WHAT_CATEGORY);
 	}
 	qsort_r(s.thr, s.nthr, sizeof *s.thr, by_cpu_then_active, &s);
 
-	/* A `category` column (category rules, issue 4) goes after handoff. */
 	const struct table_column cols[] = {
 		{ "pid", TABLE_STR, 0 }, { "tid", TABLE_STR, 0 }, { "thread", TABLE_STR, 0 },
 		{ "os_thread", TABLE_STR, 0 }, { "seen", TABLE_UINT, 0 }, { "active", TABLE_UINT, 0 },
 		{ "idle", TABLE_UINT, 0 }, { "gil", TABLE_UINT, 0 }, { "cpu_mean", TABLE_PCT, 0 },
 		{ "cpu_max", TABLE_PCT, 0 }, { "leaf", TABLE_STR, 0 }, { "handoff", TABLE_STR, 0 },
+		{ "category", TABLE_STR, 0 },
 	};
 	table *t = table_new(cols, sizeof cols / sizeof cols[0]);
 	for (size_t i = 0; i < s.nthr; i++) {
@@ -313,6 +336,7 @@ int main(int argc, char **argv)
 		}
 		set_id(t, 10, s.strs, leaf[r->tid]);
 		set_id(t, 11, s.strs, handoff[r->tid]);
+		set_id(t, 12, s.strs, category[r->tid]);
 	}
 	if (format == TABLE_TEXT) {
 		printf("snapshots %llu  threads %zu  in dumps %zu", (unsigned long long)snapshots, s.nthr, dumped);
@@ -326,7 +350,13 @@ int main(int argc, char **argv)
 	table_free(t);
 	free(leaf);
 	free(handoff);
+	free(category);
 	cpu_free(cpu);
+	rules_cache_free(s.categories);
+	rules_free(s.rules);
+	rules_opts_free(&ropts);
+	intern_free(s.frames);
+	free(s.ids);
 	intern_free(s.tids);
 	intern_free(s.strs);
 	intern_free(s.pairs);
