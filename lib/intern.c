@@ -85,6 +85,23 @@ static char *arena_copy(intern *in, const char *s, size_t len)
 	return d;
 }
 
+/* Equal bytes? Inline 8 at a time: frames are short, and a libc call costs more than the
+ * compare itself on this hot path. */
+static inline int same_bytes(const char *a, const char *b, size_t len)
+{
+	uint64_t x, y;
+	for (; len >= 8; a += 8, b += 8, len -= 8) {
+		memcpy(&x, a, 8);
+		memcpy(&y, b, 8);
+		if (x != y)
+			return 0;
+	}
+	for (size_t i = 0; i < len; i++)
+		if (a[i] != b[i])
+			return 0;
+	return 1;
+}
+
 static size_t probe(const intern *in, uint64_t hash, const char *s, size_t len)
 {
 	size_t mask = in->nslots - 1, i = (size_t)hash & mask;
@@ -92,7 +109,7 @@ static size_t probe(const intern *in, uint64_t hash, const char *s, size_t len)
 		const struct entry *e = &in->slots[i];
 		if (e->id == INTERN_NONE)
 			return i;
-		if (e->hash == hash && e->len == len && memcmp(in->strs[e->id], s, len) == 0)
+		if (e->hash == hash && e->len == len && same_bytes(in->strs[e->id], s, len))
 			return i;
 		i = (i + 1) & mask;
 	}
