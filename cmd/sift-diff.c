@@ -348,11 +348,15 @@ int main(int argc, char **argv)
 		for (int s = 0; s < 2; s++)
 			add_side(ps[s], &o, s, keys, &rows, &cap);
 	}
-	size_t n = intern_count(keys);
-	for (size_t i = 0; i < n; i++) {
+	size_t n = 0;
+	for (size_t i = 0; i < intern_count(keys); i++) {
+		struct diff_row r = rows[i];
+		if (r.count[0] == 0 && r.count[1] == 0)
+			continue; /* a key with only total samples, when comparing self */
 		for (int s = 0; s < 2; s++)
-			rows[i].share[s] = share(&o, s, rows[i].count[s], st[s].samples_read);
-		rows[i].delta = rows[i].share[1] - rows[i].share[0];
+			r.share[s] = share(&o, s, r.count[s], st[s].samples_read);
+		r.delta = r.share[1] - r.share[0];
+		rows[n++] = r;
 	}
 	struct sort_ctx ctx = { keys };
 	if (n)
