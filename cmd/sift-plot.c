@@ -399,8 +399,6 @@ static void draw_series(const struct tsv *t, const struct plot_spec *s, const st
 		if (!number(t->rows[r][s->value[0]], &y) ||
 		    !(o->x_time ? parse_time(t->rows[r][cx], &x) : number(t->rows[r][cx], &x)))
 			continue;
-		if (o->x_time && !(t0 <= x))
-			t0 = x;
 		size_t g = 0;
 		for (; g < ngroups; g++) {
 			char **f = t->rows[groups[g].first];
@@ -419,6 +417,14 @@ static void draw_series(const struct tsv *t, const struct plot_spec *s, const st
 	for (size_t g = 0; g < ngroups; g++) {
 		if (g)
 			fputs("\n\n", out); /* gnuplot's index separator */
+		/* Each line starts at 0 s: runs recorded at different times still overlay. */
+		t0 = NAN;
+		for (size_t i = 0; i < groups[g].n && o->x_time; i++) {
+			double x = 0;
+			parse_time(t->rows[groups[g].rows[i]][cx], &x);
+			if (!(t0 <= x))
+				t0 = x;
+		}
 		for (size_t i = 0; i < groups[g].n; i++) {
 			char **row = t->rows[groups[g].rows[i]];
 			double x = 0, y = 0;
