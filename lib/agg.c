@@ -68,6 +68,7 @@ agg *agg_new(const prof *p, enum frame_key key)
 			if (self != NO_KEY) {
 				a->rows[self].self += count;
 				a->rows[self].total += count;
+				stamp[self] = s + 1;
 				any = 1;
 			}
 		} else {
@@ -92,6 +93,12 @@ agg *agg_new(const prof *p, enum frame_key key)
 		if (!any)
 			a->unkeyed += count;
 	}
+	/* Frames of stacks the filters dropped are interned too: keep only keys some stack has. */
+	size_t kept = 0;
+	for (size_t k = 0; k < a->nrows; k++)
+		if (stamp[k])
+			a->rows[kept++] = a->rows[k];
+	a->nrows = kept;
 	free(stamp);
 	free(map);
 	return a;
