@@ -28,8 +28,9 @@ void cli_help(const struct cli_spec *spec, FILE *out)
 		else
 			fprintf(out, "%-28s%s\n", left, o->help);
 	}
-	fprintf(out, "  -h, --help                  show this help and exit\n"
-		     "      --version               show the version and exit\n");
+	/* The same columns as the table's rows. */
+	fprintf(out, "%-28s%s\n%-28s%s\n", "  -h, --help", "show this help and exit",
+		"      --version", "show the version and exit");
 	if (spec->epilogue)
 		fprintf(out, "\n%s", spec->epilogue);
 }
