@@ -87,7 +87,8 @@ int cli_next(const struct cli_spec *spec, int argc, char **argv, const char **va
 		err_close_stdout();
 		exit(EXIT_OK);
 	case ':':
-		if (optopt > 0 && optopt < 256)
+		/* A long option's key may be a letter too: name it as the user wrote it. */
+		if (optopt > 0 && optopt < 256 && strncmp(argv[optind - 1], "--", 2) != 0)
 			cli_usage_error(spec, "option requires an argument -- '%c'", optopt);
 		cli_usage_error(spec, "option '%s' requires an argument", argv[optind - 1]);
 	case '?':

@@ -145,7 +145,8 @@ void prof_sort(prof *p)
 	for (size_t i = 0; i < nf; i++)
 		rank[order[i]] = (uint32_t)i;
 	struct sort_ctx ctx = { p, rank };
-	qsort_r(p->stacks, p->nstacks, sizeof *p->stacks, cmp_stacks, &ctx);
+	if (p->nstacks > 1) /* no stacks may mean no array: qsort_r wants one */
+		qsort_r(p->stacks, p->nstacks, sizeof *p->stacks, cmp_stacks, &ctx);
 	free(order);
 	free(rank);
 	memset(p->slots, 0, p->nslots * sizeof *p->slots);

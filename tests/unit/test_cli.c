@@ -170,6 +170,10 @@ static void test_parse_errors(void **state)
 	assert_int_equal(c.status, 2);
 	snprintf(want, sizeof want, "sift-x: option requires an argument -- 'n'\n%s", usage);
 	assert_string_equal(c.err, want);
+	run(&c, 2, "sift-x", "--top");
+	assert_int_equal(c.status, 2);
+	snprintf(want, sizeof want, "sift-x: option '--top' requires an argument\n%s", usage);
+	assert_string_equal(c.err, want);
 	run(&c, 2, "sift-x", "--format");
 	assert_int_equal(c.status, 2);
 	snprintf(want, sizeof want, "sift-x: option '--format' requires an argument\n%s", usage);

@@ -82,6 +82,18 @@ static void test_empty_stack_first(void **state)
 	prof_free(p);
 }
 
+static void test_sort_empty(void **state)
+{
+	(void)state;
+	prof *p = prof_new();
+	prof_sort(p);
+	assert_int_equal(prof_stack_count(p), 0);
+	char *text = folded(p);
+	assert_string_equal(text, "");
+	free(text);
+	prof_free(p);
+}
+
 static void test_overflow_refused(void **state)
 {
 	(void)state;
@@ -145,6 +157,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_add_and_merge),
 		cmocka_unit_test(test_empty_stack_first),
+		cmocka_unit_test(test_sort_empty),
 		cmocka_unit_test(test_overflow_refused),
 		cmocka_unit_test(test_many_stacks_sorted),
 		cmocka_unit_test(test_write_error),
