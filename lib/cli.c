@@ -28,8 +28,9 @@ void cli_help(const struct cli_spec *spec, FILE *out)
 		else
 			fprintf(out, "%-28s%s\n", left, o->help);
 	}
-	fprintf(out, "  -h, --help                  show this help and exit\n"
-		     "      --version               show the version and exit\n");
+	/* The same columns as the table's rows. */
+	fprintf(out, "%-28s%s\n%-28s%s\n", "  -h, --help", "show this help and exit",
+		"      --version", "show the version and exit");
 	if (spec->epilogue)
 		fprintf(out, "\n%s", spec->epilogue);
 }
@@ -86,7 +87,8 @@ int cli_next(const struct cli_spec *spec, int argc, char **argv, const char **va
 		err_close_stdout();
 		exit(EXIT_OK);
 	case ':':
-		if (optopt > 0 && optopt < 256)
+		/* A long option's key may be a letter too: name it as the user wrote it. */
+		if (optopt > 0 && optopt < 256 && strncmp(argv[optind - 1], "--", 2) != 0)
 			cli_usage_error(spec, "option requires an argument -- '%c'", optopt);
 		cli_usage_error(spec, "option '%s' requires an argument", argv[optind - 1]);
 	case '?':

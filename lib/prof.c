@@ -85,7 +85,7 @@ int prof_add(prof *p, const uint32_t *frames, size_t nframes, uint64_t count)
 			continue;
 		struct stack *st = &p->stacks[p->slots[i].idx - 1];
 		if (st->hash == hash && st->nframes == nframes &&
-		    memcmp(p->ids + st->offset, frames, nframes * sizeof *frames) == 0) {
+		    (nframes == 0 || memcmp(p->ids + st->offset, frames, nframes * sizeof *frames) == 0)) {
 			st->count += count; /* cannot wrap: the total did not */
 			p->total += count;
 			return 0;
@@ -94,7 +94,8 @@ int prof_add(prof *p, const uint32_t *frames, size_t nframes, uint64_t count)
 	if (nframes > UINT32_MAX || p->nstacks >= UINT32_MAX - 1)
 		return -1;
 	p->ids = xgrow(p->ids, &p->ids_cap, p->nids + nframes, sizeof *p->ids);
-	memcpy(p->ids + p->nids, frames, nframes * sizeof *frames);
+	if (nframes) /* an empty stack (" 4") may come with no array at all */
+		memcpy(p->ids + p->nids, frames, nframes * sizeof *frames);
 	p->stacks = xgrow(p->stacks, &p->stacks_cap, p->nstacks + 1, sizeof *p->stacks);
 	p->stacks[p->nstacks] = (struct stack){ p->nids, (uint32_t)nframes, hash, count };
 	p->nids += nframes;
@@ -146,7 +147,8 @@ void prof_sort(prof *p)
 	for (size_t i = 0; i < nf; i++)
 		rank[order[i]] = (uint32_t)i;
 	struct sort_ctx ctx = { p, rank };
-	qsort_r(p->stacks, p->nstacks, sizeof *p->stacks, cmp_stacks, &ctx);
+	if (p->nstacks > 1) /* no stacks may mean no array: qsort_r wants one */
+		qsort_r(p->stacks, p->nstacks, sizeof *p->stacks, cmp_stacks, &ctx);
 	free(order);
 	free(rank);
 	memset(p->slots, 0, p->nslots * sizeof *p->slots);

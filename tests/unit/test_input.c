@@ -1,0 +1,323 @@
+/* test_input: files and "-", CRLF, last lines, long lines, zstd (multi-frame, truncated,
+ * corrupt), empty files, missing files and directories. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include "capture.h"
+#include "err.h"
+#include "input.h"
+
+static char tmpdir[] = "/tmp/sift-test-input-XXXXXX";
+static char path_buf[4][512];
+
+static const char *fixture(int slot, const char *name)
+{
+	const char *root = getenv("SIFT_TESTDATA");
+	snprintf(path_buf[slot], sizeof path_buf[slot], "%s/%s", root ? root : "testdata", name);
+	return path_buf[slot];
+}
+
+static const char *tmp_file(int slot, const char *name, const void *data, size_t len)
+{
+	snprintf(path_buf[slot], sizeof path_buf[slot], "%s/%s", tmpdir, name);
+	FILE *f = fopen(path_buf[slot], "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(data, 1, len, f), len);
+	assert_int_equal(fclose(f), 0);
+	return path_buf[slot];
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	err_set_prog("test_input");
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static void expect_line(in_reader *r, const char *text, size_t len, unsigned long lineno,
+			int unterminated)
+{
+	struct in_line line;
+	assert_int_equal(in_next(r, &line), 1);
+	assert_int_equal(line.len, len);
+	assert_memory_equal(line.text, text, len);
+	assert_int_equal(line.text[len], '\0');
+	assert_int_equal(line.lineno, lineno);
+	assert_int_equal(line.unterminated, unterminated);
+}
+
+static void expect_end(in_reader *r)
+{
+	struct in_line line;
+	assert_int_equal(in_next(r, &line), 0);
+	assert_int_equal(in_next(r, &line), 0);
+}
+
+static void test_crlf(void **state)
+{
+	(void)state;
+	char *paths[] = { (char *)fixture(0, "raw/crlf.txt") };
+	in_reader *r = in_open(paths, 1);
+	struct in_line line;
+	assert_int_equal(in_next(r, &line), 1);
+	assert_string_equal(line.text, "main (a.py:1);work (a.py:2) 5");
+	assert_string_equal(line.file, paths[0]);
+	expect_line(r, "main (a.py:1);other (a.py:3) 2", 30, 2, 0);
+	expect_line(r, "", 0, 3, 0);
+	expect_line(r, "main (a.py:1);work (a.py:2) 1", 29, 4, 0);
+	expect_end(r);
+	assert_int_equal(in_failed(r), 0);
+	assert_int_equal(in_bytes(r), 96);
+	in_close(r);
+}
+
+static void test_last_lines(void **state)
+{
+	(void)state;
+	char *paths[] = { (char *)fixture(0, "raw/no-final-newline.txt"),
+			  (char *)tmp_file(1, "cr-last", "a 1\r\nb 2\r", 9),
+			  (char *)tmp_file(2, "just-newline", "\n", 1) };
+	in_reader *r = in_open(paths, 3);
+	expect_line(r, "main (a.py:1);work (a.py:2) 5", 29, 1, 0);
+	expect_line(r, "main (a.py:1);other (a.py:3) 2", 30, 2, 1);
+	/* Line numbers start again in each file; a lone CR before the end is dropped too. */
+	expect_line(r, "a 1", 3, 1, 0);
+	expect_line(r, "b 2", 3, 2, 1);
+	expect_line(r, "", 0, 1, 0);
+	expect_end(r);
+	in_close(r);
+}
+
+static void test_nul_bytes_kept(void **state)
+{
+	(void)state;
+	char *paths[] = { (char *)tmp_file(0, "nul", "a\0b 1\n\0\n", 8) };
+	in_reader *r = in_open(paths, 1);
+	expect_line(r, "a\0b 1", 5, 1, 0);
+	expect_line(r, "\0", 1, 2, 0);
+	expect_end(r);
+	in_close(r);
+}
+
+static void test_long_lines(void **state)
+{
+	(void)state;
+	size_t big = 3u << 20; /* 3 MiB: many times the starting buffer */
+	char *data = malloc(big + 64);
+	assert_non_null(data);
+	memcpy(data, "short 1\n", 8);
+	memset(data + 8, 'x', big);
+	memcpy(data + 8 + big, "\nafter 2\n", 9);
+	char *paths[] = { (char *)tmp_file(0, "long", data, big + 17) };
+	in_reader *r = in_open(paths, 1);
+	struct in_line line;
+	expect_line(r, "short 1", 7, 1, 0);
+	assert_int_equal(in_next(r, &line), 1);
+	assert_int_equal(line.len, big);
+	assert_int_equal(line.lineno, 2);
+	assert_int_equal(line.text[0], 'x');
+	assert_int_equal(line.text[big - 1], 'x');
+	assert_int_equal(line.text[big], '\0');
+	expect_line(r, "after 2", 7, 3, 0);
+	expect_end(r);
+	assert_int_equal(in_bytes(r), big + 17);
+	in_close(r);
+
+	/* The same through zstd, with the long line last and unterminated. */
+	memcpy(data + 8 + big, "\nlast", 5);
+	size_t zcap = ZSTD_compressBound(big + 13);
+	char *z = malloc(zcap);
+	size_t zlen = ZSTD_compress(z, zcap, data, big + 13, 3);
+	assert_false(ZSTD_isError(zlen));
+	paths[0] = (char *)tmp_file(1, "long.zst", z, zlen);
+	r = in_open(paths, 1);
+	expect_line(r, "short 1", 7, 1, 0);
+	assert_int_equal(in_next(r, &line), 1);
+	assert_int_equal(line.len, big);
+	expect_line(r, "last", 4, 3, 1);
+	expect_end(r);
+	assert_int_equal(in_failed(r), 0);
+	assert_int_equal(in_bytes(r), zlen);
+	in_close(r);
+	free(z);
+	free(data);
+}
+
+static void test_zstd_multi_frame(void **state)
+{
+	(void)state;
+	/* merge-a.txt then merge-b.txt, compressed one after the other: two frames. */
+	char *paths[] = { (char *)fixture(0, "raw/merge-multiframe.txt.zst") };
+	in_reader *r = in_open(paths, 1);
+	expect_line(r, "main (a.py:1);work (a.py:2) 5", 29, 1, 0);
+	expect_line(r, "main (a.py:1);other (a.py:3) 2", 30, 2, 0);
+	expect_line(r, "main (a.py:1);other (a.py:3) 3", 30, 3, 0);
+	expect_line(r, "main (a.py:1);work (a.py:2);deeper (b.py:9) 1", 45, 4, 0);
+	expect_line(r, "main (a.py:1);work (a.py:2) 10", 30, 5, 0);
+	expect_end(r);
+	assert_int_equal(in_failed(r), 0);
+	in_close(r);
+}
+
+struct read_all { char *paths[4]; size_t n; int use_stdin_from; };
+
+/* Child: print "file:line:text" for each line, then "failed=N". */
+static void read_all(void *arg)
+{
+	struct read_all *a = arg;
+	if (a->use_stdin_from >= 0) {
+		int fd = open(path_buf[a->use_stdin_from], O_RDONLY);
+		dup2(fd, 0);
+		close(fd);
+	}
+	in_reader *r = in_open(a->paths, a->n);
+	struct in_line line;
+	while (in_next(r, &line))
+		printf("%s:%lu:%s%s\n", line.file, line.lineno, line.text, line.unterminated ? "|" : "");
+	printf("failed=%d\n", in_failed(r));
+	in_close(r);
+}
+
+static void test_zstd_truncated_and_corrupt(void **state)
+{
+	(void)state;
+	struct read_all a = { { (char *)fixture(0, "raw/zoo-truncated.txt.zst"),
+				(char *)fixture(1, "raw/zoo-corrupt.txt.zst"),
+				(char *)fixture(2, "raw/merge-a.txt") }, 3, -1 };
+	struct captured c;
+	capture_run(read_all, &a, &c);
+	assert_int_equal(c.status, 0);
+	char want[8192];
+	snprintf(want, sizeof want,
+		 "test_input: %s: truncated zstd stream\n"
+		 "test_input: %s: corrupt zstd stream: Data corruption detected\n",
+		 path_buf[0], path_buf[1]);
+	assert_string_equal(c.err, want);
+	snprintf(want, sizeof want,
+		 "%s:1:main (a.py:1);work (a.py:2) 5\n%s:2:main (a.py:1);other (a.py:3) 2\nfailed=1\n",
+		 path_buf[2], path_buf[2]);
+	assert_string_equal(c.out, want);
+}
+
+static void test_missing_dir_empty(void **state)
+{
+	(void)state;
+	snprintf(path_buf[0], sizeof path_buf[0], "%s/no-such-file", tmpdir);
+	struct read_all a = { { path_buf[0], tmpdir, (char *)tmp_file(1, "empty", "", 0),
+				(char *)tmp_file(2, "one", "x 1", 3) }, 4, -1 };
+	struct captured c;
+	capture_run(read_all, &a, &c);
+	assert_int_equal(c.status, 0);
+	char want[8192];
+	snprintf(want, sizeof want,
+		 "test_input: %s/no-such-file: No such file or directory\n"
+		 "test_input: %s: Is a directory\n", tmpdir, tmpdir);
+	assert_string_equal(c.err, want);
+	snprintf(want, sizeof want, "%s:1:x 1|\nfailed=1\n", path_buf[2]);
+	assert_string_equal(c.out, want);
+
+	/* An empty file alone is no failure and no line. */
+	char *paths[] = { path_buf[1] };
+	in_reader *r = in_open(paths, 1);
+	expect_end(r);
+	assert_int_equal(in_failed(r), 0);
+	assert_int_equal(in_bytes(r), 0);
+	in_close(r);
+}
+
+static void test_stdin(void **state)
+{
+	(void)state;
+	/* No paths reads stdin; "-" among files does too; zstd is found on stdin by magic. */
+	fixture(0, "raw/merge-multiframe.txt.zst");
+	struct read_all a = { { NULL }, 0, 0 };
+	struct captured c;
+	capture_run(read_all, &a, &c);
+	assert_string_equal(c.err, "");
+	assert_string_equal(c.out,
+			    "(stdin):1:main (a.py:1);work (a.py:2) 5\n"
+			    "(stdin):2:main (a.py:1);other (a.py:3) 2\n"
+			    "(stdin):3:main (a.py:1);other (a.py:3) 3\n"
+			    "(stdin):4:main (a.py:1);work (a.py:2);deeper (b.py:9) 1\n"
+			    "(stdin):5:main (a.py:1);work (a.py:2) 10\n"
+			    "failed=0\n");
+	tmp_file(1, "two", "t 2\n", 4);
+	struct read_all b = { { path_buf[1], "-" }, 2, 0 };
+	capture_run(read_all, &b, &c);
+	char want[8192];
+	snprintf(want, sizeof want, "%s:1:t 2\n(stdin):1:main (a.py:1);work (a.py:2) 5\n", path_buf[1]);
+	assert_memory_equal(c.out, want, strlen(want));
+}
+
+static void test_slurp(void **state)
+{
+	(void)state;
+	size_t len = 99;
+	char *text = in_slurp(fixture(0, "raw/crlf.txt"), &len);
+	assert_non_null(text);
+	assert_int_equal(len, 92);
+	assert_string_equal(text, "main (a.py:1);work (a.py:2) 5\nmain (a.py:1);other (a.py:3) 2\n\n"
+				  "main (a.py:1);work (a.py:2) 1\n");
+	free(text);
+	text = in_slurp(fixture(0, "raw/merge-multiframe.txt.zst"), &len);
+	assert_non_null(text);
+	assert_int_equal(len, 169);
+	free(text);
+	text = in_slurp(tmp_file(1, "empty2", "", 0), &len);
+	assert_non_null(text);
+	assert_int_equal(len, 0);
+	assert_string_equal(text, "");
+	free(text);
+}
+
+static void slurp_missing(void *arg)
+{
+	size_t len = 7;
+	char *text = in_slurp(arg, &len);
+	printf("%s %zu\n", text ? "text" : "NULL", len);
+}
+
+static void test_slurp_missing(void **state)
+{
+	(void)state;
+	struct captured c;
+	capture_run(slurp_missing, "/nonexistent/rules", &c);
+	assert_string_equal(c.out, "NULL 7\n");
+	assert_string_equal(c.err, "test_input: /nonexistent/rules: No such file or directory\n");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_crlf),
+		cmocka_unit_test(test_last_lines),
+		cmocka_unit_test(test_nul_bytes_kept),
+		cmocka_unit_test(test_long_lines),
+		cmocka_unit_test(test_zstd_multi_frame),
+		cmocka_unit_test(test_zstd_truncated_and_corrupt),
+		cmocka_unit_test(test_missing_dir_empty),
+		cmocka_unit_test(test_stdin),
+		cmocka_unit_test(test_slurp),
+		cmocka_unit_test(test_slurp_missing),
+	};
+	return cmocka_run_group_tests_name("input", tests, setup, teardown);
+}

@@ -1,0 +1,110 @@
+/* test_intern: ids in insertion order, lookups, growth, long strings, the hash. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "intern.h"
+
+static void test_ids_and_lookup(void **state)
+{
+	(void)state;
+	intern *in = intern_new();
+	assert_int_equal(intern_count(in), 0);
+	assert_int_equal(intern_find(in, "a", 1), INTERN_NONE);
+	assert_int_equal(intern_add(in, "poll (libc.so.6)", 16), 0);
+	assert_int_equal(intern_add(in, "", 0), 1);
+	assert_int_equal(intern_add(in, "a\0b", 3), 2);
+	assert_int_equal(intern_add(in, "a", 1), 3);
+	assert_int_equal(intern_add(in, "poll (libc.so.6)", 16), 0);
+	assert_int_equal(intern_add(in, "a\0b", 3), 2);
+	assert_int_equal(intern_count(in), 4);
+	assert_int_equal(intern_find(in, "a", 1), 3);
+	assert_int_equal(intern_find(in, "", 0), 1);
+	assert_int_equal(intern_find(in, "a\0c", 3), INTERN_NONE);
+	size_t len = 99;
+	assert_string_equal(intern_str(in, 0, &len), "poll (libc.so.6)");
+	assert_int_equal(len, 16);
+	assert_memory_equal(intern_str(in, 2, &len), "a\0b", 4);
+	assert_int_equal(len, 3);
+	assert_string_equal(intern_str(in, 1, NULL), "");
+	intern_free(in);
+	intern_free(NULL);
+}
+
+static void test_growth(void **state)
+{
+	(void)state;
+	intern *in = intern_new();
+	char buf[64];
+	for (unsigned i = 0; i < 100000; i++) {
+		int n = snprintf(buf, sizeof buf, "frame %u (file%u.py:%u)", i, i % 7, i);
+		assert_int_equal(intern_add(in, buf, (size_t)n), i);
+	}
+	assert_int_equal(intern_count(in), 100000);
+	for (unsigned i = 0; i < 100000; i += 997) {
+		int n = snprintf(buf, sizeof buf, "frame %u (file%u.py:%u)", i, i % 7, i);
+		assert_int_equal(intern_find(in, buf, (size_t)n), i);
+		size_t len;
+		assert_string_equal(intern_str(in, i, &len), buf);
+		assert_int_equal(len, (size_t)n);
+	}
+	intern_free(in);
+}
+
+static void test_long_strings(void **state)
+{
+	(void)state;
+	/* Strings over a quarter of a chunk get their own; small ones after still work. */
+	intern *in = intern_new();
+	size_t big = 3u << 20;
+	char *s = malloc(big);
+	memset(s, 'q', big);
+	assert_int_equal(intern_add(in, "small", 5), 0);
+	assert_int_equal(intern_add(in, s, big), 1);
+	s[big - 1] = 'r';
+	assert_int_equal(intern_add(in, s, big), 2);
+	assert_int_equal(intern_add(in, "after", 5), 3);
+	size_t len;
+	const char *t = intern_str(in, 2, &len);
+	assert_int_equal(len, big);
+	assert_int_equal(t[big - 1], 'r');
+	assert_int_equal(t[big], '\0');
+	assert_string_equal(intern_str(in, 0, NULL), "small");
+	assert_string_equal(intern_str(in, 3, NULL), "after");
+	assert_int_equal(intern_find(in, s, big), 2);
+	free(s);
+	intern_free(in);
+}
+
+static void test_hash(void **state)
+{
+	(void)state;
+	/* Same bytes, same hash, whatever the alignment; lengths and tails all count. */
+	char a[64], b[80];
+	const char *text = "thread (3732041): MainThread;step (train.py:12)";
+	size_t n = strlen(text);
+	memcpy(a, text, n);
+	memcpy(b + 3, text, n);
+	for (size_t len = 0; len <= n; len++)
+		assert_true(intern_hash(a, len) == intern_hash(b + 3, len));
+	assert_true(intern_hash("abc", 3) != intern_hash("abd", 3));
+	assert_true(intern_hash("", 0) != intern_hash("\0", 1));
+	assert_true(intern_hash("12345678", 8) != intern_hash("123456789", 9));
+	assert_true(intern_hash("x123456789abcdef", 16) != intern_hash("y123456789abcdef", 16));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ids_and_lookup),
+		cmocka_unit_test(test_growth),
+		cmocka_unit_test(test_long_strings),
+		cmocka_unit_test(test_hash),
+	};
+	return cmocka_run_group_tests_name("intern", tests, NULL, NULL);
+}

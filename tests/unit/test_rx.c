@@ -1,0 +1,115 @@
+/* test_rx: compile errors, matching on UTF-8 and on invalid bytes, limits, named groups. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "rx.h"
+
+static rx *compile(const char *pattern)
+{
+	char msg[256] = "";
+	rx *re = rx_compile(pattern, strlen(pattern), msg, sizeof msg);
+	assert_non_null(re);
+	assert_string_equal(msg, "");
+	return re;
+}
+
+static int match(rx *re, const char *s)
+{
+	char msg[256];
+	return rx_match(re, s, strlen(s), msg, sizeof msg);
+}
+
+static void test_compile_error(void **state)
+{
+	(void)state;
+	char msg[256];
+	assert_null(rx_compile("a(b", 3, msg, sizeof msg));
+	assert_string_equal(msg, "pattern error at offset 3: missing closing parenthesis");
+	assert_null(rx_compile("*x", 2, msg, sizeof msg));
+	assert_string_equal(msg, "pattern error at offset 0: quantifier does not follow a repeatable item");
+}
+
+static void test_match(void **state)
+{
+	(void)state;
+	rx *re = compile("\\(libcuda");
+	assert_string_equal(rx_pattern(re), "\\(libcuda");
+	assert_int_equal(match(re, "cuLaunchKernel (libcuda.so.580.126.20)"), 1);
+	assert_int_equal(match(re, "cudaLaunchKernel (libcudart.so.12)"), 1);
+	assert_int_equal(match(re, "poll (libc.so.6)"), 0);
+	rx_free(re);
+	re = compile("^thread \\(\\d+\\): Thread-\\d+ \\(");
+	assert_int_equal(match(re, "thread (781211): Thread-2 (process_output_sockets)"), 1);
+	assert_int_equal(match(re, "thread (0x100850580)"), 0);
+	rx_free(re);
+	/* UTF-8 patterns; subjects that are not UTF-8 still match where they can. */
+	re = compile("caf.$");
+	assert_int_equal(match(re, "caf\xc3\xa9"), 1);
+	assert_int_equal(match(re, "caf\xff"), 0);
+	assert_int_equal(match(re, "x\xff caf\xc3\xa9"), 1);
+	rx_free(re);
+	/* Lengths, not NUL, end subjects. */
+	re = compile("b$");
+	char msg[64];
+	assert_int_equal(rx_match(re, "ab", 1, msg, sizeof msg), 0);
+	assert_int_equal(rx_match(re, "a\0b", 3, msg, sizeof msg), 1);
+	rx_free(re);
+	rx_free(NULL);
+}
+
+static void test_limit(void **state)
+{
+	(void)state;
+	/* Catastrophic backtracking hits the match limit: an error, not a verdict. */
+	rx *re = compile("^(a+)+$");
+	char subject[64];
+	memset(subject, 'a', 40);
+	subject[40] = 'b';
+	char msg[256] = "";
+	assert_int_equal(rx_match(re, subject, 41, msg, sizeof msg), -1);
+	assert_string_equal(msg, "pattern '^(a+)+$': match limit exceeded");
+	rx_free(re);
+}
+
+static void test_groups(void **state)
+{
+	(void)state;
+	rx *re = compile("(?<n>\\d+) (?<unit>tok/s)?");
+	const char *s = "speed 1234 tok/s";
+	const char *start;
+	size_t len;
+	char msg[64];
+	assert_int_equal(rx_group(re, "n", &start, &len), 0); /* before any match */
+	assert_int_equal(rx_match_groups(re, s, strlen(s), msg, sizeof msg), 1);
+	assert_int_equal(rx_group(re, "n", &start, &len), 1);
+	assert_int_equal(start - s, 6);
+	assert_int_equal(len, 4);
+	assert_int_equal(rx_group(re, "unit", &start, &len), 1);
+	assert_memory_equal(start, "tok/s", 5);
+	assert_int_equal(rx_group(re, "nope", &start, &len), 0);
+	s = "12 ";
+	assert_int_equal(rx_match_groups(re, s, 3, msg, sizeof msg), 1);
+	assert_int_equal(rx_group(re, "unit", &start, &len), 0); /* unset */
+	assert_int_equal(rx_match_groups(re, "none", 4, msg, sizeof msg), 0);
+	assert_int_equal(rx_group(re, "n", &start, &len), 0);
+	/* A plain match forgets the groups. */
+	assert_int_equal(rx_match_groups(re, "7 ", 2, msg, sizeof msg), 1);
+	assert_int_equal(rx_match(re, "8 ", 2, msg, sizeof msg), 1);
+	assert_int_equal(rx_group(re, "n", &start, &len), 0);
+	rx_free(re);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_compile_error),
+		cmocka_unit_test(test_match),
+		cmocka_unit_test(test_limit),
+		cmocka_unit_test(test_groups),
+	};
+	return cmocka_run_group_tests_name("rx", tests, NULL, NULL);
+}
