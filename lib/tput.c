@@ -254,9 +254,11 @@ static size_t read_uint(const char *s, size_t len, size_t i, long *v)
 	return i - start;
 }
 
-size_t tput_rank_prefix(const char *s, size_t len, long *rank)
+size_t tput_rank_prefix(const char *s, size_t len, long *rank_out)
 {
 	size_t i = 0, n;
+	long r = -1, *rank = &r;  /* written through only when a prefix is found */
+	size_t took = 0;
 	if (len > 0 && s[0] == '[') {
 		/* [rankN]: and [defaultN]: (torchrun --tee / log prefixes) */
 		static const char *const words[] = { "rank", "default" };
@@ -264,21 +266,22 @@ size_t tput_rank_prefix(const char *s, size_t len, long *rank)
 			size_t wl = strlen(words[w]);
 			if (len > wl + 1 && memcmp(s + 1, words[w], wl) == 0 &&
 			    (n = read_uint(s, len, 1 + wl, rank)) > 0 && 1 + wl + n + 1 < len &&
-			    s[1 + wl + n] == ']' && s[2 + wl + n] == ':')
-				return 3 + wl + n + (3 + wl + n < len && s[3 + wl + n] == ' ');
+			    s[1 + wl + n] == ']' && s[2 + wl + n] == ':') {
+				took = 3 + wl + n + (3 + wl + n < len && s[3 + wl + n] == ' ');
+				break;
+			}
 		}
-		return 0;
-	}
-	if (len > 7 && memcmp(s, "worker", 6) == 0) {
+	} else if (len > 7 && memcmp(s, "worker", 6) == 0) {
 		i = 6 + (s[6] == '-' || s[6] == '_');
 		if ((n = read_uint(s, len, i, rank)) > 0 && i + n < len && s[i + n] == ':')
-			return i + n + 1 + (i + n + 1 < len && s[i + n + 1] == ' ');
-		return 0;
+			took = i + n + 1 + (i + n + 1 < len && s[i + n + 1] == ' ');
+	} else if ((n = read_uint(s, len, 0, rank)) > 0 && n + 1 < len && s[n] == ':' && s[n + 1] == ' ') {
+		/* srun -l: "N: " (the space tells it from a clock "12:00:00") */
+		took = n + 2;
 	}
-	/* srun -l: "N: " (the space tells it from a clock "12:00:00") */
-	if ((n = read_uint(s, len, 0, rank)) > 0 && n + 1 < len && s[n] == ':' && s[n + 1] == ' ')
-		return n + 2;
-	return 0;
+	if (took)
+		*rank_out = r;
+	return took;
 }
 
 /* Days since 1970-01-01 of a proleptic Gregorian date. */
