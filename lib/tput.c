@@ -4,6 +4,7 @@
 #include "xalloc.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,6 +143,26 @@ int tput_preset_find(const char *name)
 
 static int is_digit(char c) { return c >= '0' && c <= '9'; }
 
+/* Clinger's fast path: a mantissa below 2^53 times an exact power of ten rounds once,
+ * so it equals strtod; anything else goes to strtod. Logs are full of such numbers. */
+static double fast_decimal(const char *buf, char **end)
+{
+	static const double pow10[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+					1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20,
+					1e21, 1e22 };
+	unsigned long long m = 0;
+	int exp10 = 0, digits = 0, i = 0;
+	for (; is_digit(buf[i]); i++, digits++)
+		m = m * 10 + (unsigned)(buf[i] - '0');
+	if (buf[i] == '.')
+		for (i++; is_digit(buf[i]); i++, digits++, exp10--)
+			m = m * 10 + (unsigned)(buf[i] - '0');
+	if (buf[i] != '\0' || digits > 15 || m >= (1ULL << 53) || exp10 < -22)
+		return strtod(buf, end);
+	*end = (char *)buf + i;
+	return (double)m / pow10[-exp10];
+}
+
 enum tput_num tput_parse_number(const char *s, size_t len, double *value)
 {
 	while (len > 0 && (*s == ' ' || *s == '\t')) {
@@ -210,7 +231,7 @@ enum tput_num tput_parse_number(const char *s, size_t len, double *value)
 	if (i != len)
 		return TPUT_NUM_BAD;
 	char *end;
-	double v = strtod(buf, &end);
+	double v = fast_decimal(buf, &end);
 	if (*end != '\0' || !isfinite(v))
 		return TPUT_NUM_BAD;
 	*value = (neg ? -v : v) * mult;
@@ -377,9 +398,20 @@ struct rule {
 	double time_scale;
 };
 
+/* Multi-literal prefilter: a bitmap of the literals' first two bytes, so a line is
+ * scanned once for every rule's words instead of once per literal. */
+struct lit_ref {
+	uint16_t bigram;
+	uint8_t rule, lit;
+};
+
 struct tput_ex {
 	struct rule *rules;
 	size_t n, cap;
+	uint64_t bigrams[65536 / 64];
+	struct lit_ref *refs;
+	size_t nrefs, refcap;
+	int any_unfiltered;    /* a rule without literals: every line goes to the regexes */
 };
 
 tput_ex *tput_ex_new(void) { return xcalloc(1, sizeof(tput_ex)); }
@@ -392,6 +424,7 @@ void tput_ex_free(tput_ex *ex)
 		rx_free(ex->rules[i].re);
 		free(ex->rules[i].name);
 	}
+	free(ex->refs);
 	free(ex->rules);
 	free(ex);
 }
@@ -426,6 +459,12 @@ void tput_ex_add_preset(tput_ex *ex, size_t index)
 	}
 	r->unit = p->unit;
 	r->time_scale = p->time_scale;
+	for (size_t k = 0; k < r->nlits; k++) {
+		uint16_t bg = (uint16_t)((unsigned char)r->literals[k][0] << 8 | (unsigned char)r->literals[k][1]);
+		ex->bigrams[bg / 64] |= 1ULL << (bg % 64);
+		ex->refs = xgrow(ex->refs, &ex->refcap, ex->nrefs + 1, sizeof *ex->refs);
+		ex->refs[ex->nrefs++] = (struct lit_ref){ bg, (uint8_t)(ex->n - 1), (uint8_t)k };
+	}
 }
 
 int tput_ex_add_regex(tput_ex *ex, const char *pattern, char *err, size_t errlen)
@@ -442,6 +481,7 @@ int tput_ex_add_regex(tput_ex *ex, const char *pattern, char *err, size_t errlen
 	r->re = re;
 	r->name = xstrndup("regex", 5);
 	r->unit = "value";
+	ex->any_unfiltered = 1;
 	return 0;
 }
 
@@ -455,7 +495,35 @@ static int has_literal(const struct rule *r, const char *s, size_t len)
 	return 0;
 }
 
+/* Rules (bit i) whose literals the line holds; rules past 64 or without literals always. */
+static uint64_t prefilter(const tput_ex *ex, const char *s, size_t len)
+{
+	uint64_t all = ex->n >= 64 ? UINT64_MAX : (1ULL << ex->n) - 1;
+	if (ex->any_unfiltered || ex->n > 64)
+		return all;
+	if (ex->n == 1)  /* one rule: libc's memmem beats the bitmap walk */
+		return has_literal(&ex->rules[0], s, len);
+	uint64_t mask = 0;
+	const unsigned char *u = (const unsigned char *)s;
+	for (size_t i = 0; i + 1 < len; i++) {
+		uint16_t bg = (uint16_t)(u[i] << 8 | u[i + 1]);
+		if (!(ex->bigrams[bg / 64] >> (bg % 64) & 1))
+			continue;
+		for (size_t k = 0; k < ex->nrefs; k++) {
+			const struct lit_ref *ref = &ex->refs[k];
+			const struct rule *r = &ex->rules[ref->rule];
+			if (ref->bigram == bg && r->litlen[ref->lit] <= len - i &&
+			    memcmp(s + i, r->literals[ref->lit], r->litlen[ref->lit]) == 0)
+				mask |= 1ULL << ref->rule;
+		}
+		if (mask == all)
+			break;
+	}
+	return mask;
+}
+
 struct line_ctx {
+	int split;
 	long rank;
 	int have_time;
 	double time;
@@ -508,14 +576,17 @@ static enum tput_result take(const struct rule *r, const struct line_ctx *lc, st
 	return TPUT_POINT;
 }
 
-static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx *lc, tput_sink *sink,
-		  void *ctx)
+static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx *lc, uint64_t mask,
+		  tput_sink *sink, void *ctx)
 {
 	char why[96], err[256];
 	int literal = 0;
 	for (size_t i = 0; i < ex->n; i++) {
 		struct rule *r = &ex->rules[i];
-		if (!has_literal(r, s, len))
+		/* The line-level prefilter chose the rules; frames of a split line recheck. */
+		if (i < 64 && !(mask >> i & 1))
+			continue;
+		if (lc->split && !has_literal(r, s, len))
 			continue;
 		literal = 1;
 		int rc = rx_match_groups(r->re, s, len, err, sizeof err);
@@ -538,15 +609,12 @@ static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx 
 void tput_ex_line(tput_ex *ex, char *s, size_t len, tput_sink *sink, void *ctx)
 {
 	/* The cheap test first: most lines of a log hold no literal of any rule. */
-	size_t i;
-	for (i = 0; i < ex->n; i++)
-		if (has_literal(&ex->rules[i], s, len))
-			break;
-	if (i == ex->n)
+	uint64_t mask = prefilter(ex, s, len);
+	if (!mask)
 		return;
 	if (memchr(s, '\x1b', len))
 		len = tput_strip_ansi(s, len);
-	struct line_ctx lc = { -1, 0, 0 };
+	struct line_ctx lc = { memchr(s, '\r', len) != NULL, -1, 0, 0 };
 	size_t skip = tput_rank_prefix(s, len, &lc.rank);
 	size_t ts = tput_timestamp(s + skip, len - skip, &lc.time);
 	lc.have_time = ts > 0;
@@ -557,7 +625,7 @@ void tput_ex_line(tput_ex *ex, char *s, size_t len, tput_sink *sink, void *ctx)
 		char *cr = memchr(s, '\r', len);
 		size_t flen = cr ? (size_t)(cr - s) : len;
 		if (flen > 0)
-			frame(ex, s, flen, &lc, sink, ctx);
+			frame(ex, s, flen, &lc, mask, sink, ctx);
 		if (!cr)
 			break;
 		s += flen + 1;
