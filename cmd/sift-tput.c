@@ -77,7 +77,6 @@ struct series {
 struct collect {
 	struct series *s;
 	size_t n, cap;
-	const char *side;          /* compare: the side name replaces the file name */
 };
 
 struct run {
@@ -223,15 +222,17 @@ static void sink(void *ctx, enum tput_result res, const struct tput_point *pt, c
 	if (res == TPUT_NAN) {
 		r->nans++;
 		if (r->col)
-			series_for(r->col, r->col->side ? r->col->side : l->file, pt->unit)->nan++;
+			series_for(r->col, l->file, pt->unit)->nan++;
 		return;
 	}
-	r->points++;
 	if (!r->col) {
+		if (r->points++ == 0)  /* no header when nothing matched: the error says why */
+			fputs("source\tline\trank\tstep\ttime\tvalue\tunit\tloss\n", stdout);
 		write_point(l, pt);
 		return;
 	}
-	struct series *s = series_for(r->col, r->col->side ? r->col->side : l->file, pt->unit);
+	r->points++;
+	struct series *s = series_for(r->col, l->file, pt->unit);
 	s->pts = xgrow(s->pts, &s->cap, s->n + 1, sizeof *s->pts);
 	s->pts[s->n++] = (struct point){ pt->value, pt->step, pt->rank };
 }
@@ -335,7 +336,7 @@ static const struct table_column stats_cols[] = {
 	{ "min", TABLE_REAL, 4 }, { "max", TABLE_REAL, 4 },
 };
 
-static void stats_row(table *t, const struct series *s, const struct kept *k)
+static void stats_row(table *t, const char *source, enum tput_unit unit, size_t nan, const struct kept *k)
 {
 	struct stats_summary sum;
 	double *scratch = xmalloc((k->n ? k->n : 1) * sizeof *scratch);
@@ -343,13 +344,13 @@ static void stats_row(table *t, const struct series *s, const struct kept *k)
 	stats_summarize(scratch, k->n, &sum);
 	free(scratch);
 	table_add_row(t);
-	table_set_str(t, 0, s->source, strlen(s->source));
-	const char *u = tput_unit_names[s->unit];
+	table_set_str(t, 0, source, strlen(source));
+	const char *u = tput_unit_names[unit];
 	table_set_str(t, 1, u, strlen(u));
 	table_set_uint(t, 2, k->n);
 	table_set_uint(t, 3, k->warmup);
 	table_set_uint(t, 4, k->dups);
-	table_set_uint(t, 5, s->nan);
+	table_set_uint(t, 5, nan);
 	double f[] = { sum.mean, sum.median, sum.p5, sum.p95, sum.stddev, sum.cv_pct, sum.min, sum.max };
 	for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
 		table_set_real(t, 6 + i, f[i]);
@@ -369,7 +370,7 @@ static void do_stats(const struct collect *c, const struct opts *o, const struct
 	for (size_t i = 0; i < c->n; i++) {
 		struct kept k;
 		keep_points(&c->s[i], o, &k);
-		stats_row(t, &c->s[i], &k);
+		stats_row(t, c->s[i].source, c->s[i].unit, c->s[i].nan, &k);
 		free(k.v);
 	}
 	if (o->format == TABLE_TEXT) {
@@ -388,6 +389,29 @@ static const struct series *find_unit(const struct collect *c, enum tput_unit un
 	return NULL;
 }
 
+/* One side of a comparison in one unit: each log loses its own warm-up and duplicates,
+ * then the logs are pooled. */
+static void side_values(const struct collect *c, enum tput_unit unit, const struct opts *o,
+			struct kept *out, size_t *nan)
+{
+	size_t cap = 0;
+	*out = (struct kept){ NULL, 0, 0, 0 };
+	*nan = 0;
+	for (size_t i = 0; i < c->n; i++) {
+		if (c->s[i].unit != unit)
+			continue;
+		struct kept k;
+		keep_points(&c->s[i], o, &k);
+		out->v = xgrow(out->v, &cap, out->n + k.n + 1, sizeof *out->v);
+		memcpy(out->v + out->n, k.v, k.n * sizeof *k.v);
+		out->n += k.n;
+		out->warmup += k.warmup;
+		out->dups += k.dups;
+		*nan += c->s[i].nan;
+		free(k.v);
+	}
+}
+
 static int do_compare(const struct collect *before, const struct collect *after, const struct opts *o,
 		      const struct err_lines *errs)
 {
@@ -404,16 +428,19 @@ static int do_compare(const struct collect *before, const struct collect *after,
 	size_t cap = 0, len = 0;
 	int status = EXIT_OK, compared = 0;
 	for (size_t i = 0; i < before->n; i++) {
-		const struct series *b = &before->s[i], *a = find_unit(after, b->unit);
-		if (!a) {
+		const struct series *b = &before->s[i];
+		if (find_unit(before, b->unit) != b)
+			continue;  /* this unit was done with its first log */
+		if (!find_unit(after, b->unit)) {
 			err_warn("%s: only in the before logs, not compared", tput_unit_names[b->unit]);
 			continue;
 		}
 		struct kept kb, ka;
-		keep_points(b, o, &kb);
-		keep_points(a, o, &ka);
-		stats_row(st, b, &kb);
-		stats_row(st, a, &ka);
+		size_t nanb, nana;
+		side_values(before, b->unit, o, &kb, &nanb);
+		side_values(after, b->unit, o, &ka, &nana);
+		stats_row(st, "before", b->unit, nanb, &kb);
+		stats_row(st, "after", b->unit, nana, &ka);
 		struct stats_summary sb, sa;
 		double *scratch = xmalloc((kb.n + ka.n + 1) * sizeof *scratch);
 		memcpy(scratch, kb.v, kb.n * sizeof *scratch);
@@ -452,7 +479,7 @@ static int do_compare(const struct collect *before, const struct collect *after,
 		table_set_real(t, 10, mw.p);
 		table_set_str(t, 11, verdict, strlen(verdict));
 		char buf[256];
-		int n = snprintf(buf, sizeof buf, "%s: %s: speedup %.4f (95%% CI %.4f to %.4f), Mann-Whitney p %.6f\n",
+		int n = snprintf(buf, sizeof buf, "%s: %s: speedup %.4f (95%% CI %.4f to %.4f), Mann-Whitney p %.3g\n",
 				 u, verdict, ci.ratio, ci.low, ci.high, mw.p);
 		lines = xgrow(lines, &cap, len + (size_t)n + 1, 1);
 		memcpy(lines + len, buf, (size_t)n + 1);
@@ -467,7 +494,7 @@ static int do_compare(const struct collect *before, const struct collect *after,
 		free(ka.v);
 	}
 	for (size_t i = 0; i < after->n; i++)
-		if (!find_unit(before, after->s[i].unit))
+		if (find_unit(after, after->s[i].unit) == &after->s[i] && !find_unit(before, after->s[i].unit))
 			err_warn("%s: only in the after logs, not compared", tput_unit_names[after->s[i].unit]);
 	if (compared == 0) {
 		err_warn("no unit in common between the before and after logs");
@@ -587,6 +614,10 @@ int main(int argc, char **argv)
 		}
 	}
 	if (o.list) {
+		free(chosen);
+		free(regexes);
+		free(o.before);
+		free(o.after);
 		list_presets(o.format);
 		err_close_stdout();
 		return EXIT_OK;
@@ -625,7 +656,7 @@ int main(int argc, char **argv)
 	int status = EXIT_OK;
 	struct run r = { &o, ex, &errs, NULL, NULL, 0, 0 };
 	if (compare) {
-		struct collect before = { NULL, 0, 0, "before" }, after = { NULL, 0, 0, "after" };
+		struct collect before = { NULL, 0, 0 }, after = { NULL, 0, 0 };
 		r.col = &before;
 		status |= read_logs(&r, o.before, o.nbefore);
 		unsigned long nb = r.points;
@@ -641,11 +672,9 @@ int main(int argc, char **argv)
 		collect_free(&before);
 		collect_free(&after);
 	} else {
-		struct collect c = { NULL, 0, 0, NULL };
+		struct collect c = { NULL, 0, 0 };
 		if (o.stats)
 			r.col = &c;
-		else
-			fputs("source\tline\trank\tstep\ttime\tvalue\tunit\tloss\n", stdout);
 		status |= read_logs(&r, files, nfiles);
 		if (r.points == 0) {
 			no_match(ex, nfiles ? "the input" : "standard input");
