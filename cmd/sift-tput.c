@@ -110,97 +110,113 @@ static void collect_free(struct collect *c)
 	free(c->s);
 }
 
-/* Numbers as %.10g writes them; the common short ones without printf, which dominated. */
-static void put_num(FILE *out, double v)
+/* Rows are built in a local buffer and written once: stdio calls per field dominated. */
+struct row {
+	char buf[1024];
+	size_t len;
+};
+
+static void row_put(struct row *r, const char *s, size_t n)
+{
+	if (n > sizeof r->buf - r->len) {  /* a very long file name: flush, never cut */
+		fwrite(r->buf, 1, r->len, stdout);
+		r->len = 0;
+		if (n > sizeof r->buf) {
+			fwrite(s, 1, n, stdout);
+			return;
+		}
+	}
+	memcpy(r->buf + r->len, s, n);
+	r->len += n;
+}
+
+/* Digits of u with `frac` of them after a point (trailing zeros already dropped). */
+static void row_fixed(struct row *r, int neg, unsigned long long u, int frac)
+{
+	char buf[32], *p = buf + sizeof buf;
+	for (int d = 0; d < frac; d++, u /= 10)
+		*--p = (char)('0' + u % 10);
+	if (frac)
+		*--p = '.';
+	do
+		*--p = (char)('0' + u % 10);
+	while ((u /= 10) != 0);
+	if (neg)
+		*--p = '-';
+	row_put(r, p, (size_t)(buf + sizeof buf - p));
+}
+
+/* Up to 6 decimals, trailing zeros dropped; 0 when v does not fit that exactly. */
+static int row_short(struct row *r, double v, double max)
+{
+	double a = fabs(v), scaled = nearbyint(a * 1e6);
+	if (!(scaled < max) || fabs(scaled - a * 1e6) >= 1e-6 * (1 + a))
+		return 0;
+	unsigned long long u = (unsigned long long)scaled;
+	int frac = 6;
+	while (frac > 0 && u % 10 == 0) {
+		u /= 10;
+		frac--;
+	}
+	row_fixed(r, v < 0, u, frac);
+	return 1;
+}
+
+/* Numbers as %.10g writes them, the common short ones without printf. */
+static void row_num(struct row *r, double v)
 {
 	if (isnan(v))
 		return;
-	double a = fabs(v), scaled = nearbyint(a * 1e6);
-	if (v != floor(v) && a >= 1e-4 && scaled < 1e10 && fabs(scaled - a * 1e6) < 1e-6 * (1 + a)) {
-		char buf[32], *p = buf + sizeof buf;
-		unsigned long long u = (unsigned long long)scaled;
-		int frac = 6;
-		while (frac > 0 && u % 10 == 0) {
-			u /= 10;
-			frac--;
-		}
-		for (int d = 0; d < frac; d++, u /= 10)
-			*--p = (char)('0' + u % 10);
-		*--p = '.';
-		do
-			*--p = (char)('0' + u % 10);
-		while ((u /= 10) != 0);
-		if (v < 0)
-			*--p = '-';
-		fwrite(p, 1, (size_t)(buf + sizeof buf - p), out);
-		return;
-	}
 	if (v == floor(v) && fabs(v) < 1e15) {
-		char buf[24], *p = buf + sizeof buf;
-		long long x = (long long)v;
-		int neg = x < 0;
-		unsigned long long u = neg ? (unsigned long long)-x : (unsigned long long)x;
-		do
-			*--p = (char)('0' + u % 10);
-		while ((u /= 10) != 0);
-		if (neg)
-			*--p = '-';
-		fwrite(p, 1, (size_t)(buf + sizeof buf - p), out);
+		row_fixed(r, v < 0, (unsigned long long)fabs(v), 0);
 		return;
 	}
-	fprintf(out, "%.10g", v);
+	/* below 1e10 scaled, six decimals and at most ten digits: %.10g's own spelling */
+	if (fabs(v) >= 1e-4 && row_short(r, v, 1e10))
+		return;
+	char buf[32];
+	int n = snprintf(buf, sizeof buf, "%.10g", v);
+	row_put(r, buf, (size_t)n);
 }
 
-static void put_time(FILE *out, double t)
+/* Seconds as %.6f writes them, trailing zeros dropped. */
+static void row_time(struct row *r, double t)
 {
 	if (isnan(t))
 		return;
-	double scaled = nearbyint(t * 1e6);
-	if (t >= 0 && scaled < 9e15) {  /* exact in a 64-bit integer: no printf */
-		char buf[32], *p = buf + sizeof buf;
-		unsigned long long u = (unsigned long long)scaled;
-		int frac = 6;
-		while (frac > 0 && u % 10 == 0) {
-			u /= 10;
-			frac--;
-		}
-		for (int d = 0; d < frac; d++, u /= 10)
-			*--p = (char)('0' + u % 10);
-		if (frac)
-			*--p = '.';
-		do
-			*--p = (char)('0' + u % 10);
-		while ((u /= 10) != 0);
-		fwrite(p, 1, (size_t)(buf + sizeof buf - p), out);
+	if (row_short(r, t, 9e15))
 		return;
-	}
 	char buf[48];
 	int n = snprintf(buf, sizeof buf, "%.6f", t);
 	while (n > 0 && buf[n - 1] == '0')
 		n--;
 	if (n > 0 && buf[n - 1] == '.')
 		n--;
-	fwrite(buf, 1, (size_t)n, out);
+	row_put(r, buf, (size_t)n);
 }
 
 static void write_point(const struct in_line *l, const struct tput_point *pt)
 {
-	fputs(l->file, stdout);
-	printf("\t%lu\t", l->lineno);
+	struct row r = { .len = 0 };
+	row_put(&r, l->file, strlen(l->file));
+	row_put(&r, "\t", 1);
+	row_fixed(&r, 0, l->lineno, 0);
+	row_put(&r, "\t", 1);
 	if (pt->rank >= 0)
-		put_num(stdout, (double)pt->rank);
-	putchar('\t');
+		row_fixed(&r, 0, (unsigned long long)pt->rank, 0);
+	row_put(&r, "\t", 1);
 	if (pt->step >= 0)
-		put_num(stdout, (double)pt->step);
-	putchar('\t');
-	put_time(stdout, pt->time);
-	putchar('\t');
-	put_num(stdout, pt->value);
-	putchar('\t');
-	fputs(tput_unit_names[pt->unit], stdout);
-	putchar('\t');
-	put_num(stdout, pt->loss);
-	putchar('\n');
+		row_fixed(&r, 0, (unsigned long long)pt->step, 0);
+	row_put(&r, "\t", 1);
+	row_time(&r, pt->time);
+	row_put(&r, "\t", 1);
+	row_num(&r, pt->value);
+	row_put(&r, "\t", 1);
+	row_put(&r, tput_unit_names[pt->unit], strlen(tput_unit_names[pt->unit]));
+	row_put(&r, "\t", 1);
+	row_num(&r, pt->loss);
+	row_put(&r, "\n", 1);
+	fwrite(r.buf, 1, r.len, stdout);
 }
 
 static void sink(void *ctx, enum tput_result res, const struct tput_point *pt, const char *reason)
