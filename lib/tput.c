@@ -396,6 +396,7 @@ struct rule {
 	size_t nlits;
 	const char *unit;
 	double time_scale;
+	int g_tput, g_unit, g_step, g_time, g_loss, g_rank;  /* group numbers, -1 when absent */
 };
 
 /* Multi-literal prefilter: a bitmap of the literals' first two bytes, so a line is
@@ -432,6 +433,16 @@ void tput_ex_free(tput_ex *ex)
 size_t tput_ex_rules(const tput_ex *ex) { return ex->n; }
 const char *tput_ex_rule_name(const tput_ex *ex, size_t rule) { return ex->rules[rule].name; }
 
+static void rule_groups(struct rule *r)
+{
+	r->g_tput = rx_group_index(r->re, "tput");
+	r->g_unit = rx_group_index(r->re, "unit");
+	r->g_step = rx_group_index(r->re, "step");
+	r->g_time = rx_group_index(r->re, "time");
+	r->g_loss = rx_group_index(r->re, "loss");
+	r->g_rank = rx_group_index(r->re, "rank");
+}
+
 static struct rule *new_rule(tput_ex *ex)
 {
 	ex->rules = xgrow(ex->rules, &ex->cap, ex->n + 1, sizeof *ex->rules);
@@ -452,6 +463,7 @@ void tput_ex_add_preset(tput_ex *ex, size_t index)
 	}
 	struct rule *r = new_rule(ex);
 	r->re = re;
+	rule_groups(r);
 	r->name = xstrndup(p->name, strlen(p->name));
 	for (; r->nlits < 4 && p->literals[r->nlits]; r->nlits++) {
 		r->literals[r->nlits] = p->literals[r->nlits];
@@ -472,13 +484,14 @@ int tput_ex_add_regex(tput_ex *ex, const char *pattern, char *err, size_t errlen
 	rx *re = rx_compile(pattern, strlen(pattern), err, errlen);
 	if (!re)
 		return -1;
-	if (!strstr(pattern, "(?<tput>") && !strstr(pattern, "(?P<tput>") && !strstr(pattern, "(?'tput'")) {
+	if (rx_group_index(re, "tput") < 0) {
 		snprintf(err, errlen, "pattern has no (?<tput>...) group");
 		rx_free(re);
 		return -1;
 	}
 	struct rule *r = new_rule(ex);
 	r->re = re;
+	rule_groups(r);
 	r->name = xstrndup("regex", 5);
 	r->unit = "value";
 	ex->any_unfiltered = 1;
@@ -540,7 +553,7 @@ static enum tput_result take(const struct rule *r, const struct line_ctx *lc, st
 	enum tput_unit unit = TPUT_VALUE;
 	double scale = 1;
 	int invert = 0;
-	if (rx_group(r->re, "unit", &g, &gl)) {
+	if (rx_group_at(r->re, r->g_unit, &g, &gl)) {
 		if (!tput_unit_parse(g, gl, &unit, &scale, &invert)) {
 			snprintf(why, whylen, "unknown unit '%.*s'", (int)(gl > 40 ? 40 : gl), g);
 			return TPUT_BAD;
@@ -549,7 +562,7 @@ static enum tput_result take(const struct rule *r, const struct line_ctx *lc, st
 		tput_unit_parse(r->unit, strlen(r->unit), &unit, &scale, &invert);
 	}
 	pt->unit = unit;
-	if (!rx_group(r->re, "tput", &g, &gl)) {
+	if (!rx_group_at(r->re, r->g_tput, &g, &gl)) {
 		snprintf(why, whylen, "no throughput in the match");
 		return TPUT_BAD;
 	}
@@ -561,13 +574,13 @@ static enum tput_result take(const struct rule *r, const struct line_ctx *lc, st
 		return TPUT_BAD;
 	}
 	pt->value = (invert ? 1 / v : v) * scale;
-	if (rx_group(r->re, "step", &g, &gl) && tput_parse_number(g, gl, &v) == TPUT_NUM_OK)
+	if (rx_group_at(r->re, r->g_step, &g, &gl) && tput_parse_number(g, gl, &v) == TPUT_NUM_OK)
 		pt->step = (long long)v;
-	if (rx_group(r->re, "loss", &g, &gl) && tput_parse_number(g, gl, &v) == TPUT_NUM_OK)
+	if (rx_group_at(r->re, r->g_loss, &g, &gl) && tput_parse_number(g, gl, &v) == TPUT_NUM_OK)
 		pt->loss = v;
-	if (rx_group(r->re, "rank", &g, &gl) && tput_parse_number(g, gl, &v) == TPUT_NUM_OK)
+	if (rx_group_at(r->re, r->g_rank, &g, &gl) && tput_parse_number(g, gl, &v) == TPUT_NUM_OK)
 		pt->rank = (long)v;
-	if (rx_group(r->re, "time", &g, &gl)) {
+	if (rx_group_at(r->re, r->g_time, &g, &gl)) {
 		if (tput_parse_number(g, gl, &v) == TPUT_NUM_OK)
 			pt->time = v * r->time_scale;
 		else if (tput_timestamp(g, gl, &v) > 0)
