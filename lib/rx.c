@@ -89,12 +89,22 @@ int rx_match_groups(rx *re, const char *subject, size_t len, char *errbuf, size_
 	return rc;
 }
 
+int rx_group_index(const rx *re, const char *name)
+{
+	int number = pcre2_substring_number_from_name(re->code, (PCRE2_SPTR)name);
+	return number < 0 ? -1 : number;
+}
+
 int rx_group(const rx *re, const char *name, const char **start, size_t *len)
 {
 	if (!re->matched)
 		return 0;
-	int number = pcre2_substring_number_from_name(re->code, (PCRE2_SPTR)name);
-	if (number < 0)
+	return rx_group_at(re, rx_group_index(re, name), start, len);
+}
+
+int rx_group_at(const rx *re, int number, const char **start, size_t *len)
+{
+	if (!re->matched || number < 0)
 		return 0;
 	PCRE2_SIZE *ovector = pcre2_get_ovector_pointer(re->match);
 	uint32_t pairs = pcre2_get_ovector_count(re->match);

@@ -20,6 +20,10 @@ int rx_match(rx *re, const char *subject, size_t len, char *errbuf, size_t errle
 int rx_match_groups(rx *re, const char *subject, size_t len, char *errbuf, size_t errlen);
 /* After a successful rx_match_groups: group by name; 0 when unset. */
 int rx_group(const rx *re, const char *name, const char **start, size_t *len);
+/* The number of a named group (-1 when none), looked up once; rx_group_at then skips
+ * the name table on every match. */
+int rx_group_index(const rx *re, const char *name);
+int rx_group_at(const rx *re, int number, const char **start, size_t *len);
 
 #define RX_MATCH_LIMIT 10000000u
 #define RX_DEPTH_LIMIT 100000u

@@ -1,0 +1,15 @@
+# bench-tput.sh: sift-tput on a generated >= 1 GB mixed training log, beside grep -P and Python re.
+TPUT_LOG="$OUT/tput-mixed.log"
+[ -s "$TPUT_LOG" ] || python3 "$ROOT/bench/gen-tput-log.py" "$TPUT_LOG" $((1024 * 1024 * 1024))
+TT_RE='\bstep:\s*(?<step>\d+)\s+loss:\s*(?<loss>\S+)\s.*?\btps:\s*(?<tput>\S+)'
+measure cat-floor "cat '$TPUT_LOG'"
+# GNU grep quits at the first match when its output is /dev/null: give it a file.
+measure grep-cP-torchtitan "grep -cP '$TT_RE' '$TPUT_LOG' > '$OUT/tput-grep.count'"
+measure sift-tput-torchtitan "'$BIN/sift-tput' --preset torchtitan '$TPUT_LOG'"
+measure sift-tput-auto "'$BIN/sift-tput' '$TPUT_LOG'"
+measure sift-tput-stats "'$BIN/sift-tput' --stats --preset torchtitan '$TPUT_LOG'"
+measure python-re-torchtitan "python3 '$ROOT/bench/peer-tput.py' '$TPUT_LOG'"
+ratio sift-tput-torchtitan grep-cP-torchtitan
+ratio sift-tput-auto grep-cP-torchtitan
+ratio python-re-torchtitan sift-tput-torchtitan
+rss_vs_file sift-tput-torchtitan "$TPUT_LOG"

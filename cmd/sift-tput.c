@@ -1,0 +1,716 @@
+/* sift-tput: throughput series out of training logs, their spread, and before/after verdicts. */
+#include "../lib/cli.h"
+#include "../lib/err.h"
+#include "../lib/input.h"
+#include "../lib/stats.h"
+#include "../lib/table.h"
+#include "../lib/tput.h"
+#include "../lib/xalloc.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+	OPT_PRESET = 'p', OPT_REGEX = 'e', OPT_UNIT = 'u', OPT_RANK = 'r', OPT_STATS = 's',
+	OPT_COMPARE = 'c', OPT_FORMAT = 'f', OPT_VERBOSE = 'v',
+	OPT_LIST = 0x2000, OPT_WARMUP, OPT_PER_RANK, OPT_BEFORE, OPT_AFTER, OPT_FAIL_BELOW, OPT_STRICT,
+};
+
+static const struct cli_option options[] = {
+	{ "preset", OPT_PRESET, "NAME", "use this preset only (repeatable; 'none' for --regex alone)" },
+	{ "regex", OPT_REGEX, "RE", "add a PCRE2 rule with named groups tput, unit, step, time, loss, rank" },
+	{ "list-presets", OPT_LIST, NULL, "list the presets with an example line each" },
+	{ "unit", OPT_UNIT, "UNIT", "keep one canonical unit (tokens/s, tokens/s/gpu, samples/s, it/s, ...)" },
+	{ "rank", OPT_RANK, "N", "keep the lines of one rank" },
+	{ "stats", OPT_STATS, NULL, "summarize per source and unit instead of listing the series" },
+	{ "warmup", OPT_WARMUP, "N|P%", "skip the first N steps or P% of points in stats (default 10%)" },
+	{ "per-rank", OPT_PER_RANK, NULL, "keep every rank's copy of a step (default: lowest rank only)" },
+	{ "compare", OPT_COMPARE, NULL, "compare two logs: sift-tput --compare BEFORE AFTER" },
+	{ "before", OPT_BEFORE, "FILE", "a log of the before side (repeatable; implies --compare)" },
+	{ "after", OPT_AFTER, "FILE", "a log of the after side (repeatable; implies --compare)" },
+	{ "fail-below", OPT_FAIL_BELOW, "R", "exit 1 when the speedup interval's upper bound is below R" },
+	{ "format", OPT_FORMAT, "FMT", "tables: text (default), tsv, csv, json, md" },
+	{ "verbose", OPT_VERBOSE, NULL, "name bad and skipped lines" },
+	{ "strict", OPT_STRICT, NULL, "a bad line is fatal" },
+	{ 0, 0, 0, 0 },
+};
+
+static const struct cli_spec spec = {
+	"[OPTION]... [FILE]...\n       sift-tput --compare [OPTION]... BEFORE AFTER\n"
+	"       sift-tput [OPTION]... --before FILE... --after FILE...",
+	"Extract throughput from training logs: a TSV series (source line rank step time value\n"
+	"unit loss), --stats per source and unit, or --compare before and after logs.",
+	options,
+	"Without --preset every line is tried against every preset, in the order --list-presets shows.\n"
+	"Exit status: 0 ok, 1 no throughput found, unreadable input, or --fail-below tripped,\n"
+	"2 usage error.\n",
+};
+
+struct opts {
+	int stats, per_rank, verbose, list;
+	int unit;                  /* -1: every unit */
+	long rank;                 /* -1: every rank */
+	int warmup_pct;            /* warm-up as a share of points, else as steps */
+	double warmup;
+	double fail_below;         /* NaN: none */
+	enum table_format format;
+	char **before, **after;
+	size_t nbefore, nafter;
+};
+
+/* One series: the points of a source (or compare side) in one unit, in input order. */
+struct point {
+	double value;
+	long long step;
+	long rank;
+};
+
+struct series {
+	char *source;
+	enum tput_unit unit;
+	struct point *pts;
+	size_t n, cap, nan;
+};
+
+struct collect {
+	struct series *s;
+	size_t n, cap;
+};
+
+struct run {
+	const struct opts *o;
+	tput_ex *ex;
+	struct err_lines *errs;
+	const struct in_line *line;
+	struct collect *col;       /* NULL: write the series */
+	unsigned long points, nans;
+};
+
+static struct series *series_for(struct collect *c, const char *source, enum tput_unit unit)
+{
+	for (size_t i = c->n; i-- > 0;)
+		if (c->s[i].unit == unit && strcmp(c->s[i].source, source) == 0)
+			return &c->s[i];
+	c->s = xgrow(c->s, &c->cap, c->n + 1, sizeof *c->s);
+	struct series *s = &c->s[c->n++];
+	memset(s, 0, sizeof *s);
+	s->source = xstrndup(source, strlen(source));
+	s->unit = unit;
+	return s;
+}
+
+static void collect_free(struct collect *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		free(c->s[i].source);
+		free(c->s[i].pts);
+	}
+	free(c->s);
+}
+
+/* Rows are built in a local buffer and written once: stdio calls per field dominated. */
+struct row {
+	char buf[1024];
+	size_t len;
+};
+
+static void row_put(struct row *r, const char *s, size_t n)
+{
+	if (n > sizeof r->buf - r->len) {  /* a very long file name: flush, never cut */
+		fwrite(r->buf, 1, r->len, stdout);
+		r->len = 0;
+		if (n > sizeof r->buf) {
+			fwrite(s, 1, n, stdout);
+			return;
+		}
+	}
+	memcpy(r->buf + r->len, s, n);
+	r->len += n;
+}
+
+/* Digits of u with `frac` of them after a point (trailing zeros already dropped). */
+static void row_fixed(struct row *r, int neg, unsigned long long u, int frac)
+{
+	char buf[32], *p = buf + sizeof buf;
+	for (int d = 0; d < frac; d++, u /= 10)
+		*--p = (char)('0' + u % 10);
+	if (frac)
+		*--p = '.';
+	do
+		*--p = (char)('0' + u % 10);
+	while ((u /= 10) != 0);
+	if (neg)
+		*--p = '-';
+	row_put(r, p, (size_t)(buf + sizeof buf - p));
+}
+
+/* Up to 6 decimals, trailing zeros dropped; 0 when v does not fit that exactly. */
+static int row_short(struct row *r, double v, double max)
+{
+	double a = fabs(v), scaled = nearbyint(a * 1e6);
+	if (!(scaled < max) || fabs(scaled - a * 1e6) >= 1e-6 * (1 + a))
+		return 0;
+	unsigned long long u = (unsigned long long)scaled;
+	int frac = 6;
+	while (frac > 0 && u % 10 == 0) {
+		u /= 10;
+		frac--;
+	}
+	row_fixed(r, v < 0, u, frac);
+	return 1;
+}
+
+/* Numbers as %.10g writes them, the common short ones without printf. */
+static void row_num(struct row *r, double v)
+{
+	if (isnan(v))
+		return;
+	if (v == floor(v) && fabs(v) < 1e15) {
+		row_fixed(r, v < 0, (unsigned long long)fabs(v), 0);
+		return;
+	}
+	/* below 1e10 scaled, six decimals and at most ten digits: %.10g's own spelling */
+	if (fabs(v) >= 1e-4 && row_short(r, v, 1e10))
+		return;
+	char buf[32];
+	int n = snprintf(buf, sizeof buf, "%.10g", v);
+	row_put(r, buf, (size_t)n);
+}
+
+/* Seconds as %.6f writes them, trailing zeros dropped. */
+static void row_time(struct row *r, double t)
+{
+	if (isnan(t))
+		return;
+	if (row_short(r, t, 9e15))
+		return;
+	char buf[48];
+	int n = snprintf(buf, sizeof buf, "%.6f", t);
+	while (n > 0 && buf[n - 1] == '0')
+		n--;
+	if (n > 0 && buf[n - 1] == '.')
+		n--;
+	row_put(r, buf, (size_t)n);
+}
+
+static void write_point(const struct in_line *l, const struct tput_point *pt)
+{
+	struct row r = { .len = 0 };
+	row_put(&r, l->file, strlen(l->file));
+	row_put(&r, "\t", 1);
+	row_fixed(&r, 0, l->lineno, 0);
+	row_put(&r, "\t", 1);
+	if (pt->rank >= 0)
+		row_fixed(&r, 0, (unsigned long long)pt->rank, 0);
+	row_put(&r, "\t", 1);
+	if (pt->step >= 0)
+		row_fixed(&r, 0, (unsigned long long)pt->step, 0);
+	row_put(&r, "\t", 1);
+	row_time(&r, pt->time);
+	row_put(&r, "\t", 1);
+	row_num(&r, pt->value);
+	row_put(&r, "\t", 1);
+	row_put(&r, tput_unit_names[pt->unit], strlen(tput_unit_names[pt->unit]));
+	row_put(&r, "\t", 1);
+	row_num(&r, pt->loss);
+	row_put(&r, "\n", 1);
+	fwrite(r.buf, 1, r.len, stdout);
+}
+
+static void sink(void *ctx, enum tput_result res, const struct tput_point *pt, const char *reason)
+{
+	struct run *r = ctx;
+	const struct in_line *l = r->line;
+	if (res == TPUT_BAD) {
+		err_bad_line(r->errs, l->file, l->lineno, "%s", reason);
+		return;
+	}
+	if (res == TPUT_NOMATCH) {
+		err_skip_line(r->errs, l->file, l->lineno, "%s", reason);
+		return;
+	}
+	if (r->o->unit >= 0 && pt && (int)pt->unit != r->o->unit)
+		return;
+	if (r->o->rank >= 0 && pt && pt->rank != r->o->rank)
+		return;
+	if (res == TPUT_NAN) {
+		r->nans++;
+		if (r->col)
+			series_for(r->col, l->file, pt->unit)->nan++;
+		return;
+	}
+	if (!r->col) {
+		if (r->points++ == 0)  /* no header when nothing matched: the error says why */
+			fputs("source\tline\trank\tstep\ttime\tvalue\tunit\tloss\n", stdout);
+		write_point(l, pt);
+		return;
+	}
+	r->points++;
+	struct series *s = series_for(r->col, l->file, pt->unit);
+	s->pts = xgrow(s->pts, &s->cap, s->n + 1, sizeof *s->pts);
+	s->pts[s->n++] = (struct point){ pt->value, pt->step, pt->rank };
+}
+
+static int read_logs(struct run *r, char **paths, size_t npaths)
+{
+	in_reader *in = in_open(paths, npaths);
+	struct in_line line;
+	r->line = &line;
+	while (in_next(in, &line))
+		tput_ex_line(r->ex, line.text, line.len, sink, r);
+	int failed = in_failed(in);
+	in_close(in);
+	return failed;
+}
+
+static void no_match(const tput_ex *ex, const char *what)
+{
+	size_t cap = 64, len = 0;
+	char *names = xmalloc(cap);
+	names[0] = '\0';
+	for (size_t i = 0; i < tput_ex_rules(ex); i++) {
+		const char *n = tput_ex_rule_name(ex, i);
+		names = xgrow(names, &cap, len + strlen(n) + 3, 1);
+		len += (size_t)sprintf(names + len, "%s%s", i ? ", " : "", n);
+	}
+	err_warn("no throughput found in %s (tried: %s)", what, names);
+	free(names);
+}
+
+/* The figures stats are taken on: per-rank duplicates dropped, then the warm-up. */
+struct kept {
+	double *v;
+	size_t n, warmup, dups;
+};
+
+static int cmp_step_rank(const void *a, const void *b)
+{
+	const struct point *x = *(const struct point *const *)a, *y = *(const struct point *const *)b;
+	if (x->step != y->step)
+		return x->step < y->step ? -1 : 1;
+	return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+static void keep_points(const struct series *s, const struct opts *o, struct kept *k)
+{
+	char *drop = xcalloc(s->n ? s->n : 1, 1);
+	k->dups = 0;
+	if (!o->per_rank) {
+		/* Ranks repeat a step's figure: keep the lowest rank's lines of each step. */
+		const struct point **by = xmalloc((s->n ? s->n : 1) * sizeof *by);
+		size_t m = 0;
+		for (size_t i = 0; i < s->n; i++)
+			if (s->pts[i].rank >= 0 && s->pts[i].step >= 0)
+				by[m++] = &s->pts[i];
+		qsort(by, m, sizeof *by, cmp_step_rank);
+		for (size_t i = 1; i < m; i++) {
+			size_t j = i;
+			while (j > 0 && by[j - 1]->step == by[i]->step)
+				j--;
+			if (by[i]->rank > by[j]->rank) {
+				drop[by[i] - s->pts] = 1;
+				k->dups++;
+			}
+		}
+		free(by);
+	}
+	size_t live = s->n - k->dups, skip = 0;
+	long long first = -1;
+	if (o->warmup_pct) {
+		skip = (size_t)floor((double)live * o->warmup / 100.0);
+	} else {
+		for (size_t i = 0; i < s->n; i++)
+			if (!drop[i] && s->pts[i].step >= 0 && (first < 0 || s->pts[i].step < first))
+				first = s->pts[i].step;
+		if (first < 0)
+			skip = (size_t)o->warmup < live ? (size_t)o->warmup : live;
+	}
+	k->v = xmalloc((live ? live : 1) * sizeof *k->v);
+	k->n = k->warmup = 0;
+	size_t seen = 0;
+	for (size_t i = 0; i < s->n; i++) {
+		if (drop[i])
+			continue;
+		int warm = first >= 0 ? (s->pts[i].step >= 0 && (double)s->pts[i].step < (double)first + o->warmup)
+				      : seen < skip;
+		seen++;
+		if (warm)
+			k->warmup++;
+		else
+			k->v[k->n++] = s->pts[i].value;
+	}
+	free(drop);
+}
+
+static const struct table_column stats_cols[] = {
+	{ "source", TABLE_STR, 0 }, { "unit", TABLE_STR, 0 }, { "n", TABLE_UINT, 0 },
+	{ "warmup", TABLE_UINT, 0 }, { "dup", TABLE_UINT, 0 }, { "nan", TABLE_UINT, 0 },
+	{ "mean", TABLE_REAL, 4 }, { "median", TABLE_REAL, 4 }, { "p5", TABLE_REAL, 4 },
+	{ "p95", TABLE_REAL, 4 }, { "stddev", TABLE_REAL, 4 }, { "cv_pct", TABLE_PCT, 0 },
+	{ "min", TABLE_REAL, 4 }, { "max", TABLE_REAL, 4 },
+};
+
+static void stats_row(table *t, const char *source, enum tput_unit unit, size_t nan, const struct kept *k)
+{
+	struct stats_summary sum;
+	double *scratch = xmalloc((k->n ? k->n : 1) * sizeof *scratch);
+	memcpy(scratch, k->v, k->n * sizeof *scratch);
+	stats_summarize(scratch, k->n, &sum);
+	free(scratch);
+	table_add_row(t);
+	table_set_str(t, 0, source, strlen(source));
+	const char *u = tput_unit_names[unit];
+	table_set_str(t, 1, u, strlen(u));
+	table_set_uint(t, 2, k->n);
+	table_set_uint(t, 3, k->warmup);
+	table_set_uint(t, 4, k->dups);
+	table_set_uint(t, 5, nan);
+	double f[] = { sum.mean, sum.median, sum.p5, sum.p95, sum.stddev, sum.cv_pct, sum.min, sum.max };
+	for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
+		table_set_real(t, 6 + i, f[i]);
+}
+
+static void warmup_note(const struct opts *o)
+{
+	if (o->warmup_pct)
+		printf("warm-up: first %g%% of points skipped per series\n", o->warmup);
+	else
+		printf("warm-up: first %g steps skipped per series\n", o->warmup);
+}
+
+static void do_stats(const struct collect *c, const struct opts *o, const struct err_lines *errs)
+{
+	table *t = table_new(stats_cols, sizeof stats_cols / sizeof stats_cols[0]);
+	for (size_t i = 0; i < c->n; i++) {
+		struct kept k;
+		keep_points(&c->s[i], o, &k);
+		stats_row(t, c->s[i].source, c->s[i].unit, c->s[i].nan, &k);
+		free(k.v);
+	}
+	if (o->format == TABLE_TEXT) {
+		warmup_note(o);
+		printf("bad lines %lu\n", errs->bad);
+	}
+	table_write(t, stdout, o->format, 0);
+	table_free(t);
+}
+
+static const struct series *find_unit(const struct collect *c, enum tput_unit unit)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (c->s[i].unit == unit)
+			return &c->s[i];
+	return NULL;
+}
+
+/* One side of a comparison in one unit: each log loses its own warm-up and duplicates,
+ * then the logs are pooled. */
+static void side_values(const struct collect *c, enum tput_unit unit, const struct opts *o,
+			struct kept *out, size_t *nan)
+{
+	size_t cap = 0;
+	*out = (struct kept){ NULL, 0, 0, 0 };
+	*nan = 0;
+	for (size_t i = 0; i < c->n; i++) {
+		if (c->s[i].unit != unit)
+			continue;
+		struct kept k;
+		keep_points(&c->s[i], o, &k);
+		out->v = xgrow(out->v, &cap, out->n + k.n + 1, sizeof *out->v);
+		memcpy(out->v + out->n, k.v, k.n * sizeof *k.v);
+		out->n += k.n;
+		out->warmup += k.warmup;
+		out->dups += k.dups;
+		*nan += c->s[i].nan;
+		free(k.v);
+	}
+}
+
+static int do_compare(const struct collect *before, const struct collect *after, const struct opts *o,
+		      const struct err_lines *errs)
+{
+	static const struct table_column cols[] = {
+		{ "unit", TABLE_STR, 0 }, { "before_n", TABLE_UINT, 0 }, { "after_n", TABLE_UINT, 0 },
+		{ "before_median", TABLE_REAL, 4 }, { "after_median", TABLE_REAL, 4 },
+		{ "before_cv_pct", TABLE_PCT, 0 }, { "after_cv_pct", TABLE_PCT, 0 },
+		{ "speedup", TABLE_REAL, 4 }, { "ci_low", TABLE_REAL, 4 }, { "ci_high", TABLE_REAL, 4 },
+		{ "p_value", TABLE_REAL, 6 }, { "verdict", TABLE_STR, 0 },
+	};
+	table *st = table_new(stats_cols, sizeof stats_cols / sizeof stats_cols[0]);
+	table *t = table_new(cols, sizeof cols / sizeof cols[0]);
+	char *lines = NULL;
+	size_t cap = 0, len = 0;
+	int status = EXIT_OK, compared = 0;
+	for (size_t i = 0; i < before->n; i++) {
+		const struct series *b = &before->s[i];
+		if (find_unit(before, b->unit) != b)
+			continue;  /* this unit was done with its first log */
+		if (!find_unit(after, b->unit)) {
+			err_warn("%s: only in the before logs, not compared", tput_unit_names[b->unit]);
+			continue;
+		}
+		struct kept kb, ka;
+		size_t nanb, nana;
+		side_values(before, b->unit, o, &kb, &nanb);
+		side_values(after, b->unit, o, &ka, &nana);
+		stats_row(st, "before", b->unit, nanb, &kb);
+		stats_row(st, "after", b->unit, nana, &ka);
+		struct stats_summary sb, sa;
+		double *scratch = xmalloc((kb.n + ka.n + 1) * sizeof *scratch);
+		memcpy(scratch, kb.v, kb.n * sizeof *scratch);
+		stats_summarize(scratch, kb.n, &sb);
+		memcpy(scratch, ka.v, ka.n * sizeof *scratch);
+		stats_summarize(scratch, ka.n, &sa);
+		free(scratch);
+		/* Speedup > 1 is faster in every unit: times per step are read the other way round. */
+		int lower = tput_unit_lower_is_better(b->unit);
+		struct stats_ratio_ci ci = { NAN, NAN, NAN };
+		struct stats_mwu mw = { NAN, NAN, NAN };
+		int ok = (lower ? stats_bootstrap_median_ratio(ka.v, ka.n, kb.v, kb.n, STATS_RESAMPLES,
+							      STATS_SEED, 0.95, &ci)
+				: stats_bootstrap_median_ratio(kb.v, kb.n, ka.v, ka.n, STATS_RESAMPLES,
+							      STATS_SEED, 0.95, &ci)) == 0 &&
+			 stats_mann_whitney(kb.v, kb.n, ka.v, ka.n, &mw) == 0;
+		const char *verdict = "no significant change";
+		if (!ok)
+			verdict = "not enough data";
+		else if (mw.p < 0.05 && ci.low > 1)
+			verdict = "faster";
+		else if (mw.p < 0.05 && ci.high < 1)
+			verdict = "slower";
+		table_add_row(t);
+		const char *u = tput_unit_names[b->unit];
+		table_set_str(t, 0, u, strlen(u));
+		table_set_uint(t, 1, kb.n);
+		table_set_uint(t, 2, ka.n);
+		table_set_real(t, 3, sb.median);
+		table_set_real(t, 4, sa.median);
+		table_set_real(t, 5, sb.cv_pct);
+		table_set_real(t, 6, sa.cv_pct);
+		table_set_real(t, 7, ci.ratio);
+		table_set_real(t, 8, ci.low);
+		table_set_real(t, 9, ci.high);
+		table_set_real(t, 10, mw.p);
+		table_set_str(t, 11, verdict, strlen(verdict));
+		char buf[256];
+		int n = snprintf(buf, sizeof buf, "%s: %s: speedup %.4f (95%% CI %.4f to %.4f), Mann-Whitney p %.3g\n",
+				 u, verdict, ci.ratio, ci.low, ci.high, mw.p);
+		lines = xgrow(lines, &cap, len + (size_t)n + 1, 1);
+		memcpy(lines + len, buf, (size_t)n + 1);
+		len += (size_t)n;
+		compared++;
+		if (ok && !isnan(o->fail_below) && ci.high < o->fail_below) {
+			err_warn("%s: regression: speedup interval upper bound %.4f is below %g", u, ci.high,
+				 o->fail_below);
+			status = EXIT_DATA;
+		}
+		free(kb.v);
+		free(ka.v);
+	}
+	for (size_t i = 0; i < after->n; i++)
+		if (find_unit(after, after->s[i].unit) == &after->s[i] && !find_unit(before, after->s[i].unit))
+			err_warn("%s: only in the after logs, not compared", tput_unit_names[after->s[i].unit]);
+	if (compared == 0) {
+		err_warn("no unit in common between the before and after logs");
+		status = EXIT_DATA;
+	} else if (o->format == TABLE_TEXT) {
+		warmup_note(o);
+		printf("bad lines %lu\n", errs->bad);
+		table_write(st, stdout, o->format, 0);
+		putchar('\n');
+		table_write(t, stdout, o->format, 0);
+		putchar('\n');
+		fputs(lines, stdout);
+	} else {
+		table_write(t, stdout, o->format, 0);
+	}
+	free(lines);
+	table_free(st);
+	table_free(t);
+	return status;
+}
+
+static void list_presets(enum table_format format)
+{
+	static const struct table_column cols[] = {
+		{ "preset", TABLE_STR, 0 }, { "source", TABLE_STR, 0 }, { "unit", TABLE_STR, 0 },
+		{ "example", TABLE_STR, 0 },
+	};
+	table *t = table_new(cols, 4);
+	for (size_t i = 0; i < tput_npresets; i++) {
+		const struct tput_preset *p = &tput_presets[i];
+		const char *unit = p->unit ? p->unit : "from the line";
+		table_add_row(t);
+		table_set_str(t, 0, p->name, strlen(p->name));
+		table_set_str(t, 1, p->source, strlen(p->source));
+		table_set_str(t, 2, unit, strlen(unit));
+		table_set_str(t, 3, p->example, strlen(p->example));
+	}
+	table_write(t, stdout, format, 0);
+	table_free(t);
+}
+
+static void parse_warmup(struct opts *o, const char *value)
+{
+	size_t len = strlen(value);
+	o->warmup_pct = len > 0 && value[len - 1] == '%';
+	char *end;
+	o->warmup = strtod(value, &end);
+	if (end == value || end != value + len - (size_t)o->warmup_pct || !(o->warmup >= 0) ||
+	    (o->warmup_pct && o->warmup >= 100))
+		cli_usage_error(&spec, "--warmup: expected N steps or P%% below 100, not '%s'", value);
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = { 0 };
+	struct err_lines errs;
+	const char *value;
+	int key, first, compare = 0;
+	char **regexes = NULL;
+	size_t nregex = 0, rcap = 0, bcap = 0, acap = 0;
+	char *chosen = xcalloc(tput_npresets, 1);
+	int any_preset = 0;
+
+	err_set_prog(argv[0]);
+	err_lines_init(&errs);
+	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
+	o.unit = -1;
+	o.rank = -1;
+	o.warmup_pct = 1;
+	o.warmup = 10;
+	o.fail_below = NAN;
+	while ((key = cli_next(&spec, argc, argv, &value, &first)) != -1) {
+		switch (key) {
+		case OPT_PRESET:
+			any_preset = 1;
+			if (strcmp(value, "none") != 0) {
+				int p = tput_preset_find(value);
+				if (p < 0)
+					cli_usage_error(&spec, "--preset: unknown preset '%s' (see --list-presets)", value);
+				chosen[p] = 1;
+			}
+			break;
+		case OPT_REGEX:
+			regexes = xgrow(regexes, &rcap, nregex + 1, sizeof *regexes);
+			regexes[nregex++] = (char *)value;
+			break;
+		case OPT_LIST: o.list = 1; break;
+		case OPT_UNIT: {
+			enum tput_unit u;
+			double scale;
+			int inv;
+			if (!tput_unit_parse(value, strlen(value), &u, &scale, &inv))
+				cli_usage_error(&spec, "--unit: unknown unit '%s'", value);
+			o.unit = (int)u;
+			break;
+		}
+		case OPT_RANK: o.rank = (long)cli_ulong(&spec, "--rank", value); break;
+		case OPT_STATS: o.stats = 1; break;
+		case OPT_WARMUP: parse_warmup(&o, value); break;
+		case OPT_PER_RANK: o.per_rank = 1; break;
+		case OPT_COMPARE: compare = 1; break;
+		case OPT_BEFORE:
+			o.before = xgrow(o.before, &bcap, o.nbefore + 1, sizeof *o.before);
+			o.before[o.nbefore++] = (char *)value;
+			break;
+		case OPT_AFTER:
+			o.after = xgrow(o.after, &acap, o.nafter + 1, sizeof *o.after);
+			o.after[o.nafter++] = (char *)value;
+			break;
+		case OPT_FAIL_BELOW: o.fail_below = cli_double(&spec, "--fail-below", value); break;
+		case OPT_FORMAT:
+			o.format = (enum table_format)cli_choice(&spec, "--format", value, table_format_names);
+			break;
+		case OPT_VERBOSE: o.verbose = errs.verbose = 1; break;
+		case OPT_STRICT: errs.strict = 1; break;
+		default: cli_usage_error(&spec, NULL);
+		}
+	}
+	if (o.list) {
+		free(chosen);
+		free(regexes);
+		free(o.before);
+		free(o.after);
+		list_presets(o.format);
+		err_close_stdout();
+		return EXIT_OK;
+	}
+	char **files = argv + first;
+	size_t nfiles = (size_t)(argc - first);
+	if (o.nbefore || o.nafter) {
+		compare = 1;
+		if (!o.nbefore || !o.nafter || nfiles)
+			cli_usage_error(&spec, "--before and --after need each other and no other files");
+	} else if (compare) {
+		if (nfiles != 2)
+			cli_usage_error(&spec, "--compare takes two logs, BEFORE and AFTER (or --before/--after)");
+		o.before = files;
+		o.after = files + 1;
+		o.nbefore = o.nafter = 1;
+	}
+	if (!compare && !isnan(o.fail_below))
+		cli_usage_error(&spec, "--fail-below goes with --compare");
+
+	tput_ex *ex = tput_ex_new();
+	for (size_t i = 0; i < nregex; i++) {
+		char err[256];
+		if (tput_ex_add_regex(ex, regexes[i], err, sizeof err) != 0)
+			cli_usage_error(&spec, "--regex: %s", err);
+	}
+	for (size_t i = 0; i < tput_npresets; i++)
+		if (!any_preset || chosen[i])
+			tput_ex_add_preset(ex, i);
+	if (tput_ex_rules(ex) == 0)
+		cli_usage_error(&spec, "--preset none leaves no rule: add --regex");
+	/* Bad lines are counted; -v names them. */
+	errs.limit = 0;
+	errs.verbose = o.verbose;
+
+	int status = EXIT_OK;
+	struct run r = { &o, ex, &errs, NULL, NULL, 0, 0 };
+	if (compare) {
+		struct collect before = { NULL, 0, 0 }, after = { NULL, 0, 0 };
+		r.col = &before;
+		status |= read_logs(&r, o.before, o.nbefore);
+		unsigned long nb = r.points;
+		r.col = &after;
+		r.points = 0;
+		status |= read_logs(&r, o.after, o.nafter);
+		if (nb == 0 || r.points == 0) {
+			no_match(ex, nb == 0 ? "the before logs" : "the after logs");
+			status = EXIT_DATA;
+		} else {
+			status |= do_compare(&before, &after, &o, &errs);
+		}
+		collect_free(&before);
+		collect_free(&after);
+	} else {
+		struct collect c = { NULL, 0, 0 };
+		if (o.stats)
+			r.col = &c;
+		status |= read_logs(&r, files, nfiles);
+		if (r.points == 0) {
+			no_match(ex, nfiles ? "the input" : "standard input");
+			status = EXIT_DATA;
+		} else if (o.stats) {
+			do_stats(&c, &o, &errs);
+		}
+		if (o.verbose && r.nans)
+			err_warn("%lu nan value%s counted and left out", r.nans, r.nans == 1 ? "" : "s");
+		collect_free(&c);
+	}
+	if (errs.bad && !o.verbose)
+		err_warn("%lu bad line%s left out (-v names them)", errs.bad, errs.bad == 1 ? "" : "s");
+	err_close_stdout();
+	tput_ex_free(ex);
+	free(chosen);
+	free(regexes);
+	if (o.before != files) {
+		free(o.before);
+		free(o.after);
+	}
+	return status ? EXIT_DATA : EXIT_OK;
+}

@@ -1,0 +1,363 @@
+/* test_tput: presets against real and constructed lines, numbers, units, prefixes, timestamps. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "tput.h"
+
+static int close_to(double a, double b) { return fabs(a - b) < 1e-6 * (1 + fabs(b)); }
+#define near(a, b) assert_true(close_to((a), (b)))
+
+struct got {
+	enum tput_result res[32];
+	struct tput_point pt[32];
+	int n;
+};
+
+static void collect(void *ctx, enum tput_result res, const struct tput_point *pt, const char *reason)
+{
+	struct got *g = ctx;
+	(void)reason;
+	assert_true(g->n < 32);
+	g->res[g->n] = res;
+	if (pt)
+		g->pt[g->n] = *pt;
+	g->n++;
+}
+
+/* Run one line through every preset (or one by name); the line is copied: it is edited in place. */
+static struct got run(const char *preset, const char *line)
+{
+	tput_ex *ex = tput_ex_new();
+	if (preset)
+		tput_ex_add_preset(ex, (size_t)tput_preset_find(preset));
+	else
+		for (size_t i = 0; i < tput_npresets; i++)
+			tput_ex_add_preset(ex, i);
+	struct got g = { .n = 0 };
+	char *copy = strdup(line);
+	tput_ex_line(ex, copy, strlen(line), collect, &g);
+	if (!preset && g.n > 0 && g.res[0] != TPUT_NOMATCH)
+		g.pt[0].rule = g.pt[0].rule;  /* rule index is the preset index here */
+	free(copy);
+	tput_ex_free(ex);
+	return g;
+}
+
+static void expect(const char *preset, const char *line, double value, enum tput_unit unit,
+		   long long step, double loss)
+{
+	struct got g = run(NULL, line);
+	assert_int_equal(g.n, 1);
+	assert_int_equal(g.res[0], TPUT_POINT);
+	assert_string_equal(tput_presets[g.pt[0].rule].name, preset); /* auto picks this preset */
+	near(g.pt[0].value, value);
+	assert_int_equal(g.pt[0].unit, unit);
+	assert_true(g.pt[0].step == step);
+	if (isnan(loss))
+		assert_true(isnan(g.pt[0].loss));
+	else
+		near(g.pt[0].loss, loss);
+	g = run(preset, line);   /* and the preset alone agrees */
+	assert_int_equal(g.n, 1);
+	near(g.pt[0].value, value);
+}
+
+static void test_every_preset_example(void **state)
+{
+	(void)state;
+	static const double values[] = { 3.462, 402.1, 5856, 120.52, 1023456, 529882, 368.46, 35.55,
+					 5.97, 49.2, 51234, 6640.1, 1249, 43200, 14500 };
+	assert_int_equal(tput_npresets, sizeof values / sizeof values[0]);
+	for (size_t i = 0; i < tput_npresets; i++) {
+		struct got g = run(tput_presets[i].name, tput_presets[i].example);
+		assert_int_equal(g.n, 1);
+		assert_int_equal(g.res[0], TPUT_POINT);
+		near(g.pt[0].value, values[i]);
+		/* auto-detection gives the example to its own preset */
+		g = run(NULL, tput_presets[i].example);
+		assert_string_equal(tput_presets[g.pt[0].rule].name, tput_presets[i].name);
+	}
+}
+
+static void test_presets_on_table_lines(void **state)
+{
+	(void)state;
+	expect("megatron", " iteration       80/    1000 | consumed samples:          320 | elapsed time per iteration (ms): 1622.8 | learning rate: 1.485E-04 | global batch size:     4 | lm loss: 8.284489E+00 | loss scale: 16384.0 | grad norm: 3.708 |",
+	       1622.8, TPUT_MS_STEP, 80, 8.284489);
+	expect("megatron", " iteration       20/ 1000 | elapsed time per iteration (ms): 1572.7 | throughput per GPU (TFLOP/s/GPU): 402.1 | lm loss: 1.21E+01 |",
+	       402.1, TPUT_TFLOPS_GPU, 20, 12.1);
+	expect("megatron-deepspeed", " iteration 10/ 100 | elapsed time per iteration (ms): 2310.7 | lm loss: 1.085E+01 | samples per second: 12.3 | TFLOPs: 98.1 |",
+	       12.3, TPUT_SAMPLES_S, 10, 10.85);
+	expect("torchtitan", "step: 10  loss: 7.9  memory: 30.1GiB(38%)  tps: 5,856  tflops: 301  mfu: 30.4%",
+	       5856, TPUT_TOKENS_S_GPU, 10, 7.9);
+	expect("nanogpt", "iter 100: loss 2.3041, time 120.52ms, mfu 30.21%", 120.52, TPUT_MS_STEP, 100, 2.3041);
+	expect("llmc", "step 1/74 | loss 11.01 (+nanz)| norm 1.2 (+nanz)| 512.3 ms | 45.1% bf16 MFU | 1023456 tok/s",
+	       1023456, TPUT_TOKENS_S, 1, 11.01);
+	expect("nanochat", "step 00004/21400 (0.02%) | loss: 9.1 | lrm: 1.00 | dt: 990.2ms | tok/sec: 529,882",
+	       529882, TPUT_TOKENS_S, 4, 9.1);
+	expect("modded-nanogpt", "step:193/6000 train_loss:4.84 train_time:67428ms step_avg:368.46ms",
+	       368.46, TPUT_MS_STEP, 193, 4.84);
+	expect("hf-trainer", "{'train_runtime': 896.0007, 'train_samples_per_second': 1.116, 'train_steps_per_second': 0.009, 'epoch': 1.0}",
+	       1.116, TPUT_SAMPLES_S, -1, NAN);
+	expect("tqdm", " 37%|###7      | 370/1000 [01:02<01:45,  5.97it/s]", 5.97, TPUT_IT_S, 370, NAN);
+	expect("deepspeed", "[Rank 0] global_step=100, RunningAvgSamplesPerSec=48.1, CurrSamplesPerSec=49.5, MemAllocated=6GB",
+	       49.5, TPUT_SAMPLES_S, 100, NAN);
+	expect("fairseq", "train_inner | epoch 001:  100 / 1000 loss=9.1, nll_loss=8.9, wps=51234, ups=2.1, num_updates=100, train_wall=45",
+	       51234, TPUT_TOKENS_S, 100, 9.1);
+	expect("maxtext", "completed step: 12, seconds: 1.234, TFLOP/s/device: 301.2, Tokens/s/device: 6640.1, loss: 9.8",
+	       6640.1, TPUT_TOKENS_S_GPU, 12, 9.8);
+	expect("nemo", "Training epoch 0, iteration 9/99 | global_step: 9 | reduced_train_loss: 9.1 | train_step_timing in s: 1.23 | TFLOPS_per_GPU: 1.249e+03",
+	       1249, TPUT_TFLOPS_GPU, 9, 9.1);
+	expect("nanotron", "iteration: 10 / 100 | elapsed_time_per_iteration_ms: 4.71K | tokens_per_sec: 43.2K | lm_loss: 10.8",
+	       43200, TPUT_TOKENS_S, 10, 10.8);
+	expect("generic", "14.5K tok/s", 14500, TPUT_TOKENS_S, -1, NAN);
+	expect("generic", "throughput 12,345 tokens/sec", 12345, TPUT_TOKENS_S, -1, NAN);
+	expect("generic", "1.2e4 tok/s", 12000, TPUT_TOKENS_S, -1, NAN);
+	expect("generic", "step 40: 256 samples/s", 256, TPUT_SAMPLES_S, 40, NAN);
+}
+
+/* Every throughput line of the real logs kept in testdata/logs parses. */
+static void test_real_logs(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *file;
+		int points, nans;
+		double first;
+	} logs[] = {
+		{ "log-megatron-gpt2-n8.out", 20, 0, 3171.3 },
+		{ "modded-nanogpt-head.txt", 186, 12, 682.95 }, /* 200 lines: 2 val lines, 12 nan */
+		{ "hf-deepspeed-tqdm-tail.out", 8 * 8 + 8 * 2 + 8, 0, 1 / 113.21 }, /* 8 processes */
+	};
+	const char *dir = getenv("SIFT_TESTDATA");
+	assert_non_null(dir);
+	for (size_t f = 0; f < sizeof logs / sizeof logs[0]; f++) {
+		char path[4096];
+		snprintf(path, sizeof path, "%s/logs/%s", dir, logs[f].file);
+		FILE *in = fopen(path, "r");
+		assert_non_null(in);
+		tput_ex *ex = tput_ex_new();
+		for (size_t i = 0; i < tput_npresets; i++)
+			tput_ex_add_preset(ex, i);
+		char *line = NULL;
+		size_t cap = 0;
+		ssize_t len;
+		int points = 0, nans = 0, bad = 0;
+		double first = NAN;
+		while ((len = getline(&line, &cap, in)) > 0) {
+			if (line[len - 1] == '\n')
+				line[--len] = '\0';
+			struct got g = { .n = 0 };
+			tput_ex_line(ex, line, (size_t)len, collect, &g);
+			for (int k = 0; k < g.n; k++) {
+				points += g.res[k] == TPUT_POINT;
+				nans += g.res[k] == TPUT_NAN;
+				bad += g.res[k] == TPUT_BAD;
+				if (g.res[k] == TPUT_POINT && isnan(first))
+					first = g.pt[k].value;
+			}
+		}
+		free(line);
+		fclose(in);
+		tput_ex_free(ex);
+		assert_int_equal(points, logs[f].points);
+		assert_int_equal(nans, logs[f].nans);
+		assert_int_equal(bad, 0);
+		near(first, logs[f].first);
+	}
+}
+
+static void test_numbers(void **state)
+{
+	(void)state;
+	double v;
+	assert_int_equal(tput_parse_number("5,856", 5, &v), TPUT_NUM_OK);
+	near(v, 5856);
+	assert_int_equal(tput_parse_number("1,234,567.5", 11, &v), TPUT_NUM_OK);
+	near(v, 1234567.5);
+	assert_int_equal(tput_parse_number("43.2K", 5, &v), TPUT_NUM_OK);
+	near(v, 43200);
+	assert_int_equal(tput_parse_number("4.71K", 5, &v), TPUT_NUM_OK);
+	near(v, 4710);
+	assert_int_equal(tput_parse_number("1.5M", 4, &v), TPUT_NUM_OK);
+	near(v, 1.5e6);
+	assert_int_equal(tput_parse_number("2G", 2, &v), TPUT_NUM_OK);
+	near(v, 2e9);
+	assert_int_equal(tput_parse_number("1T", 2, &v), TPUT_NUM_OK);
+	near(v, 1e12);
+	assert_int_equal(tput_parse_number("1.249e+03", 9, &v), TPUT_NUM_OK);
+	near(v, 1249);
+	assert_int_equal(tput_parse_number("8.284489E+00", 12, &v), TPUT_NUM_OK);
+	near(v, 8.284489);
+	assert_int_equal(tput_parse_number("1e-05", 5, &v), TPUT_NUM_OK);
+	near(v, 1e-5);
+	assert_int_equal(tput_parse_number("51234,", 6, &v), TPUT_NUM_OK); /* "wps=51234, ups" */
+	near(v, 51234);
+	assert_int_equal(tput_parse_number("0.1", 3, &v), TPUT_NUM_OK);
+	assert_true(v == 0.1); /* the fast path rounds exactly as strtod */
+	assert_int_equal(tput_parse_number("nan", 3, &v), TPUT_NUM_NAN);
+	assert_int_equal(tput_parse_number("NaN", 3, &v), TPUT_NUM_NAN);
+	assert_int_equal(tput_parse_number("5,85,6", 6, &v), TPUT_NUM_BAD);
+	assert_int_equal(tput_parse_number("12.3X", 5, &v), TPUT_NUM_BAD);
+	assert_int_equal(tput_parse_number("1e", 2, &v), TPUT_NUM_BAD);
+	assert_int_equal(tput_parse_number("", 0, &v), TPUT_NUM_BAD);
+	assert_int_equal(tput_parse_number("inf", 3, &v), TPUT_NUM_BAD);
+}
+
+static void test_units(void **state)
+{
+	(void)state;
+	enum tput_unit u;
+	double scale;
+	int inv;
+	assert_true(tput_unit_parse("tok/sec", 7, &u, &scale, &inv) && u == TPUT_TOKENS_S && !inv);
+	assert_true(tput_unit_parse("s/it", 4, &u, &scale, &inv) && u == TPUT_IT_S && inv);
+	assert_true(tput_unit_parse("TFLOPS_per_GPU", 14, &u, &scale, &inv) && u == TPUT_TFLOPS_GPU);
+	assert_true(tput_unit_parse("s", 1, &u, &scale, &inv) && u == TPUT_MS_STEP && scale == 1000);
+	assert_true(tput_unit_parse("tokens/s/gpu", 12, &u, &scale, &inv) && u == TPUT_TOKENS_S_GPU);
+	assert_false(tput_unit_parse("furlongs", 8, &u, &scale, &inv));
+	assert_string_equal(tput_unit_names[TPUT_MFU], "MFU%");
+	assert_true(tput_unit_lower_is_better(TPUT_MS_STEP));
+	assert_false(tput_unit_lower_is_better(TPUT_TOKENS_S));
+}
+
+static void test_rank_prefixes(void **state)
+{
+	(void)state;
+	long r = -1;
+	assert_int_equal(tput_rank_prefix("[rank3]:step", 12, &r), 8);
+	assert_int_equal(r, 3);
+	assert_int_equal(tput_rank_prefix("[default7]: x", 13, &r), 12);
+	assert_int_equal(r, 7);
+	assert_int_equal(tput_rank_prefix("0: iter", 7, &r), 3);
+	assert_int_equal(r, 0);
+	assert_int_equal(tput_rank_prefix("worker-12:x", 11, &r), 10);
+	assert_int_equal(r, 12);
+	r = -1;
+	assert_int_equal(tput_rank_prefix("12:00:00 x", 10, &r), 0);   /* a clock, not a rank */
+	assert_int_equal(tput_rank_prefix("2024-05-01 x", 12, &r), 0);
+	assert_int_equal(tput_rank_prefix("1.2e4 tok/s", 11, &r), 0);
+	assert_int_equal(tput_rank_prefix("[Rank 0] x", 10, &r), 0);
+	assert_int_equal(r, -1);  /* untouched when there is no prefix */
+	struct got g = run(NULL, "[rank5]:step: 3  loss: 7.1  tps: 4,000");
+	assert_int_equal(g.pt[0].rank, 5);
+}
+
+static void test_timestamps(void **state)
+{
+	(void)state;
+	double t;
+	assert_int_equal(tput_timestamp("2024-05-01 12:00:00,123 x", 25, &t), 23);
+	near(t, 1714564800.123);
+	assert_int_equal(tput_timestamp("[2024-05-01T12:00:00.5Z] x", 26, &t), 23);
+	near(t, 1714564800.5);
+	assert_int_equal(tput_timestamp("2024-05-01T14:00:00+02:00 x", 27, &t), 25);
+	near(t, 1714564800);
+	assert_true(tput_timestamp("I0501 12:00:00.123456 1 f.cc:1]", 31, &t) > 0);
+	near(t, 10411200.123456);  /* glog has no year: 1970-05-01 */
+	assert_true(tput_timestamp("05/01/2024 12:00:00 [INFO]", 26, &t) > 0);
+	near(t, 1714564800);
+	assert_int_equal(tput_timestamp("step: 1", 7, &t), 0);
+	struct got g = run(NULL, "[rank1]:[2024-05-01 12:00:01,250] step: 3  loss: 7.1  tps: 4,000");
+	near(g.pt[0].time, 1714564801.25);
+	g = run(NULL, "step:193/6000 train_loss:4.84 train_time:67428ms step_avg:368.46ms");
+	near(g.pt[0].time, 67.428);  /* the preset's own clock wins, in seconds */
+}
+
+static void test_traps(void **state)
+{
+	(void)state;
+	/* ANSI colours around the fields (torchtitan) */
+	struct got g = run(NULL, "\x1b[31mstep:  7  \x1b[32mloss:  7.9012  \x1b[34mtps: 5,856  \x1b[39m");
+	assert_int_equal(g.n, 1);
+	near(g.pt[0].value, 5856);
+	assert_int_equal(g.pt[0].step, 7);
+	/* "\r"-joined tqdm frames, s/it inverted to it/s */
+	g = run(NULL, "\r  0%|          | 0/8 [00:00<?, ?it/s]\r 12%|#         | 1/8 [01:53<13:12, 113.21s/it]"
+		      "\r 25%|##        | 2/8 [03:45<11:17,  2.50it/s, loss=2.0]");
+	assert_int_equal(g.n, 3);
+	assert_int_equal(g.res[0], TPUT_NOMATCH);   /* "?it/s": no figure yet */
+	near(g.pt[1].value, 1 / 113.21);
+	assert_int_equal(g.pt[1].step, 1);
+	near(g.pt[2].value, 2.5);
+	near(g.pt[2].loss, 2.0);
+	/* progress bars that are not training */
+	g = run(NULL, "Loading checkpoint shards: 100%|##########| 2/2 [00:00<00:00, 2484.00it/s]");
+	assert_int_equal(g.n, 1);
+	assert_int_equal(g.res[0], TPUT_NOMATCH);
+	/* nan: counted apart */
+	g = run(NULL, "step:5/6000 train_loss:10.9 train_time:25286ms step_avg:nanms");
+	assert_int_equal(g.res[0], TPUT_NAN);
+	/* garbled figures are bad lines, not silent misses */
+	g = run(NULL, "step: 8  loss: 7.8  tps: 5,85,6  tflops: 301");
+	assert_int_equal(g.res[0], TPUT_BAD);
+	g = run(NULL, "iteration: 10 / 100 | tokens_per_sec: 12.3X | lm_loss: 1");
+	assert_int_equal(g.res[0], TPUT_BAD);
+	/* per-GPU and global stay apart */
+	g = run(NULL, "completed step: 1, Tokens/s/device: 100, loss: 1");
+	assert_int_equal(g.pt[0].unit, TPUT_TOKENS_S_GPU);
+	g = run(NULL, "step 1/9 | loss 1.0 | 9 ms | 100 tok/s");
+	assert_int_equal(g.pt[0].unit, TPUT_TOKENS_S);
+	/* K suffix on a time */
+	g = run(NULL, "iter 3: loss 2.0, time 1.5Kms, mfu 30%");
+	near(g.pt[0].value, 1500);
+	/* noise */
+	g = run(NULL, "plain noise line");
+	assert_int_equal(g.n, 0);
+	g = run(NULL, "{'loss': 2.1, 'grad_norm': 1.3, 'learning_rate': 5e-05, 'epoch': 0.1}");
+	assert_int_equal(g.n, 0);
+}
+
+static void test_ansi_strip(void **state)
+{
+	(void)state;
+	char s[] = "\x1b[1;31mred\x1b[0m plain\x1b[K";
+	size_t n = tput_strip_ansi(s, strlen(s));
+	assert_int_equal(n, 9);
+	assert_memory_equal(s, "red plain", 9);
+}
+
+static void test_custom_regex(void **state)
+{
+	(void)state;
+	tput_ex *ex = tput_ex_new();
+	char err[256];
+	assert_int_equal(tput_ex_add_regex(ex, "speed=(?<tput>\\S+) (?<unit>samples/s) @(?<step>\\d+)", err, sizeof err), 0);
+	assert_int_equal(tput_ex_add_regex(ex, "(?<tput>", err, sizeof err), -1);
+	assert_int_equal(tput_ex_add_regex(ex, "speed=(\\d+)", err, sizeof err), -1);
+	assert_string_equal(err, "pattern has no (?<tput>...) group");
+	struct got g = { .n = 0 };
+	char line[] = "2: speed=1.5K samples/s @17";
+	tput_ex_line(ex, line, strlen(line), collect, &g);
+	assert_int_equal(g.n, 1);
+	near(g.pt[0].value, 1500);
+	assert_int_equal(g.pt[0].unit, TPUT_SAMPLES_S);
+	assert_int_equal(g.pt[0].step, 17);
+	assert_int_equal(g.pt[0].rank, 2);
+	assert_string_equal(tput_ex_rule_name(ex, 0), "regex");
+	tput_ex_free(ex);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_every_preset_example),
+		cmocka_unit_test(test_presets_on_table_lines),
+		cmocka_unit_test(test_real_logs),
+		cmocka_unit_test(test_numbers),
+		cmocka_unit_test(test_units),
+		cmocka_unit_test(test_rank_prefixes),
+		cmocka_unit_test(test_timestamps),
+		cmocka_unit_test(test_traps),
+		cmocka_unit_test(test_ansi_strip),
+		cmocka_unit_test(test_custom_regex),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
