@@ -6,6 +6,7 @@
 #include "../lib/load.h"
 #include "../lib/prof.h"
 #include "../lib/profopt.h"
+#include "../lib/rules.h"
 #include "../lib/table.h"
 #include "../lib/xalloc.h"
 
@@ -20,7 +21,10 @@ enum {
 };
 
 static const struct cli_option options[] = {
-	{ "by", OPT_BY, "KEY", "frame (default), function, file, lib, line, root, thread, process" },
+	{ "by", OPT_BY, "KEY", "frame (default), function, file, lib, line, root, thread, process,\n"
+	  "                            category, or two of them: KEY,KEY" },
+	RULES_FILE_ROW,
+	RULES_INCLUSIVE_ROW,
 	{ "top", OPT_N, "N", "show the first N rows (default 20; 0 shows all)" },
 	{ "total", OPT_TOTAL, NULL, "compare total (inclusive) samples instead of self samples" },
 	{ "before", OPT_BEFORE, "FILES...", "the before profile: every file up to the next option" },
@@ -53,7 +57,7 @@ struct diff_gate {
 };
 
 struct diff_opts {
-	enum frame_key by;
+	struct agg_spec keys;
 	unsigned long long limit;
 	int total;            /* inclusive samples instead of self */
 	int folded;
@@ -67,7 +71,7 @@ struct diff_opts {
 
 /* One key of either profile: its samples before and after. */
 struct diff_row {
-	uint32_t key;
+	struct agg_join_row key;  /* the key's rows in the before and after sums */
 	uint64_t count[2];
 	double share[2];      /* percent of the profile's samples, or per 1,000 units of work */
 	double delta;
@@ -123,28 +127,25 @@ static void add_gate(struct diff_opts *o, const char *value)
 	o->gates[o->ngates++] = (struct diff_gate){ value, (size_t)(colon - value), points };
 }
 
-/* Sum one profile by key into the shared key table; rows are indexed by key id. */
-static void add_side(const prof *p, const struct diff_opts *o, int side, intern *keys,
-		     struct diff_row **rows, size_t *cap)
+struct sort_ctx { const agg *sides[2]; size_t nkeys; };
+
+/* Key k of a row, from whichever profile has it. */
+static const char *key_text(const struct sort_ctx *ctx, const struct diff_row *r, size_t k, size_t *len)
 {
-	agg *a = agg_new(p, o->by);
-	const struct agg_row *ar = agg_rows(a);
-	for (size_t i = 0; i < agg_row_count(a); i++) {
-		size_t len;
-		const char *text = intern_str(agg_keys(a), ar[i].key, &len);
-		uint32_t id = intern_add(keys, text, len);
-		if (id >= *cap) {
-			size_t old = *cap;
-			*rows = xgrow(*rows, cap, (size_t)id + 1, sizeof **rows);
-			memset(*rows + old, 0, (*cap - old) * sizeof **rows);
-		}
-		(*rows)[id].key = id;
-		(*rows)[id].count[side] += o->total ? ar[i].total : ar[i].self;
-	}
-	agg_free(a);
+	return agg_join_key(ctx->sides[0], ctx->sides[1], &r->key, k, len);
 }
 
-struct sort_ctx { const intern *keys; };
+static int cmp_keys(const struct sort_ctx *ctx, const struct diff_row *x, const struct diff_row *y)
+{
+	for (size_t k = 0; k < ctx->nkeys; k++) {
+		size_t lx, ly;
+		const char *sx = key_text(ctx, x, k, &lx), *sy = key_text(ctx, y, k, &ly);
+		int c = memcmp(sx, sy, lx < ly ? lx : ly);
+		if (c || lx != ly)
+			return c ? c : (lx > ly) - (lx < ly);
+	}
+	return 0;
+}
 
 static int cmp_rows(const void *pa, const void *pb, void *arg)
 {
@@ -155,8 +156,7 @@ static int cmp_rows(const void *pa, const void *pb, void *arg)
 	uint64_t sx = x->count[0] + x->count[1], sy = y->count[0] + y->count[1];
 	if (sx != sy)
 		return sx < sy ? 1 : -1;
-	const struct sort_ctx *ctx = arg;
-	return strcmp(intern_str(ctx->keys, x->key, NULL), intern_str(ctx->keys, y->key, NULL));
+	return cmp_keys(arg, x, y);
 }
 
 static double share(const struct diff_opts *o, int side, uint64_t count, uint64_t all)
@@ -166,12 +166,14 @@ static double share(const struct diff_opts *o, int side, uint64_t count, uint64_
 	return table_pct(count, all);
 }
 
-static void print_table(const struct diff_row *rows, size_t n, const intern *keys,
+static void print_table(const struct diff_row *rows, size_t n, const struct sort_ctx *ctx,
 			const struct diff_opts *o)
 {
 	int per_work = o->work[0] > 0;
+	size_t nk = o->keys.nkeys;
 	const struct table_column cols[] = {
-		{ frame_key_names[o->by], TABLE_STR, 0 },
+		{ frame_key_names[o->keys.keys[0]], TABLE_STR, 0 },
+		{ frame_key_names[o->keys.keys[1]], TABLE_STR, 0 },
 		{ "before", TABLE_UINT, 0 },
 		{ "after", TABLE_UINT, 0 },
 		{ per_work ? "before_rate" : "before_pct", per_work ? TABLE_REAL : TABLE_PCT, 3 },
@@ -180,25 +182,33 @@ static void print_table(const struct diff_row *rows, size_t n, const intern *key
 		{ "ratio", TABLE_REAL, 2 },
 		{ "flag", TABLE_STR, 0 },
 	};
-	table *t = table_new(cols, sizeof cols / sizeof cols[0]);
+	/* One column per key: with one key, the second column is left out. */
+	struct table_column used[9];
+	size_t nc = 0;
+	for (size_t c = 0; c < sizeof cols / sizeof cols[0]; c++)
+		if (c != 1 || nk == 2)
+			used[nc++] = cols[c];
+	table *t = table_new(used, nc);
 	for (size_t i = 0; i < n && (o->limit == 0 || i < o->limit); i++) {
 		const struct diff_row *r = &rows[i];
-		size_t len;
-		const char *key = intern_str(keys, r->key, &len);
 		table_add_row(t);
-		table_set_str(t, 0, key, len);
-		table_set_uint(t, 1, r->count[0]);
-		table_set_uint(t, 2, r->count[1]);
-		table_set_real(t, 3, r->share[0]);
-		table_set_real(t, 4, r->share[1]);
-		table_set_real(t, 5, r->delta);
-		table_set_real(t, 6, r->share[0] > 0 ? r->share[1] / r->share[0] : NAN);
+		for (size_t k = 0; k < nk; k++) {
+			size_t len;
+			const char *key = key_text(ctx, r, k, &len);
+			table_set_str(t, k, key, len);
+		}
+		table_set_uint(t, nk, r->count[0]);
+		table_set_uint(t, nk + 1, r->count[1]);
+		table_set_real(t, nk + 2, r->share[0]);
+		table_set_real(t, nk + 3, r->share[1]);
+		table_set_real(t, nk + 4, r->delta);
+		table_set_real(t, nk + 5, r->share[0] > 0 ? r->share[1] / r->share[0] : NAN);
 		if (r->count[0] == 0)
-			table_set_str(t, 7, "NEW", 3);
+			table_set_str(t, nk + 6, "NEW", 3);
 		else if (r->count[1] == 0)
-			table_set_str(t, 7, "GONE", 4);
+			table_set_str(t, nk + 6, "GONE", 4);
 	}
-	table_write(t, stdout, o->format, TABLE_TEXT_KEY_LAST);
+	table_write(t, stdout, o->format, nk == 1 ? TABLE_TEXT_KEY_LAST : 0);
 	table_free(t);
 }
 
@@ -264,16 +274,27 @@ static void write_folded(prof *const ps[2])
 }
 
 /* Gates look at every key, shown or not; a key in neither profile has not grown. */
+/* A gate names a key as written, or a pair as FIRST,SECOND. */
+static int gate_names(const struct sort_ctx *ctx, const struct diff_gate *gate, const struct diff_row *r)
+{
+	size_t l1, l2 = 0;
+	const char *k1 = key_text(ctx, r, 0, &l1);
+	const char *k2 = ctx->nkeys == 2 ? key_text(ctx, r, 1, &l2) : "";
+	if (ctx->nkeys == 1)
+		return gate->key_len == l1 && memcmp(gate->key, k1, l1) == 0;
+	return gate->key_len == l1 + 1 + l2 && memcmp(gate->key, k1, l1) == 0 &&
+	       gate->key[l1] == ',' && memcmp(gate->key + l1 + 1, k2, l2) == 0;
+}
+
 static int check_gates(const struct diff_opts *o, const struct diff_row *rows, size_t n,
-		       const intern *keys)
+		       const struct sort_ctx *ctx)
 {
 	int failed = 0;
 	for (size_t g = 0; g < o->ngates; g++) {
 		const struct diff_gate *gate = &o->gates[g];
-		uint32_t id = intern_find(keys, gate->key, gate->key_len);
 		double delta = 0;
-		for (size_t i = 0; i < n && id != INTERN_NONE; i++)
-			if (rows[i].key == id)
+		for (size_t i = 0; i < n; i++)
+			if (gate_names(ctx, gate, &rows[i]))
 				delta = rows[i].delta;
 		if (delta > gate->points) {
 			err_warn("%.*s grew by %.2f %s (limit %g)", (int)gate->key_len, gate->key, delta,
@@ -286,7 +307,9 @@ static int check_gates(const struct diff_opts *o, const struct diff_row *rows, s
 
 int main(int argc, char **argv)
 {
-	struct diff_opts o = { .by = KEY_FRAME, .limit = 20, .format = TABLE_TEXT };
+	struct diff_opts o = { .keys = { { KEY_FRAME, KEY_FRAME }, 1, NULL, 0 }, .limit = 20, .format = TABLE_TEXT };
+	struct rules_opts ropts = { 0 };
+	char msg[256];
 	struct load_opts lopts = { 0 };
 	struct err_lines errs;
 	const char *value;
@@ -298,9 +321,8 @@ int main(int argc, char **argv)
 	while ((key = cli_next(&spec, argc, argv, &value, &first)) != -1) {
 		switch (key) {
 		case OPT_BY:
-			o.by = (enum frame_key)cli_choice(&spec, "--by", value, frame_key_names);
-			if (o.by == KEY_CATEGORY) /* as sift-top: the rules arrive with issue 4 */
-				cli_usage_error(&spec, "--by category needs the category rules, not built yet");
+			if (agg_parse_keys(value, &o.keys, msg, sizeof msg) != 0)
+				cli_usage_error(&spec, "%s", msg);
 			break;
 		case OPT_N: o.limit = cli_ulong(&spec, "--top", value); break;
 		case OPT_TOTAL: o.total = 1; break;
@@ -312,10 +334,14 @@ int main(int argc, char **argv)
 		case OPT_BEFORE: case OPT_AFTER: case OPT_PER_WORK: /* abbreviated: see take_groups */
 			cli_usage_error(&spec, "write --before, --after and --per-work in full");
 		default:
-			if (!profopt_handle(&spec, key, value, &lopts, &errs))
+			if (!rules_opts_handle(&ropts, key, value) &&
+			    !profopt_handle(&spec, key, value, &lopts, &errs))
 				cli_usage_error(&spec, NULL);
 		}
 	}
+	o.keys.inclusive = ropts.inclusive;
+	if (ropts.nfiles || agg_spec_needs_rules(&o.keys))
+		o.keys.rules = rules_opts_load(&ropts); /* read (and checked) before any input */
 	int npos = argc - first;
 	if (o.nfiles[0] || o.nfiles[1]) {
 		if (!o.nfiles[0] || !o.nfiles[1] || npos != 0)
@@ -339,45 +365,50 @@ int main(int argc, char **argv)
 	}
 	err_lines_finish(&errs);
 
-	intern *keys = intern_new();
 	struct diff_row *rows = NULL;
-	size_t cap = 0;
+	size_t n = 0;
+	struct sort_ctx ctx = { { NULL, NULL }, o.keys.nkeys };
 	if (o.folded) {
 		write_folded(ps);
 	} else {
 		for (int s = 0; s < 2; s++)
-			add_side(ps[s], &o, s, keys, &rows, &cap);
-	}
-	size_t n = 0;
-	for (size_t i = 0; i < intern_count(keys); i++) {
-		struct diff_row r = rows[i];
-		if (r.count[0] == 0 && r.count[1] == 0)
-			continue; /* a key with only total samples, when comparing self */
-		for (int s = 0; s < 2; s++)
-			r.share[s] = share(&o, s, r.count[s], st[s].samples_read);
-		r.delta = r.share[1] - r.share[0];
-		rows[n++] = r;
-	}
-	struct sort_ctx ctx = { keys };
-	if (n)
-		qsort_r(rows, n, sizeof *rows, cmp_rows, &ctx);
-	if (!o.folded) {
+			ctx.sides[s] = agg_new_spec(ps[s], &o.keys);
+		struct agg_join_row *joined;
+		size_t nj = agg_join(ctx.sides[0], ctx.sides[1], &joined);
+		rows = xcalloc(nj + 1, sizeof *rows);
+		for (size_t i = 0; i < nj; i++) {
+			struct diff_row r = { joined[i], { 0, 0 }, { 0, 0 }, 0 };
+			for (int s = 0; s < 2; s++)
+				if (joined[i].side[s])
+					r.count[s] = o.total ? joined[i].side[s]->total : joined[i].side[s]->self;
+			if (r.count[0] == 0 && r.count[1] == 0)
+				continue; /* a key with only total samples, when comparing self */
+			for (int s = 0; s < 2; s++)
+				r.share[s] = share(&o, s, r.count[s], st[s].samples_read);
+			r.delta = r.share[1] - r.share[0];
+			rows[n++] = r;
+		}
+		free(joined);
+		if (n)
+			qsort_r(rows, n, sizeof *rows, cmp_rows, &ctx);
 		if (o.format == TABLE_TEXT)
 			printf("before %llu samples  after %llu samples\n",
 			       (unsigned long long)st[0].samples_read, (unsigned long long)st[1].samples_read);
-		print_table(rows, n, keys, &o);
+		print_table(rows, n, &ctx, &o);
+		if (check_gates(&o, rows, n, &ctx))
+			status = 1;
 	}
-	if (!o.folded && check_gates(&o, rows, n, keys))
-		status = 1;
 	err_close_stdout();
 
 	free(rows);
-	intern_free(keys);
 	for (int s = 0; s < 2; s++) {
+		agg_free((agg *)ctx.sides[s]);
 		prof_free(ps[s]);
 		free(o.files[s]);
 	}
 	free(o.gates);
 	profopt_free(&lopts);
+	rules_free(o.keys.rules);
+	rules_opts_free(&ropts);
 	return status;
 }

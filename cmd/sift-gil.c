@@ -152,24 +152,8 @@ static void print_summary(const struct summary_row *rows, size_t n, enum table_f
 	table_free(t);
 }
 
-/* A row's key values as one string that cannot be confused: length of the first, then both. */
-static const char *joined_key(const agg *a, const struct agg_row *r, size_t nkeys, char **buf,
-			      size_t *cap, size_t *len)
-{
-	size_t l1, l2 = 0;
-	const char *k1 = intern_str(agg_keys(a), r->key, &l1);
-	const char *k2 = nkeys == 2 ? intern_str(agg_keys(a), r->key2, &l2) : "";
-	*buf = xgrow(*buf, cap, sizeof l1 + l1 + l2 + 1, 1);
-	memcpy(*buf, &l1, sizeof l1);
-	memcpy(*buf + sizeof l1, k1, l1);
-	memcpy(*buf + sizeof l1 + l1, k2, l2);
-	*len = sizeof l1 + l1 + l2;
-	return *buf;
-}
-
 struct gil_row {
-	const agg *side;            /* whose key texts name the row */
-	const struct agg_row *key;  /* that side's row */
+	struct agg_join_row join;
 	uint64_t total, gil;
 	double share;               /* percent; infinite when only the GIL side has it */
 };
@@ -189,27 +173,16 @@ static void print_keys(const prof *total, const prof *gil, const struct recordin
 		       const struct recording *gr, const struct gil_opts *o, int timed)
 {
 	agg *ta = agg_new_spec(total, &o->keys), *ga = agg_new_spec(gil, &o->keys);
-	size_t nt = agg_row_count(ta), ng = agg_row_count(ga), nk = o->keys.nkeys;
-	const struct agg_row *trows = agg_rows(ta), *grows = agg_rows(ga);
-	intern *index = intern_new(); /* total side's keys, id = row */
-	char *buf = NULL;
-	size_t cap = 0, len;
-	for (size_t i = 0; i < nt; i++) {
-		const char *k = joined_key(ta, &trows[i], nk, &buf, &cap, &len);
-		intern_add(index, k, len);
+	size_t nk = o->keys.nkeys;
+	struct agg_join_row *joined;
+	size_t nrows = agg_join(ta, ga, &joined);
+	struct gil_row *rows = xcalloc(nrows + 1, sizeof *rows);
+	for (size_t i = 0; i < nrows; i++) {
+		rows[i].join = joined[i];
+		rows[i].total = joined[i].side[0] ? joined[i].side[0]->total : 0;
+		rows[i].gil = joined[i].side[1] ? joined[i].side[1]->total : 0;
 	}
-	struct gil_row *rows = xcalloc(nt + ng + 1, sizeof *rows);
-	for (size_t i = 0; i < nt; i++)
-		rows[i] = (struct gil_row){ ta, &trows[i], trows[i].total, 0, 0 };
-	size_t nrows = nt;
-	for (size_t i = 0; i < ng; i++) {
-		const char *k = joined_key(ga, &grows[i], nk, &buf, &cap, &len);
-		uint32_t id = intern_find(index, k, len);
-		if (id == INTERN_NONE)
-			rows[nrows++] = (struct gil_row){ ga, &grows[i], 0, grows[i].total, 0 };
-		else
-			rows[id].gil = grows[i].total;
-	}
+	free(joined);
 	for (size_t i = 0; i < nrows; i++) {
 		double tn = timed ? per_wall_second(rows[i].total, tr) : (double)rows[i].total;
 		double gn = timed ? per_wall_second(rows[i].gil, gr) : (double)rows[i].gil;
@@ -231,11 +204,10 @@ static void print_keys(const prof *total, const prof *gil, const struct recordin
 	for (size_t i = 0; i < nrows && (o->limit == 0 || i < o->limit); i++) {
 		const struct gil_row *r = &rows[i];
 		table_add_row(t);
-		const char *text = intern_str(agg_keys(r->side), r->key->key, &len);
-		table_set_str(t, 0, text, len);
-		if (nk == 2) {
-			text = intern_str(agg_keys(r->side), r->key->key2, &len);
-			table_set_str(t, 1, text, len);
+		for (size_t k = 0; k < nk; k++) {
+			size_t len;
+			const char *text = agg_join_key(ta, ga, &r->join, k, &len);
+			table_set_str(t, k, text, len);
 		}
 		table_set_uint(t, nk, r->total);
 		table_set_uint(t, nk + 1, r->gil);
@@ -243,14 +215,12 @@ static void print_keys(const prof *total, const prof *gil, const struct recordin
 		table_set_real(t, nk + 3, timed ? per_wall_second(r->gil, gr) : NAN);
 		if (isfinite(r->share))
 			table_set_real(t, nk + 4, r->share);
-		const char *flag = r->side == ga ? "GIL-ONLY" : r->share > 100.0 ? "OVER-100" : "";
+		const char *flag = !r->join.side[0] ? "GIL-ONLY" : r->share > 100.0 ? "OVER-100" : "";
 		table_set_str(t, nk + 5, flag, strlen(flag));
 	}
 	table_write(t, stdout, o->format, nk == 1 ? TABLE_TEXT_KEY_LAST : 0);
 	table_free(t);
 	free(rows);
-	free(buf);
-	intern_free(index);
 	agg_free(ta);
 	agg_free(ga);
 }

@@ -325,3 +325,57 @@ int agg_spec_needs_rules(const struct agg_spec *spec)
 {
 	return spec->keys[0] == KEY_CATEGORY || (spec->nkeys == 2 && spec->keys[1] == KEY_CATEGORY);
 }
+
+/* A row's key values as one unambiguous string: the first's length, then both texts. */
+static const char *joined_text(const agg *a, const struct agg_row *r, char **buf, size_t *cap,
+			       size_t *len)
+{
+	size_t l1, l2 = 0;
+	const char *k1 = intern_str(a->keys, r->key, &l1);
+	const char *k2 = r->key2 != AGG_NONE ? intern_str(a->keys, r->key2, &l2) : "";
+	*buf = xgrow(*buf, cap, sizeof l1 + l1 + l2 + 1, 1);
+	memcpy(*buf, &l1, sizeof l1);
+	memcpy(*buf + sizeof l1, k1, l1);
+	memcpy(*buf + sizeof l1 + l1, k2, l2);
+	*len = sizeof l1 + l1 + l2;
+	return *buf;
+}
+
+size_t agg_join(const agg *a, const agg *b, struct agg_join_row **rows)
+{
+	intern *index = intern_new(); /* a's keys; id = a's row */
+	char *buf = NULL;
+	size_t cap = 0, len;
+	struct agg_join_row *out = xcalloc(a->nrows + b->nrows + 1, sizeof *out);
+	for (size_t i = 0; i < a->nrows; i++) {
+		const char *text = joined_text(a, &a->rows[i], &buf, &cap, &len);
+		intern_add(index, text, len);
+		out[i].side[0] = &a->rows[i];
+	}
+	size_t n = a->nrows;
+	for (size_t i = 0; i < b->nrows; i++) {
+		const char *text = joined_text(b, &b->rows[i], &buf, &cap, &len);
+		uint32_t id = intern_find(index, text, len);
+		if (id == INTERN_NONE)
+			out[n++].side[1] = &b->rows[i];
+		else
+			out[id].side[1] = &b->rows[i];
+	}
+	free(buf);
+	intern_free(index);
+	*rows = out;
+	return n;
+}
+
+const char *agg_join_key(const agg *a, const agg *b, const struct agg_join_row *row, size_t k,
+			 size_t *len)
+{
+	const agg *owner = row->side[0] ? a : b;
+	const struct agg_row *r = row->side[0] ? row->side[0] : row->side[1];
+	uint32_t id = k == 0 ? r->key : r->key2;
+	if (id == AGG_NONE) {
+		*len = 0;
+		return "";
+	}
+	return intern_str(owner->keys, id, len);
+}

@@ -37,6 +37,17 @@ struct agg_spec {
 agg *agg_new(const prof *p, enum frame_key key);
 agg *agg_new_spec(const prof *p, const struct agg_spec *spec);
 
+/* Two sums of the same keys (before/after, total/GIL) side by side. */
+struct agg_join_row {
+	const struct agg_row *side[2];  /* the row in a and in b; NULL where the key is absent */
+};
+/* Join a and b by key values (both keys for pairs): a's rows in a's order, then the rows
+ * only b has, in b's order. Returns the number of rows; *rows is the caller's to free. */
+size_t agg_join(const agg *a, const agg *b, struct agg_join_row **rows);
+/* Key k (0, or 1 for pairs) of a joined row, from whichever side has it. */
+const char *agg_join_key(const agg *a, const agg *b, const struct agg_join_row *row, size_t k,
+			 size_t *len);
+
 /* Parse --by's value, KEY or KEY,KEY, into spec->keys/nkeys. Returns 0, or -1 with the
  * reason in err. */
 int agg_parse_keys(const char *value, struct agg_spec *spec, char *err, size_t errlen);
