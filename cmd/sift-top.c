@@ -3,11 +3,13 @@
 #include "../lib/agg.h"
 #include "../lib/cli.h"
 #include "../lib/err.h"
+#include "../lib/hset.h"
 #include "../lib/load.h"
 #include "../lib/prof.h"
 #include "../lib/profopt.h"
 #include "../lib/rules.h"
 #include "../lib/table.h"
+#include "../lib/xalloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,6 +94,44 @@ static void print_table(const agg *a, const struct top_opts *o, uint64_t all)
 	table_free(t);
 }
 
+/* Stacks are summed as they are read, never kept: memory grows with distinct frames. */
+struct stream {
+	agg *sum;
+	hset *stacks;           /* hashes of distinct stacks, for the summary */
+	unsigned char *used;    /* frame id -> in a kept stack */
+	size_t used_cap;
+};
+
+static void take_stack(void *ctx, const uint32_t *frames, size_t n, uint64_t count)
+{
+	struct stream *st = ctx;
+	agg_add(st->sum, frames, n, count);
+	hset_add(st->stacks, intern_hash(frames, n * sizeof *frames));
+	for (size_t f = 0; f < n; f++) {
+		if (frames[f] >= st->used_cap) {
+			size_t old = st->used_cap;
+			st->used = xgrow(st->used, &st->used_cap, (size_t)frames[f] + 1, 1);
+			memset(st->used + old, 0, st->used_cap - old);
+		}
+		st->used[frames[f]] = 1;
+	}
+}
+
+static size_t thread_count(const struct stream *st, const intern *frames)
+{
+	size_t threads = 0;
+	for (size_t id = 0; id < st->used_cap && id < intern_count(frames); id++) {
+		if (!st->used[id])
+			continue;
+		size_t len;
+		const char *text = intern_str(frames, (uint32_t)id, &len);
+		struct frame_parts parts;
+		frame_split(text, len, &parts);
+		threads += parts.kind == FRAME_THREAD;
+	}
+	return threads;
+}
+
 int main(int argc, char **argv)
 {
 	struct top_opts o = { { KEY_FRAME, KEY_FRAME }, 1, 20, AGG_BY_SELF, TABLE_TEXT };
@@ -123,23 +163,29 @@ int main(int argc, char **argv)
 	if (ropts.nfiles || agg_spec_needs_rules(&aspec))
 		aspec.rules = rules_opts_load(&ropts);
 
-	prof *p = prof_new();
+	prof *p = prof_new(); /* its frame table only: the stacks go to the sum */
+	struct stream stream = { agg_open(prof_frames_const(p), &aspec), hset_new(), NULL, 0 };
+	lopts.consumer = take_stack;
+	lopts.consumer_ctx = &stream;
 	struct load_stats st;
 	int status = load_files(p, argv + first, (size_t)(argc - first), &lopts, &errs, &st);
 	err_lines_finish(&errs);
 
-	agg *a = agg_new_spec(p, &aspec);
+	agg *a = stream.sum;
+	agg_close(a);
 	agg_sort(a, o.order);
 	if (o.format == TABLE_TEXT) {
 		printf("samples %llu", (unsigned long long)st.samples_read);
 		if (st.samples_kept != st.samples_read)
 			printf(" (%llu kept)", (unsigned long long)st.samples_kept);
-		printf("  stacks %zu  threads %zu  bad lines %lu\n", prof_stack_count(p),
-		       agg_thread_count(p), errs.bad);
+		printf("  stacks %zu  threads %zu  bad lines %lu\n", hset_count(stream.stacks),
+		       thread_count(&stream, prof_frames_const(p)), errs.bad);
 	}
 	print_table(a, &o, st.samples_read);
 	err_close_stdout();
 	agg_free(a);
+	hset_free(stream.stacks);
+	free(stream.used);
 	prof_free(p);
 	profopt_free(&lopts);
 	rules_free(aspec.rules);

@@ -9,64 +9,72 @@
 
 #define NO_KEY UINT32_MAX
 
+/* One key's values for each stack: per-frame keys through a frame-id map (extended as the
+ * frame table grows), category through the rules cache. vals lists the stack's total
+ * values, each once. */
+struct keyer {
+	enum frame_key key;
+	uint32_t *map;          /* frame id -> key id (per-frame and pseudo-frame keys) */
+	size_t mapped, map_cap; /* frames [0, mapped) have their key worked out */
+	rules_cache *rc;        /* category */
+	uint32_t *cat_key;      /* rules category id -> key id */
+	int inclusive;
+	uint32_t *vals;
+	size_t nvals, cap;
+	uint64_t *stamp;        /* key id -> serial of the last stack that listed it */
+	size_t stamp_cap;
+	char *buf;
+	size_t buf_cap;
+};
+
 struct agg {
 	intern *keys;
 	intern *pairs;            /* two keys: (key, key2) ids as 8 bytes -> row index */
 	struct agg_row *rows;     /* by key id (or pair index), then sorted */
 	size_t nrows, rows_cap;
 	uint64_t unkeyed;
+	const intern *frames;     /* the profile's frame table (may grow while adding) */
+	struct keyer k[2];
+	size_t nk;
+	uint64_t serial;          /* stacks added */
+	rules *own_rules;
 };
 
-/* Key of each frame for a per-frame key, or of stack-level kinds (thread, process). */
-static uint32_t *frame_keys(agg *a, const prof *p, enum frame_key key)
+/* The key id of frame id, working out the keys of frames added since the last call. */
+static uint32_t keyer_frame(struct keyer *k, agg *a, uint32_t id)
 {
-	const intern *frames = prof_frames_const(p);
-	size_t nf = intern_count(frames);
-	uint32_t *map = xmalloc((nf + 1) * sizeof *map);
-	char *buf = NULL;
-	size_t cap = 0;
-	for (size_t i = 0; i < nf; i++) {
+	if (id < k->mapped)
+		return k->map[id];
+	size_t nf = intern_count(a->frames);
+	k->map = xgrow(k->map, &k->map_cap, nf, sizeof *k->map);
+	for (; k->mapped < nf; k->mapped++) {
 		size_t len;
-		const char *text = intern_str(frames, (uint32_t)i, &len);
-		map[i] = NO_KEY;
-		if (key == KEY_THREAD || key == KEY_PROCESS || key == KEY_ROOT) {
+		const char *text = intern_str(a->frames, (uint32_t)k->mapped, &len);
+		uint32_t v = NO_KEY;
+		if (k->key == KEY_THREAD || k->key == KEY_PROCESS || k->key == KEY_ROOT) {
 			struct frame_parts parts;
 			frame_split(text, len, &parts);
-			enum frame_kind want = key == KEY_THREAD ? FRAME_THREAD : key == KEY_PROCESS ? FRAME_PROCESS : FRAME_CODE;
-			if (parts.kind == want || (key == KEY_ROOT && parts.kind == FRAME_PSEUDO))
-				map[i] = intern_add(a->keys, text, len);
-			continue;
+			enum frame_kind want = k->key == KEY_THREAD ? FRAME_THREAD : k->key == KEY_PROCESS ? FRAME_PROCESS : FRAME_CODE;
+			if (parts.kind == want || (k->key == KEY_ROOT && parts.kind == FRAME_PSEUDO))
+				v = intern_add(a->keys, text, len);
+		} else {
+			long n = frame_key_text(k->key, text, len, &k->buf, &k->buf_cap);
+			if (n >= 0)
+				v = intern_add(a->keys, k->buf, (size_t)n);
 		}
-		long n = frame_key_text(key, text, len, &buf, &cap);
-		if (n >= 0)
-			map[i] = intern_add(a->keys, buf, (size_t)n);
+		k->map[k->mapped] = v;
 	}
-	free(buf);
-	return map;
+	return k->map[id];
 }
 
-/* One key's values for each stack: per-frame keys through a frame-id map, category through
- * the rules cache. vals lists the stack's total values, each once. */
-struct keyer {
-	enum frame_key key;
-	uint32_t *map;          /* frame id -> key id (per-frame and pseudo-frame keys) */
-	rules_cache *rc;        /* category */
-	uint32_t *cat_key;      /* rules category id -> key id */
-	int inclusive;
-	uint32_t *vals;
-	size_t nvals, cap;
-};
-
-static void keyer_init(struct keyer *k, agg *a, const prof *p, enum frame_key key, rules *r, int inclusive)
+static void keyer_init(struct keyer *k, agg *a, enum frame_key key, rules *r, int inclusive)
 {
 	memset(k, 0, sizeof *k);
 	k->key = key;
-	if (key != KEY_CATEGORY) {
-		k->map = frame_keys(a, p, key);
+	if (key != KEY_CATEGORY)
 		return;
-	}
 	k->inclusive = inclusive;
-	k->rc = rules_cache_new(r, prof_frames_const(p), inclusive);
+	k->rc = rules_cache_new(r, a->frames, inclusive);
 	size_t nc = rules_category_count(r);
 	k->cat_key = xmalloc(nc * sizeof *k->cat_key);
 	for (uint32_t c = 0; c < nc; c++) {
@@ -83,6 +91,8 @@ static void keyer_free(struct keyer *k)
 	free(k->map);
 	free(k->cat_key);
 	free(k->vals);
+	free(k->stamp);
+	free(k->buf);
 	rules_cache_free(k->rc);
 }
 
@@ -92,9 +102,22 @@ static void keyer_push(struct keyer *k, uint32_t v)
 	k->vals[k->nvals++] = v;
 }
 
-/* Stack s's self value (NO_KEY when none) and its total values in k->vals. stamp marks
- * key ids already listed for this stack (stamp[id] == s + 1). */
-static uint32_t keyer_stack(struct keyer *k, const uint32_t *ids, size_t n, size_t s, uint64_t *stamp)
+/* Listed already for the stack with this serial? Marks it when not. */
+static int keyer_seen(struct keyer *k, uint32_t v, uint64_t serial)
+{
+	if (v >= k->stamp_cap) {
+		size_t old = k->stamp_cap;
+		k->stamp = xgrow(k->stamp, &k->stamp_cap, (size_t)v + 1, sizeof *k->stamp);
+		memset(k->stamp + old, 0, (k->stamp_cap - old) * sizeof *k->stamp);
+	}
+	if (k->stamp[v] == serial)
+		return 1;
+	k->stamp[v] = serial;
+	return 0;
+}
+
+/* A stack's self value (NO_KEY when none) and its total values in k->vals. */
+static uint32_t keyer_stack(struct keyer *k, agg *a, const uint32_t *ids, size_t n, uint64_t serial)
 {
 	uint32_t self = NO_KEY;
 	k->nvals = 0;
@@ -112,7 +135,7 @@ static uint32_t keyer_stack(struct keyer *k, const uint32_t *ids, size_t n, size
 	if (k->key == KEY_ROOT) {
 		/* The first frame below the process and thread pseudo-frames. */
 		for (size_t f = 0; f < n && self == NO_KEY; f++)
-			self = k->map[ids[f]];
+			self = keyer_frame(k, a, ids[f]);
 		if (self != NO_KEY)
 			keyer_push(k, self);
 		return self;
@@ -120,15 +143,14 @@ static uint32_t keyer_stack(struct keyer *k, const uint32_t *ids, size_t n, size
 	if (k->key == KEY_THREAD || k->key == KEY_PROCESS) {
 		/* The innermost pseudo-frame is the stack's own thread or process. */
 		for (size_t f = n; f-- > 0 && self == NO_KEY;)
-			self = k->map[ids[f]];
+			self = keyer_frame(k, a, ids[f]);
 	} else if (n > 0) {
-		self = k->map[ids[n - 1]];
+		self = keyer_frame(k, a, ids[n - 1]);
 	}
 	for (size_t f = 0; f < n; f++) {
-		uint32_t v = k->map[ids[f]];
-		if (v == NO_KEY || stamp[v] == s + 1)
+		uint32_t v = keyer_frame(k, a, ids[f]);
+		if (v == NO_KEY || keyer_seen(k, v, serial))
 			continue; /* recursion counts once */
-		stamp[v] = s + 1;
 		keyer_push(k, v);
 	}
 	return self;
@@ -137,77 +159,85 @@ static uint32_t keyer_stack(struct keyer *k, const uint32_t *ids, size_t n, size
 /* The row of a key or pair, added when new. */
 static struct agg_row *row_for(agg *a, uint32_t k1, uint32_t k2)
 {
-	if (!a->pairs)
-		return &a->rows[k1];
-	uint32_t both[2] = { k1, k2 };
-	size_t id = intern_add(a->pairs, (const char *)both, sizeof both);
-	if (id == a->nrows) {
+	size_t id = k1;
+	if (a->pairs) {
+		uint32_t both[2] = { k1, k2 };
+		id = intern_add(a->pairs, (const char *)both, sizeof both);
+	}
+	while (id >= a->nrows) {
 		a->rows = xgrow(a->rows, &a->rows_cap, a->nrows + 1, sizeof *a->rows);
-		a->rows[a->nrows++] = (struct agg_row){ k1, k2, 0, 0 };
+		a->rows[a->nrows] = (struct agg_row){ a->pairs ? k1 : (uint32_t)a->nrows, a->pairs ? k2 : AGG_NONE, 0, 0 };
+		a->nrows++;
 	}
 	return &a->rows[id];
 }
 
-agg *agg_new_spec(const prof *p, const struct agg_spec *spec)
+agg *agg_open(const intern *frames, const struct agg_spec *spec)
 {
 	agg *a = xcalloc(1, sizeof *a);
 	a->keys = intern_new();
-	rules *own = NULL, *r = spec->rules;
-	int need_rules = spec->keys[0] == KEY_CATEGORY || (spec->nkeys > 1 && spec->keys[1] == KEY_CATEGORY);
-	if (need_rules && !r) {
-		own = r = rules_new();
+	a->frames = frames;
+	rules *r = spec->rules;
+	if (agg_spec_needs_rules(spec) && !r) {
+		a->own_rules = r = rules_new();
 		rules_add_default(r);
 	}
-	size_t nk = spec->nkeys > 1 ? 2 : 1;
-	struct keyer k[2];
-	for (size_t i = 0; i < nk; i++)
-		keyer_init(&k[i], a, p, spec->keys[i], r, spec->inclusive);
-	size_t nkeys = intern_count(a->keys);
-	if (nk == 1) {
-		a->nrows = a->rows_cap = nkeys;
-		a->rows = xcalloc(a->nrows + 1, sizeof *a->rows);
-		for (size_t i = 0; i < a->nrows; i++)
-			a->rows[i] = (struct agg_row){ (uint32_t)i, AGG_NONE, 0, 0 };
-	} else {
+	a->nk = spec->nkeys > 1 ? 2 : 1;
+	for (size_t i = 0; i < a->nk; i++)
+		keyer_init(&a->k[i], a, spec->keys[i], r, spec->inclusive);
+	if (a->nk == 2)
 		a->pairs = intern_new();
-	}
-	/* One stamp per key; two keys of one kind share ids, so each has its own. */
-	uint64_t *stamp[2] = { xcalloc(nkeys + 1, sizeof **stamp), xcalloc(nkeys + 1, sizeof **stamp) };
+	return a;
+}
 
-	size_t nstacks = prof_stack_count(p);
-	for (size_t s = 0; s < nstacks; s++) {
-		size_t n;
-		uint64_t count;
-		const uint32_t *ids = prof_stack(p, s, &n, &count);
-		uint32_t self[2] = { NO_KEY, NO_KEY };
-		for (size_t i = 0; i < nk; i++)
-			self[i] = keyer_stack(&k[i], ids, n, s, stamp[i]);
-		int any = 0;
-		if (self[0] != NO_KEY && (nk == 1 || self[1] != NO_KEY))
-			row_for(a, self[0], nk == 1 ? AGG_NONE : self[1])->self += count;
-		if (nk == 1) {
-			for (size_t v = 0; v < k[0].nvals; v++, any = 1)
-				row_for(a, k[0].vals[v], AGG_NONE)->total += count;
-		} else {
-			/* Each key's values are distinct, so every combination is too. */
-			for (size_t v = 0; v < k[0].nvals; v++)
-				for (size_t w = 0; w < k[1].nvals; w++, any = 1)
-					row_for(a, k[0].vals[v], k[1].vals[w])->total += count;
-		}
-		if (!any)
-			a->unkeyed += count;
+void agg_add(agg *a, const uint32_t *ids, size_t n, uint64_t count)
+{
+	uint64_t serial = ++a->serial;
+	uint32_t self[2] = { NO_KEY, NO_KEY };
+	for (size_t i = 0; i < a->nk; i++)
+		self[i] = keyer_stack(&a->k[i], a, ids, n, serial);
+	int any = 0;
+	if (self[0] != NO_KEY && (a->nk == 1 || self[1] != NO_KEY))
+		row_for(a, self[0], a->nk == 1 ? AGG_NONE : self[1])->self += count;
+	if (a->nk == 1) {
+		for (size_t v = 0; v < a->k[0].nvals; v++, any = 1)
+			row_for(a, a->k[0].vals[v], AGG_NONE)->total += count;
+	} else {
+		/* Each key's values are distinct, so every combination is too. */
+		for (size_t v = 0; v < a->k[0].nvals; v++)
+			for (size_t w = 0; w < a->k[1].nvals; w++, any = 1)
+				row_for(a, a->k[0].vals[v], a->k[1].vals[w])->total += count;
 	}
-	/* Keys no stack has (categories no rule matched) make no row. */
+	if (!any)
+		a->unkeyed += count;
+}
+
+void agg_close(agg *a)
+{
+	/* Keys no stack has (categories no rule matched, frames of filtered stacks) make no row. */
 	size_t kept = 0;
 	for (size_t i = 0; i < a->nrows; i++)
 		if (a->rows[i].self || a->rows[i].total)
 			a->rows[kept++] = a->rows[i];
 	a->nrows = kept;
-	free(stamp[0]);
-	free(stamp[1]);
-	for (size_t i = 0; i < nk; i++)
-		keyer_free(&k[i]);
-	rules_free(own);
+	for (size_t i = 0; i < a->nk; i++)
+		keyer_free(&a->k[i]);
+	a->nk = 0;
+	rules_free(a->own_rules);
+	a->own_rules = NULL;
+}
+
+agg *agg_new_spec(const prof *p, const struct agg_spec *spec)
+{
+	agg *a = agg_open(prof_frames_const(p), spec);
+	size_t nstacks = prof_stack_count(p);
+	for (size_t s = 0; s < nstacks; s++) {
+		size_t n;
+		uint64_t count;
+		const uint32_t *ids = prof_stack(p, s, &n, &count);
+		agg_add(a, ids, n, count);
+	}
+	agg_close(a);
 	return a;
 }
 
@@ -221,6 +251,9 @@ void agg_free(agg *a)
 {
 	if (!a)
 		return;
+	for (size_t i = 0; i < a->nk; i++) /* not closed */
+		keyer_free(&a->k[i]);
+	rules_free(a->own_rules);
 	intern_free(a->keys);
 	intern_free(a->pairs);
 	free(a->rows);
@@ -262,6 +295,8 @@ static int cmp_rows(const void *pa, const void *pb, void *arg)
 void agg_sort(agg *a, enum agg_order order)
 {
 	struct sort_ctx ctx = { a->keys, order };
+	if (a->nrows < 2)
+		return;
 	qsort_r(a->rows, a->nrows, sizeof *a->rows, cmp_rows, &ctx);
 }
 

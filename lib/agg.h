@@ -37,6 +37,12 @@ struct agg_spec {
 agg *agg_new(const prof *p, enum frame_key key);
 agg *agg_new_spec(const prof *p, const struct agg_spec *spec);
 
+/* The same, stack by stack as they are read, without keeping the stacks: frames is the
+ * profile's frame table, which may grow between calls. Rows are final after agg_close. */
+agg *agg_open(const intern *frames, const struct agg_spec *spec);
+void agg_add(agg *a, const uint32_t *frames, size_t nframes, uint64_t count);
+void agg_close(agg *a);
+
 /* Two sums of the same keys (before/after, total/GIL) side by side. */
 struct agg_join_row {
 	const struct agg_row *side[2];  /* the row in a and in b; NULL where the key is absent */

@@ -194,7 +194,9 @@ int load_stack_end(load_sink *s, uint64_t count)
 	unsigned f = s->seen_flags;
 	if ((o->focus && !(f & FOCUS)) || (o->ignore && (f & IGNORE)) || (o->thread && !(f & THREAD_OK)))
 		return 0;
-	if (prof_add(s->p, s->stack, s->depth, count) != 0) {
+	if (o->consumer) {
+		o->consumer(o->consumer_ctx, s->stack, s->depth, count);
+	} else if (prof_add(s->p, s->stack, s->depth, count) != 0) {
 		err_warn("%s:%lu: sample counts add up past 2^64", s->file, s->lineno);
 		return -1;
 	}

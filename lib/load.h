@@ -12,8 +12,14 @@
 enum load_format { LOAD_AUTO, LOAD_RAW, LOAD_DUMP, LOAD_JSON };
 extern const char *const load_format_names[];  /* "auto", "raw", "dump", "json" */
 
+/* A tool that only sums stacks can take each kept stack as it is read instead of the
+ * profile keeping them: memory then grows with distinct frames only. */
+typedef void load_stack_fn(void *ctx, const uint32_t *frames, size_t nframes, uint64_t count);
+
 struct load_opts {
 	enum load_format from;
+	load_stack_fn *consumer;  /* NULL: stacks go into the profile */
+	void *consumer_ctx;
 	rx *focus;          /* keep stacks with a frame matching */
 	rx *ignore;         /* drop stacks with a frame matching */
 	rx *thread;         /* keep stacks whose thread pseudo-frame matches */

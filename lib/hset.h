@@ -1,0 +1,16 @@
+/* hset: a set of 64-bit hashes, to count distinct things without keeping them. */
+#ifndef SIFT_HSET_H
+#define SIFT_HSET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct hset hset;
+
+hset *hset_new(void);
+void hset_free(hset *s);
+/* Add h; returns 1 when it was new. */
+int hset_add(hset *s, uint64_t h);
+size_t hset_count(const hset *s);
+
+#endif
