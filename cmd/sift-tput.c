@@ -227,6 +227,12 @@ static void sink(void *ctx, enum tput_result res, const struct tput_point *pt, c
 		err_bad_line(r->errs, l->file, l->lineno, "%s", reason);
 		return;
 	}
+	if (res == TPUT_ERROR) { /* a pattern that cannot finish is always named */
+		if (!r->errs->verbose)
+			err_warn("%s:%lu: %s", l->file, l->lineno, reason);
+		err_bad_line(r->errs, l->file, l->lineno, "%s", reason);
+		return;
+	}
 	if (res == TPUT_NOMATCH) {
 		err_skip_line(r->errs, l->file, l->lineno, "%s", reason);
 		return;

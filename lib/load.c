@@ -43,6 +43,8 @@ struct load_sink {
 	unsigned long lineno;
 	char *scratch;
 	size_t scratch_cap;
+	char *clean;                /* a frame with its unsafe bytes replaced */
+	size_t clean_cap;
 	struct load_stats stats;
 };
 
@@ -64,6 +66,7 @@ void load_sink_free(load_sink *s)
 	free(s->cache);
 	free(s->stack);
 	free(s->scratch);
+	free(s->clean);
 	free(s);
 }
 
@@ -95,11 +98,40 @@ static int matches(load_sink *s, rx *re, const char *frame, size_t len)
 }
 
 /* Decide once what a distinct frame becomes. */
+/* Frames from dumps (JSON strings above all) may hold what a folded line cannot: line
+ * breaks and other control bytes would forge new lines, a ';' would split the frame, and
+ * `";` would end a process command line early. They are written as a space, ',' and `",`.
+ * Returns frame itself when nothing needs replacing. */
+static const char *safe_frame(load_sink *s, const char *frame, size_t len)
+{
+	int process = len > 9 && memcmp(frame, "process ", 8) == 0 && frame[8] >= '0' && frame[8] <= '9';
+	size_t i = 0;
+	for (; i < len; i++) {
+		unsigned char c = (unsigned char)frame[i];
+		if (c < 0x20 || c == 0x7f || (c == ';' && (!process || (i > 0 && frame[i - 1] == '"'))))
+			break;
+	}
+	if (i == len)
+		return frame;
+	s->clean = xgrow(s->clean, &s->clean_cap, len + 1, 1);
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)frame[i];
+		if (c < 0x20 || c == 0x7f)
+			c = ' ';
+		else if (c == ';' && (!process || (i > 0 && frame[i - 1] == '"')))
+			c = ',';
+		s->clean[i] = (char)c;
+	}
+	s->clean[len] = '\0';
+	return s->clean;
+}
+
 static struct raw_frame classify(load_sink *s, const char *frame, size_t len)
 {
 	const struct load_opts *o = s->opts;
 	struct raw_frame r = { 0, SEEN };
 	struct frame_parts parts;
+	frame = safe_frame(s, frame, len);
 	frame_split(frame, len, &parts);
 	if (o->focus && matches(s, o->focus, frame, len))
 		r.flags |= FOCUS;

@@ -138,13 +138,15 @@ const char *rules_category_name(const rules *r, uint32_t id, size_t *len)
 	return intern_str(r->categories, id, len);
 }
 
-/* Match one rule; a pattern that hits its match limit on a frame counts as no match. */
+/* Match one rule. A pattern that hits its match or depth limit gives no answer: a
+ * category guessed from it would be wrong, so stop and name the pattern and the frame. */
 static int rule_matches(struct rule *rule, const char *frame, size_t len)
 {
 	char msg[512];
 	int rc = rx_match(rule->re, frame, len, msg, sizeof msg);
 	if (rc < 0)
-		err_warn("rules: %s", msg);
+		err_exit(EXIT_DATA, "rules: %s, on the frame '%.60s%s' (%zu bytes)", msg, frame,
+			 len > 60 ? "..." : "", len);
 	return rc == 1;
 }
 

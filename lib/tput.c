@@ -604,7 +604,7 @@ static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx 
 		literal = 1;
 		int rc = rx_match_groups(r->re, s, len, err, sizeof err);
 		if (rc < 0) {
-			sink(ctx, TPUT_BAD, NULL, err);
+			sink(ctx, TPUT_ERROR, NULL, err);
 			return;
 		}
 		if (rc == 0)

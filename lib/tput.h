@@ -59,6 +59,7 @@ enum tput_result {
 	TPUT_NAN,       /* a throughput of nan: counted, not kept */
 	TPUT_BAD,       /* matched but its value does not parse */
 	TPUT_NOMATCH,   /* held a prefilter literal but no rule matched: noise */
+	TPUT_ERROR,     /* a pattern hit its match or depth limit: no answer for the line */
 };
 
 typedef struct tput_ex tput_ex;
