@@ -359,7 +359,8 @@ static void draw_hbars(const struct tsv *t, const struct plot_spec *s, const str
 		figure = strstr(figure, "_rate") ? "samples per 1,000 units of work" : "% of samples";
 	axis_label(out, "x", figure);
 	if (pairs) {
-		fputs("set key below horizontal\n", out);
+		/* The extra height keeps the key clear of the axis label (pngcairo overlaps them). */
+		fputs("set key below horizontal spacing 1.5 height 1\n", out);
 		fputs("plot $D using ($2/2):($1+0.2):(0):2:($1+0.02):($1+0.38) with boxxyerror lc rgb \"#8c8c8c\" title \"before\", \\\n"
 		      "     $D using ($3/2):($1-0.2):(0):3:($1-0.38):($1-0.02) with boxxyerror lc rgb \"#c0392b\" title \"after\"\n",
 		      out);
