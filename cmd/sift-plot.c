@@ -57,11 +57,11 @@ struct plot_opts {
 
 /* What a recogniser found: which columns label the rows and which hold the figures. */
 struct plot_spec {
-	const char *what;     /* for the default title */
+	char what[128];       /* for the default title: the key names, "A / B" for pairs */
 	int label[2];         /* label columns, -1 unused */
+	int alt[2];           /* labels of a row whose label[0] cell is empty, -1 unused */
 	int value[2];         /* figure columns (paired bars use both), -1 unused */
 };
-
 typedef int plot_match_fn(const struct tsv *t, struct plot_spec *s);
 typedef void plot_draw_fn(const struct tsv *t, const struct plot_spec *s, const struct plot_opts *o);
 
@@ -109,120 +109,6 @@ static int has_run(const struct tsv *t, size_t at, const char *names)
 	return 1;
 }
 
-static void spec_init(struct plot_spec *s, const char *what)
-{
-	s->what = what;
-	s->label[0] = s->label[1] = s->value[0] = s->value[1] = -1;
-}
-
-/* sift-top: KEY [KEY2] self self_pct total total_pct. */
-static int match_top(const struct tsv *t, struct plot_spec *s)
-{
-	for (size_t k = 1; k <= 2; k++) {
-		if (t->ncols == k + 4 && has_run(t, k, "self self_pct total total_pct")) {
-			spec_init(s, t->head[0]);
-			s->label[0] = 0;
-			s->label[1] = k == 2 ? 1 : -1;
-			s->value[0] = col(t, "self_pct");
-			return 1;
-		}
-	}
-	return 0;
-}
-
-/* sift-diff: KEY [KEY2] before after before_pct after_pct delta_pts ratio flag (or _rate). */
-static int match_diff(const struct tsv *t, struct plot_spec *s)
-{
-	for (size_t k = 1; k <= 2; k++) {
-		if (t->ncols == k + 7 &&
-		    has_run(t, k, "before after before_pct|before_rate after_pct|after_rate "
-				  "delta_pts|delta_rate ratio flag")) {
-			spec_init(s, t->head[0]);
-			s->label[0] = 0;
-			s->label[1] = k == 2 ? 1 : -1;
-			s->value[0] = (int)k + 2;
-			s->value[1] = (int)k + 3;
-			return 1;
-		}
-	}
-	return 0;
-}
-
-static int match_series(const struct tsv *t, struct plot_spec *s)
-{
-	if (!has_run(t, 0, "source line rank step time value unit"))
-		return 0;
-	spec_init(s, "throughput");
-	s->value[0] = col(t, "value");
-	return 1;
-}
-
-/* Summary statistics (sift-tput --stats; --compare, whose header is provisional: `side`
- * first): one box per row from its quantile columns. */
-static int match_stats(const struct tsv *t, struct plot_spec *s)
-{
-	if (!has_run(t, 0, "source unit n mean median"))
-		return 0;
-	spec_init(s, "throughput");
-	s->label[0] = 0;
-	s->label[1] = 1;
-	return 1;
-}
-
-static int match_compare(const struct tsv *t, struct plot_spec *s)
-{
-	if (t->ncols < 2 || strcmp(t->head[0], "side") != 0 || col(t, "median") < 0)
-		return 0;
-	spec_init(s, "before / after");
-	s->label[0] = 0;
-	s->label[1] = col(t, "unit");
-	return 1;
-}
-
-/* sift-threads: pid tid ...: CPU per thread, labelled by name and tid. */
-static int match_threads(const struct tsv *t, struct plot_spec *s)
-{
-	if (!has_run(t, 0, "pid tid"))
-		return 0;
-	spec_init(s, "thread");
-	for (size_t i = 2; i < t->ncols && s->label[0] < 0; i++)
-		if (strstr(t->head[i], "name"))
-			s->label[0] = (int)i;
-	s->label[1] = 1;
-	if (s->label[0] < 0)
-		s->label[0] = 1, s->label[1] = -1;
-	for (size_t i = 2; i < t->ncols && s->value[0] < 0; i++)
-		if (strncmp(t->head[i], "cpu", 3) == 0)
-			s->value[0] = (int)i;
-	if (s->value[0] < 0)
-		s->value[0] = col(t, "active");
-	return 1;
-}
-
-/* sift-gil: KEY ... gil_share. */
-static int match_gil(const struct tsv *t, struct plot_spec *s)
-{
-	if (col(t, "gil_share") <= 0)
-		return 0;
-	spec_init(s, "GIL share");
-	s->label[0] = 0;
-	s->value[0] = col(t, "gil_share");
-	return 1;
-}
-
-static plot_draw_fn draw_bars, draw_pairs, draw_series, draw_boxes;
-
-/* First match wins: more specific headers first. Adding a table is one row here. */
-static const struct plot_recogniser recognisers[] = {
-	{ "diff", match_diff, draw_pairs },
-	{ "top", match_top, draw_bars },
-	{ "series", match_series, draw_series },
-	{ "stats", match_stats, draw_boxes },
-	{ "compare", match_compare, draw_boxes },
-	{ "threads", match_threads, draw_bars },
-	{ "gil", match_gil, draw_bars },
-};
-
 static int number(const char *s, double *out)
 {
 	char *end;
@@ -232,16 +118,156 @@ static int number(const char *s, double *out)
 	return *end == '\0' && isfinite(*out);
 }
 
+static void spec_init(struct plot_spec *s, const char *what)
+{
+	snprintf(s->what, sizeof s->what, "%s", what);
+	s->label[0] = s->label[1] = s->alt[0] = s->alt[1] = s->value[0] = s->value[1] = -1;
+}
+
+/* A ranked table of one or two key columns then `names`: rows labelled by the keys
+ * ("A / B"), the figure in `value`. Returns the number of key columns, 0 when no match. */
+static size_t match_keyed(const struct tsv *t, struct plot_spec *s, const char *names,
+			  size_t ncols, const char *value)
+{
+	for (size_t k = 1; k <= 2; k++) {
+		if (t->ncols != k + ncols || !has_run(t, k, names))
+			continue;
+		char what[128];
+		snprintf(what, sizeof what, k == 2 ? "%s / %s" : "%s", t->head[0], t->head[1]);
+		spec_init(s, what);
+		s->label[0] = 0;
+		s->label[1] = k == 2 ? 1 : -1;
+		s->value[0] = value ? col(t, value) : -1;
+		return k;
+	}
+	return 0;
+}
+
+/* sift-top: KEY [KEY2] self self_pct total total_pct. */
+static int match_top(const struct tsv *t, struct plot_spec *s)
+{
+	return match_keyed(t, s, "self self_pct total total_pct", 4, "self_pct") > 0;
+}
+
+/* sift-diff: KEY [KEY2] before after before_pct after_pct delta_pts ratio flag (or _rate). */
+static int match_diff(const struct tsv *t, struct plot_spec *s)
+{
+	size_t k = match_keyed(t, s, "before after before_pct|before_rate after_pct|after_rate "
+				     "delta_pts|delta_rate ratio flag", 7, NULL);
+	s->value[0] = (int)k + 2;
+	s->value[1] = (int)k + 3;
+	return k > 0;
+}
+
+/* sift-tput's series; loss is optional (older or hand-made series stop at unit). */
+static int match_series(const struct tsv *t, struct plot_spec *s)
+{
+	if (!has_run(t, 0, "source line rank step time value unit"))
+		return 0;
+	spec_init(s, "throughput");
+	s->value[0] = col(t, "value");
+	return 1;
+}
+
+/* Non-zero when every row holds the same text in column c. */
+static int same_in_all(const struct tsv *t, int c)
+{
+	for (size_t r = 1; r < t->nrows; r++)
+		if (strcmp(t->rows[r][c], t->rows[0][c]) != 0)
+			return 0;
+	return 1;
+}
+
+/* sift-tput --stats: one box per source (and unit, when the table holds several). */
+static int match_stats(const struct tsv *t, struct plot_spec *s)
+{
+	if (t->ncols != 14 ||
+	    !has_run(t, 0, "source unit n warmup dup nan mean median p5 p95 stddev cv_pct min max"))
+		return 0;
+	spec_init(s, "throughput");
+	s->label[0] = 0;
+	s->label[1] = same_in_all(t, 1) ? -1 : 1;
+	return 1;
+}
+
+/* sift-tput --compare: the speedup and its interval, one point per unit. */
+static int match_compare(const struct tsv *t, struct plot_spec *s)
+{
+	if (t->ncols != 12 ||
+	    !has_run(t, 0, "unit before_n after_n before_median after_median before_cv_pct "
+			   "after_cv_pct speedup ci_low ci_high p_value verdict"))
+		return 0;
+	spec_init(s, "speedup, after versus before (median ratio, 95% interval)");
+	s->label[0] = 0;
+	s->value[0] = col(t, "speedup");
+	return 1;
+}
+
+/* Non-zero when some row has a number in column c. */
+static int any_number(const struct tsv *t, int c)
+{
+	double v;
+	for (size_t r = 0; r < t->nrows; r++)
+		if (number(t->rows[r][c], &v))
+			return 1;
+	return 0;
+}
+
+/* sift-threads: CPU per thread, labelled by the thread's name, else its tid (and OS name);
+ * without --cpu the CPU columns are empty and the bars show active snapshots. */
+static int match_threads(const struct tsv *t, struct plot_spec *s)
+{
+	if (t->ncols != 13 ||
+	    !has_run(t, 0, "pid tid thread os_thread seen active idle gil cpu_mean cpu_max leaf "
+			   "handoff category"))
+		return 0;
+	spec_init(s, "thread");
+	s->label[0] = col(t, "thread");
+	s->alt[0] = col(t, "tid");
+	s->alt[1] = col(t, "os_thread");
+	s->value[0] = col(t, any_number(t, col(t, "cpu_mean")) ? "cpu_mean" : "active");
+	return 1;
+}
+
+/* sift-gil's keys table (profiles): KEY [KEY2] total gil ... gil_share_pct flag. */
+static int match_gil(const struct tsv *t, struct plot_spec *s)
+{
+	return match_keyed(t, s, "total gil total_per_s gil_per_s gil_share_pct flag", 6,
+			   "gil_share_pct") > 0;
+}
+
+/* sift-gil --dumps keys table: KEY [KEY2] seen active gil active_pct gil_pct. */
+static int match_gil_dumps(const struct tsv *t, struct plot_spec *s)
+{
+	return match_keyed(t, s, "seen active gil active_pct gil_pct", 5, "gil_pct") > 0;
+}
+
+static plot_draw_fn draw_bars, draw_pairs, draw_series, draw_boxes, draw_speedup;
+
+/* Headers are matched whole, so a tool's changed header fails loudly here instead of
+ * drawing the wrong column. Adding a table is one row here. */
+static const struct plot_recogniser recognisers[] = {
+	{ "diff", match_diff, draw_pairs },
+	{ "top", match_top, draw_bars },
+	{ "series", match_series, draw_series },
+	{ "stats", match_stats, draw_boxes },
+	{ "compare", match_compare, draw_speedup },
+	{ "threads", match_threads, draw_bars },
+	{ "gil", match_gil, draw_bars },
+	{ "gil dumps", match_gil_dumps, draw_bars },
+};
+
 /* A row's label: its label columns joined by " / ", shortened for the axis. */
 static size_t row_label(const struct tsv *t, const struct plot_spec *s, size_t r, size_t width,
 			char *buf, size_t cap)
 {
 	char *joined = NULL;
 	size_t len = 0, jcap = 0;
+	const int *cols = s->alt[0] >= 0 && !t->rows[r][s->label[0]][0] ? s->alt : s->label;
 	for (int i = 0; i < 2; i++) {
-		if (s->label[i] < 0)
+		if (cols[i] < 0 || !t->rows[r][cols[i]][0])
 			continue;
-		const char *cell = t->rows[r][s->label[i]];
+		const char *cell = t->rows[r][cols[i]];
 		size_t n = strlen(cell);
 		joined = xgrow(joined, &jcap, len + n + 4, 1);
 		if (len)
@@ -333,7 +359,8 @@ static void draw_hbars(const struct tsv *t, const struct plot_spec *s, const str
 		figure = strstr(figure, "_rate") ? "samples per 1,000 units of work" : "% of samples";
 	axis_label(out, "x", figure);
 	if (pairs) {
-		fputs("set key below horizontal\n", out);
+		/* The extra height keeps the key clear of the axis label (pngcairo overlaps them). */
+		fputs("set key below horizontal spacing 1.5 height 1\n", out);
 		fputs("plot $D using ($2/2):($1+0.2):(0):2:($1+0.02):($1+0.38) with boxxyerror lc rgb \"#8c8c8c\" title \"before\", \\\n"
 		      "     $D using ($3/2):($1-0.2):(0):3:($1-0.38):($1-0.02) with boxxyerror lc rgb \"#c0392b\" title \"after\"\n",
 		      out);
@@ -458,16 +485,12 @@ static void draw_series(const struct tsv *t, const struct plot_spec *s, const st
 	free(groups);
 }
 
-/* Boxes from quantiles: box p25..p75 (else p5..p95), whiskers min..max (else p5..p95). */
+/* sift-tput --stats rows as boxes: p5..p95, whiskers min..max, the median in red. The
+ * stats carry no quartiles; p5/p95 are the figures the tool already trims warm-up for. */
 static void draw_boxes(const struct tsv *t, const struct plot_spec *s, const struct plot_opts *o)
 {
 	FILE *out = stdout;
-	int lo = col(t, "p25") >= 0 ? col(t, "p25") : col(t, "p5");
-	int hi = col(t, "p75") >= 0 ? col(t, "p75") : col(t, "p95");
-	int wlo = col(t, "min") >= 0 ? col(t, "min") : col(t, "p5");
-	int whi = col(t, "max") >= 0 ? col(t, "max") : col(t, "p95");
-	int med = col(t, "median");
-	int need[5] = { lo, hi, wlo, whi, med };
+	int need[5] = { col(t, "p5"), col(t, "p95"), col(t, "min"), col(t, "max"), col(t, "median") };
 	size_t cap = o->label_width * 4 + 8, n = 0;
 	char **labels = xmalloc((t->nrows + 1) * sizeof *labels);
 	double *pos = xmalloc((t->nrows + 1) * sizeof *pos);
@@ -476,7 +499,7 @@ static void draw_boxes(const struct tsv *t, const struct plot_spec *s, const str
 		double v[5];
 		int ok = 1;
 		for (int i = 0; i < 5; i++)
-			ok &= need[i] >= 0 && number(t->rows[r][need[i]], &v[i]);
+			ok &= number(t->rows[r][need[i]], &v[i]);
 		if (!ok)
 			continue;
 		labels[n] = xmalloc(cap);
@@ -496,10 +519,72 @@ static void draw_boxes(const struct tsv *t, const struct plot_spec *s, const str
 	fprintf(out, "set xrange [0.4:%zu.6]\n", n);
 	fputs("set xtics scale 0\nset grid ytics\nset yrange [0:*]\nunset key\n"
 	      "set style fill solid 0.5 border -1\nset boxwidth 0.5\n", out);
-	axis_label(out, "y", med >= 0 ? "median, quartiles (or p5/p95), min/max" : "value");
+	/* One unit: name it on the axis (the labels then hold only the sources). */
+	char ylabel[256];
+	snprintf(ylabel, sizeof ylabel, "%s%sbox p5-p95, whiskers min-max, median",
+		 s->label[1] < 0 && t->nrows ? t->rows[0][1] : "", s->label[1] < 0 && t->nrows ? ": " : "");
+	axis_label(out, "y", ylabel);
 	if (n)
 		fputs("plot $D using 1:2:4:5:3 with candlesticks lc rgb \"#4878a8\" whiskerbars, \\\n"
 		      "     $D using 1:6:6:6:6 with candlesticks lc rgb \"#c0392b\" lw 2\n", out);
+	else
+		fputs("plot 1/0 notitle\n", out);
+	for (size_t i = 0; i < n; i++)
+		free(labels[i]);
+	free(labels);
+	free(pos);
+}
+
+/* sift-tput --compare rows: the speedup as a point with its 95% interval as error bars,
+ * one per unit labelled "UNIT (verdict)", against a dashed line at 1 (no change). */
+static void draw_speedup(const struct tsv *t, const struct plot_spec *s, const struct plot_opts *o)
+{
+	FILE *out = stdout;
+	int need[3] = { col(t, "speedup"), col(t, "ci_low"), col(t, "ci_high") };
+	int cverdict = col(t, "verdict");
+	size_t cap = o->label_width * 4 + 8, n = 0;
+	char **labels = xmalloc((t->nrows + 1) * sizeof *labels);
+	double *pos = xmalloc((t->nrows + 1) * sizeof *pos);
+	double lo = 1, hi = 1; /* the range always shows the no-change line */
+	gnuplot_block_begin(out, "D");
+	for (size_t r = 0; r < t->nrows && (o->limit == 0 || n < o->limit); r++) {
+		double v[3];
+		int ok = 1;
+		for (int i = 0; i < 3; i++)
+			ok &= number(t->rows[r][need[i]], &v[i]);
+		if (!ok)
+			continue;
+		const char *unit = t->rows[r][s->label[0]], *verdict = t->rows[r][cverdict];
+		size_t len = strlen(unit) + strlen(verdict) + 4;
+		char *text = xmalloc(len);
+		snprintf(text, len, *verdict ? "%s (%s)" : "%s", unit, verdict);
+		labels[n] = xmalloc(cap);
+		gnuplot_shorten(text, strlen(text), o->label_width, labels[n], cap);
+		free(text);
+		pos[n] = (double)(n + 1);
+		gnuplot_number(out, pos[n]);
+		for (int i = 0; i < 3; i++) {
+			putc(' ', out);
+			gnuplot_number(out, v[i]);
+			lo = fmin(lo, v[i]);
+			hi = fmax(hi, v[i]);
+		}
+		putc('\n', out);
+		n++;
+	}
+	gnuplot_block_end(out);
+	if (n)
+		tics(out, "x", labels, pos, n);
+	double pad = (hi - lo) * 0.15 + 0.01;
+	fprintf(out, "set xrange [0.4:%zu.6]\nset yrange [", n);
+	gnuplot_number(out, round((lo - pad) * 1000) / 1000);
+	putc(':', out);
+	gnuplot_number(out, round((hi + pad) * 1000) / 1000);
+	fputs("]\nset xtics scale 0\nset grid ytics\nunset key\n", out);
+	axis_label(out, "y", "speedup (above 1: faster), 95% interval");
+	if (n)
+		fputs("plot 1 with lines dt 2 lc rgb \"#8c8c8c\", \\\n"
+		      "     $D using 1:2:3:4 with yerrorbars pt 7 ps 1.5 lw 2 lc rgb \"#c0392b\"\n", out);
 	else
 		fputs("plot 1/0 notitle\n", out);
 	for (size_t i = 0; i < n; i++)
@@ -530,12 +615,21 @@ static void free_cells(char **cells, size_t n)
 	free(cells);
 }
 
+/* Non-zero when the table read so far is a summary (`name value`), as sift-gil prints
+ * before its keys table. */
+static int is_summary(const struct tsv *t)
+{
+	return t->ncols == 2 && has_run(t, 0, "name value");
+}
+
 /* Read the TSV; a repeated header (files concatenated) is skipped, short rows padded
- * (sift-tput's loss column is optional), long rows are bad lines. */
+ * (sift-tput's loss column is optional), long rows are bad lines. sift-gil's default
+ * output is a summary, a blank line, then the keys table: the keys table replaces it. */
 static int read_tsv(char **paths, size_t npaths, struct tsv *t, struct err_lines *errs)
 {
 	in_reader *in = in_open(paths, npaths);
 	struct in_line line;
+	int blank = 0;
 	memset(t, 0, sizeof *t);
 	while (in_next(in, &line)) {
 		if (memchr(line.text, '\0', line.len)) {
@@ -545,16 +639,24 @@ static int read_tsv(char **paths, size_t npaths, struct tsv *t, struct err_lines
 		char **cells;
 		size_t n;
 		split_tabs(line.text, &cells, &n);
+		if (t->head && blank && is_summary(t) && !(n == 1 && cells[0][0] == '\0')) {
+			free_cells(t->head, t->ncols);
+			for (size_t r = 0; r < t->nrows; r++)
+				free_cells(t->rows[r], t->ncols);
+			t->head = NULL;
+			t->nrows = 0;
+		}
 		if (!t->head) {
 			t->head = cells;
 			t->ncols = n;
 			t->file = line.file;
 			continue;
 		}
+		blank = n == 1 && cells[0][0] == '\0';
 		int same = n == t->ncols;
 		for (size_t i = 0; same && i < n; i++)
 			same = strcmp(cells[i], t->head[i]) == 0;
-		if (same || (n == 1 && cells[0][0] == '\0')) {
+		if (same || blank) {
 			free_cells(cells, n);
 			continue;
 		}
@@ -627,12 +729,15 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof recognisers / sizeof recognisers[0] && !rec; i++)
 		if (recognisers[i].match(&t, &s))
 			rec = &recognisers[i];
+	if (!rec && is_summary(&t))
+		err_exit(EXIT_DATA, "%s: a summary (name value) has nothing to draw: give sift-gil's keys "
+			 "table (its default output, or --only keys)", t.file);
 	if (!rec)
 		err_exit(EXIT_DATA, "%s:1: not a sift TSV header (sift-top, sift-diff, sift-tput, sift-threads "
 			 "or sift-gil with --format tsv)", t.file);
 	if (o.column) {
 		int c = col(&t, o.column);
-		if (c < 0 || rec->draw == draw_boxes || rec->draw == draw_pairs)
+		if (c < 0 || rec->draw == draw_boxes || rec->draw == draw_pairs || rec->draw == draw_speedup)
 			err_exit(EXIT_USAGE, "--column %s: no such column to draw in this %s table", o.column, rec->name);
 		s.value[0] = c;
 	}

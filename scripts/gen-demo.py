@@ -156,6 +156,10 @@ for (tid, name), frames, c in [
         (("27304", "target-4"), target_py + layer + ["_norm (transformers/models/qwen3_5/modeling_qwen3_5.py:718)"], 9)]:
     gil.append([";".join([thread(tid, name)] + frames), c])
 write("profile-gil.txt", gil)
+# The recordings' durations and rates, which the profiles cannot tell: scripts/demo.sh
+# passes this line to sift-gil.
+with open(os.path.join(out, "sift-gil.opts"), "w") as f:
+    f.write("--total-seconds 45 --total-rate 99 --gil-seconds 30 --gil-rate 49\n")
 
 
 def log(name, start_tps, mean_tps, cv, steps, seed):
