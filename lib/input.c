@@ -31,6 +31,13 @@ struct in_reader {
 
 	char *buf;                  /* decoded text: [start, end) not yet returned */
 	size_t cap, start, end;
+
+	/* A byte range of one plain file (in_open_range): lines that start in it. */
+	int ranged;
+	int skip_partial;           /* the first line began before the range */
+	unsigned long long range_start, range_end;
+	unsigned long long line_at; /* file offset of the next line's first byte */
+	char *one_path[1];
 };
 
 static char *const stdin_path[] = { "-" };
@@ -91,6 +98,30 @@ static ssize_t read_raw(in_reader *r)
 	return n;
 }
 
+/* Count the lines before the range, and see whether it starts inside one. */
+static int seek_range(in_reader *r)
+{
+	unsigned long long done = 0;
+	while (done < r->range_start) {
+		size_t want = r->range_start - done < RAW_SIZE ? (size_t)(r->range_start - done) : RAW_SIZE;
+		ssize_t n = pread(r->fd, r->raw, want, (off_t)done);
+		if (n <= 0) {
+			fail_file(r, "read error: ", n < 0 ? strerror(errno) : "file shorter than expected");
+			return -1;
+		}
+		for (const char *p = (const char *)r->raw, *end = p + n; (p = memchr(p, '\n', (size_t)(end - p))); p++)
+			r->lineno++;
+		done += (unsigned long long)n;
+		r->skip_partial = ((const char *)r->raw)[n - 1] != '\n';
+	}
+	if (lseek(r->fd, (off_t)r->range_start, SEEK_SET) < 0) {
+		fail_file(r, "seek error: ", strerror(errno));
+		return -1;
+	}
+	r->line_at = r->range_start;
+	return 0;
+}
+
 static int open_next(in_reader *r)
 {
 	while (r->next_path < r->npaths) {
@@ -114,6 +145,11 @@ static int open_next(in_reader *r)
 				fail_file(r, "", strerror(EISDIR));
 				continue;
 			}
+		}
+		if (r->ranged) { /* plain text by contract: no sniffing */
+			if (seek_range(r) != 0)
+				continue;
+			return 1;
 		}
 		/* Sniff the zstd magic number (28 b5 2f fd) from the first bytes. */
 		while (r->raw_len < 4) {
@@ -219,6 +255,38 @@ static int refill(in_reader *r)
 	}
 }
 
+/* Hand out the len bytes at start (and the newline after them, when there is one).
+ * Returns 0 when the line is not for the caller: before a range, or past its end. */
+static int take_line(in_reader *r, struct in_line *line, size_t len, int unterminated)
+{
+	char *text = r->buf + r->start;
+	r->start += len + !unterminated;
+	r->lineno++;
+	if (r->ranged) {
+		unsigned long long at = r->line_at;
+		r->line_at += len + !unterminated;
+		if (at >= r->range_end) { /* the next range's first line: this range is done */
+			close_file(r);
+			r->next_path = r->npaths;
+			r->start = r->end = 0;
+			return 0;
+		}
+		if (r->skip_partial) {
+			r->skip_partial = 0;
+			return 0;
+		}
+	}
+	if (len > 0 && text[len - 1] == '\r')
+		len--;
+	text[len] = '\0';
+	line->text = text;
+	line->len = len;
+	line->unterminated = unterminated;
+	line->file = r->file;
+	line->lineno = r->lineno;
+	return 1;
+}
+
 int in_next(in_reader *r, struct in_line *line)
 {
 	for (;;) {
@@ -228,17 +296,12 @@ int in_next(in_reader *r, struct in_line *line)
 		for (;;) {
 			char *nl = memchr(r->buf + scanned, '\n', r->end - scanned);
 			if (nl) {
-				size_t len = (size_t)(nl - (r->buf + r->start));
-				line->text = r->buf + r->start;
-				r->start += len + 1;
-				if (len > 0 && line->text[len - 1] == '\r')
-					len--;
-				line->text[len] = '\0';
-				line->len = len;
-				line->unterminated = 0;
-				line->file = r->file;
-				line->lineno = ++r->lineno;
-				return 1;
+				if (take_line(r, line, (size_t)(nl - (r->buf + r->start)), 0))
+					return 1;
+				if (r->fd < 0)
+					break;
+				scanned = r->start;
+				continue;
 			}
 			size_t pending = r->end - r->start;
 			if (!refill(r))
@@ -248,21 +311,22 @@ int in_next(in_reader *r, struct in_line *line)
 		/* End of this file: a last line without newline is still a line. */
 		int open_still = r->fd >= 0;
 		close_file(r);
-		if (r->end > r->start && open_still) {
-			size_t len = r->end - r->start;
-			line->text = r->buf + r->start;
-			r->start = r->end;
-			if (len > 0 && line->text[len - 1] == '\r')
-				len--;
-			line->text[len] = '\0';
-			line->len = len;
-			line->unterminated = 1;
-			line->file = r->file;
-			line->lineno = ++r->lineno;
+		if (r->end > r->start && open_still && take_line(r, line, r->end - r->start, 1))
 			return 1;
-		}
 		r->start = r->end = 0;
 	}
+}
+
+in_reader *in_open_range(const char *path, unsigned long long start, unsigned long long end)
+{
+	in_reader *r = in_open(NULL, 0);
+	r->one_path[0] = (char *)path;
+	r->paths = r->one_path;
+	r->npaths = 1;
+	r->ranged = 1;
+	r->range_start = start;
+	r->range_end = end;
+	return r;
 }
 
 void in_close(in_reader *r)

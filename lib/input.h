@@ -18,6 +18,11 @@ typedef struct in_reader in_reader;
 
 /* No paths means standard input. Paths are kept by reference. */
 in_reader *in_open(char *const *paths, size_t npaths);
+/* The lines of one plain (not compressed) regular file that start at a byte offset in
+ * [start, end): a line that starts before start belongs to the range before it, and the
+ * last line may run past end. Line numbers count from the top of the file. Ranges that
+ * tile a file give each line exactly once: for reading one file on several threads. */
+in_reader *in_open_range(const char *path, unsigned long long start, unsigned long long end);
 /* 1 with a line, 0 when every file is done. Unreadable files are reported and skipped. */
 int in_next(in_reader *reader, struct in_line *line);
 /* Non-zero when any file could not be read completely (already reported). */

@@ -305,6 +305,49 @@ static void test_slurp_missing(void **state)
 	assert_string_equal(c.err, "test_input: /nonexistent/rules: No such file or directory\n");
 }
 
+/* Ranges that tile a file, split at every byte, give every line once, numbered as in the
+ * whole file; CRLF, an empty line, a long line and no final newline included. */
+static void test_ranges_tile_a_file(void **state)
+{
+	(void)state;
+	char text[400];
+	size_t n = 0;
+	n += (size_t)snprintf(text + n, sizeof text - n, "a;b 1\r\n\nccc;d 22\n");
+	memset(text + n, 'x', 200);
+	n += 200;
+	n += (size_t)snprintf(text + n, sizeof text - n, " 3\nlast 4");
+	const char *path = tmp_file(0, "ranges.txt", text, n);
+	/* The whole file, for reference: texts and numbers. */
+	char want[8][256];
+	unsigned long want_no[8];
+	size_t nwant = 0;
+	char *paths[] = { (char *)path };
+	in_reader *r = in_open(paths, 1);
+	struct in_line line;
+	while (in_next(r, &line)) {
+		snprintf(want[nwant], sizeof want[nwant], "%s", line.text);
+		want_no[nwant++] = line.lineno;
+	}
+	in_close(r);
+	assert_int_equal(nwant, 5);
+	for (size_t split = 0; split <= n; split++) {
+		size_t got = 0;
+		unsigned long long bounds[3] = { 0, split, n };
+		for (int part = 0; part < 2; part++) {
+			r = in_open_range(path, bounds[part], bounds[part + 1]);
+			while (in_next(r, &line)) {
+				assert_true(got < nwant);
+				assert_string_equal(line.text, want[got]);
+				assert_int_equal(line.lineno, want_no[got]);
+				got++;
+			}
+			assert_int_equal(in_failed(r), 0);
+			in_close(r);
+		}
+		assert_int_equal(got, nwant);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -318,6 +361,7 @@ int main(void)
 		cmocka_unit_test(test_stdin),
 		cmocka_unit_test(test_slurp),
 		cmocka_unit_test(test_slurp_missing),
+		cmocka_unit_test(test_ranges_tile_a_file),
 	};
 	return cmocka_run_group_tests_name("input", tests, setup, teardown);
 }
