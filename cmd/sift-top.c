@@ -3,11 +3,11 @@
 #include "../lib/agg.h"
 #include "../lib/cli.h"
 #include "../lib/err.h"
-#include "../lib/hset.h"
 #include "../lib/load.h"
 #include "../lib/prof.h"
 #include "../lib/profopt.h"
 #include "../lib/rules.h"
+#include "../lib/sum.h"
 #include "../lib/table.h"
 #include "../lib/xalloc.h"
 
@@ -15,13 +15,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_BY = 'b', OPT_N = 'n', OPT_SORT = 0x2000, OPT_FORMAT = 'f' };
+enum { OPT_BY = 'b', OPT_N = 'n', OPT_SORT = 0x2000, OPT_FORMAT = 'f', OPT_JOBS = 'j' };
 
 static const struct cli_option options[] = {
 	{ "by", OPT_BY, "KEY[,KEY]", "frame (default), function, file, lib, line, root, thread, process, category; two rank pairs" },
 	{ "top", OPT_N, "N", "show the first N rows (default 20; 0 shows all)" },
 	{ "sort", OPT_SORT, "WHICH", "self (default) or total" },
 	{ "format", OPT_FORMAT, "FMT", "text (default), tsv, csv, json, md" },
+	{ "jobs", OPT_JOBS, "N", "read plain files on N threads (default: one per processor\n"
+	  "                            for inputs of 16 MB or more; 1: one thread)" },
 	RULES_FILE_ROW,
 	RULES_INCLUSIVE_ROW,
 	PROFOPT_FILTER_ROWS,
@@ -45,6 +47,7 @@ struct top_opts {
 	unsigned long long limit;
 	enum agg_order order;
 	enum table_format format;
+	unsigned jobs;
 };
 
 static const char *const sort_names[] = { "self", "total", NULL };
@@ -94,47 +97,9 @@ static void print_table(const agg *a, const struct top_opts *o, uint64_t all)
 	table_free(t);
 }
 
-/* Stacks are summed as they are read, never kept: memory grows with distinct frames. */
-struct stream {
-	agg *sum;
-	hset *stacks;           /* hashes of distinct stacks, for the summary */
-	unsigned char *used;    /* frame id -> in a kept stack */
-	size_t used_cap;
-};
-
-static void take_stack(void *ctx, const uint32_t *frames, size_t n, uint64_t count)
-{
-	struct stream *st = ctx;
-	agg_add(st->sum, frames, n, count);
-	hset_add(st->stacks, intern_hash(frames, n * sizeof *frames));
-	for (size_t f = 0; f < n; f++) {
-		if (frames[f] >= st->used_cap) {
-			size_t old = st->used_cap;
-			st->used = xgrow(st->used, &st->used_cap, (size_t)frames[f] + 1, 1);
-			memset(st->used + old, 0, st->used_cap - old);
-		}
-		st->used[frames[f]] = 1;
-	}
-}
-
-static size_t thread_count(const struct stream *st, const intern *frames)
-{
-	size_t threads = 0;
-	for (size_t id = 0; id < st->used_cap && id < intern_count(frames); id++) {
-		if (!st->used[id])
-			continue;
-		size_t len;
-		const char *text = intern_str(frames, (uint32_t)id, &len);
-		struct frame_parts parts;
-		frame_split(text, len, &parts);
-		threads += parts.kind == FRAME_THREAD;
-	}
-	return threads;
-}
-
 int main(int argc, char **argv)
 {
-	struct top_opts o = { { KEY_FRAME, KEY_FRAME }, 1, 20, AGG_BY_SELF, TABLE_TEXT };
+	struct top_opts o = { { KEY_FRAME, KEY_FRAME }, 1, 20, AGG_BY_SELF, TABLE_TEXT, 0 };
 	struct load_opts lopts = { 0 };
 	struct rules_opts ropts = { 0 };
 	struct err_lines errs;
@@ -147,6 +112,11 @@ int main(int argc, char **argv)
 		switch (key) {
 		case OPT_BY: parse_by(&o, value); break;
 		case OPT_N: o.limit = cli_ulong(&spec, "--top", value); break;
+		case OPT_JOBS:
+			o.jobs = (unsigned)cli_ulong(&spec, "--jobs", value);
+			if (o.jobs < 1 || o.jobs > 64)
+				cli_usage_error(&spec, "invalid value for --jobs: '%s' (1 to 64)", value);
+			break;
 		case OPT_SORT: o.order = (enum agg_order)cli_choice(&spec, "--sort", value, sort_names); break;
 		case OPT_FORMAT:
 			o.format = (enum table_format)cli_choice(&spec, "--format", value, table_format_names);
@@ -163,30 +133,21 @@ int main(int argc, char **argv)
 	if (ropts.nfiles || agg_spec_needs_rules(&aspec))
 		aspec.rules = rules_opts_load(&ropts);
 
-	prof *p = prof_new(); /* its frame table only: the stacks go to the sum */
-	struct stream stream = { agg_open(prof_frames_const(p), &aspec), hset_new(), NULL, 0 };
-	lopts.consumer = take_stack;
-	lopts.consumer_ctx = &stream;
-	struct load_stats st;
-	int status = load_files(p, argv + first, (size_t)(argc - first), &lopts, &errs, &st);
+	struct sum_result sum;
+	int status = sum_files(argv + first, (size_t)(argc - first), &lopts, &aspec, o.jobs, &errs, &sum);
 	err_lines_finish(&errs);
-
-	agg *a = stream.sum;
-	agg_close(a);
+	const struct load_stats st = sum.stats;
+	agg *a = sum.table;
 	agg_sort(a, o.order);
 	if (o.format == TABLE_TEXT) {
 		printf("samples %llu", (unsigned long long)st.samples_read);
 		if (st.samples_kept != st.samples_read)
 			printf(" (%llu kept)", (unsigned long long)st.samples_kept);
-		printf("  stacks %zu  threads %zu  bad lines %lu\n", hset_count(stream.stacks),
-		       thread_count(&stream, prof_frames_const(p)), errs.bad);
+		printf("  stacks %zu  threads %zu  bad lines %lu\n", sum.stacks, sum.threads, errs.bad);
 	}
 	print_table(a, &o, st.samples_read);
 	err_close_stdout();
-	agg_free(a);
-	hset_free(stream.stacks);
-	free(stream.used);
-	prof_free(p);
+	sum_result_free(&sum);
 	profopt_free(&lopts);
 	rules_free(aspec.rules);
 	rules_opts_free(&ropts);

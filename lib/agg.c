@@ -212,6 +212,26 @@ void agg_add(agg *a, const uint32_t *ids, size_t n, uint64_t count)
 		a->unkeyed += count;
 }
 
+void agg_merge(agg *dst, const agg *src)
+{
+	for (size_t i = 0; i < src->nrows; i++) {
+		const struct agg_row *r = &src->rows[i];
+		if (!r->self && !r->total)
+			continue;
+		size_t len;
+		const char *text = intern_str(src->keys, r->key, &len);
+		uint32_t k1 = intern_add(dst->keys, text, len), k2 = AGG_NONE;
+		if (r->key2 != AGG_NONE) {
+			text = intern_str(src->keys, r->key2, &len);
+			k2 = intern_add(dst->keys, text, len);
+		}
+		struct agg_row *d = row_for(dst, k1, k2);
+		d->self += r->self;
+		d->total += r->total;
+	}
+	dst->unkeyed += src->unkeyed;
+}
+
 void agg_close(agg *a)
 {
 	/* Keys no stack has (categories no rule matched, frames of filtered stacks) make no row. */

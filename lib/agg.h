@@ -42,6 +42,8 @@ agg *agg_new_spec(const prof *p, const struct agg_spec *spec);
 agg *agg_open(const intern *frames, const struct agg_spec *spec);
 void agg_add(agg *a, const uint32_t *frames, size_t nframes, uint64_t count);
 void agg_close(agg *a);
+/* Add src's rows into dst (both open, same spec): sums read on other threads become one. */
+void agg_merge(agg *dst, const agg *src);
 
 /* Two sums of the same keys (before/after, total/GIL) side by side. */
 struct agg_join_row {

@@ -1,5 +1,6 @@
 /* err: program name, messages, bad-line accounting, checked stdout. */
 #include "err.h"
+#include "xalloc.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -59,11 +60,30 @@ static void line_message(const char *file, unsigned long lineno, const char *pre
 	fputc('\n', stderr);
 }
 
+struct err_kept {
+	const char *file;
+	unsigned long lineno;
+	char *text;
+};
+
 void err_bad_line(struct err_lines *lines, const char *file, unsigned long lineno,
 		  const char *fmt, ...)
 {
 	va_list ap;
 	lines->bad++;
+	if (lines->keep) { /* only what could be printed later needs keeping */
+		if (lines->nkept >= lines->limit)
+			return;
+		lines->kept = xgrow(lines->kept, &lines->kept_cap, lines->nkept + 1, sizeof *lines->kept);
+		struct err_kept *k = &lines->kept[lines->nkept++];
+		k->file = file;
+		k->lineno = lineno;
+		va_start(ap, fmt);
+		if (vasprintf(&k->text, fmt, ap) < 0)
+			err_exit(EXIT_DATA, "out of memory");
+		va_end(ap);
+		return;
+	}
 	if (lines->strict || lines->bad <= lines->limit || lines->verbose) {
 		va_start(ap, fmt);
 		line_message(file, lineno, "", fmt, ap);
@@ -78,11 +98,24 @@ void err_skip_line(struct err_lines *lines, const char *file, unsigned long line
 {
 	va_list ap;
 	lines->skipped++;
-	if (!lines->verbose)
+	if (!lines->verbose || lines->keep)
 		return;
 	va_start(ap, fmt);
 	line_message(file, lineno, "skipped: ", fmt, ap);
 	va_end(ap);
+}
+
+void err_lines_replay(struct err_lines *to, struct err_lines *from)
+{
+	for (size_t i = 0; i < from->nkept; i++) {
+		err_bad_line(to, from->kept[i].file, from->kept[i].lineno, "%s", from->kept[i].text);
+		free(from->kept[i].text);
+	}
+	to->bad += from->bad - from->nkept;
+	to->skipped += from->skipped;
+	free(from->kept);
+	from->kept = NULL;
+	from->nkept = from->kept_cap = 0;
 }
 
 void err_lines_finish(const struct err_lines *lines)

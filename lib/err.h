@@ -17,6 +17,8 @@ void err_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 _Noreturn void err_exit(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void err_vwarn(const char *fmt, va_list ap);
 
+struct err_kept;
+
 /* Bad input lines: the first `limit` are named, the rest counted. */
 struct err_lines {
 	unsigned long bad;      /* lines kept out of the figures */
@@ -24,6 +26,9 @@ struct err_lines {
 	unsigned limit;         /* how many bad lines to name on stderr */
 	int verbose;            /* also name skipped lines */
 	int strict;             /* the first bad line is fatal */
+	int keep;               /* hold the messages instead of printing them (err_lines_replay) */
+	struct err_kept *kept;
+	size_t nkept, kept_cap;
 };
 
 void err_lines_init(struct err_lines *lines);
@@ -33,6 +38,9 @@ void err_bad_line(struct err_lines *lines, const char *file, unsigned long linen
 /* Count a skipped noise line; named only when verbose. */
 void err_skip_line(struct err_lines *lines, const char *file, unsigned long lineno,
 		   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* Give what `from` kept (a reader on another thread) to `to` as if its lines had been
+ * read there, in order; then release from's messages. */
+void err_lines_replay(struct err_lines *to, struct err_lines *from);
 /* After input: "prog: N more bad lines" when some were not named. */
 void err_lines_finish(const struct err_lines *lines);
 

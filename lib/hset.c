@@ -64,3 +64,12 @@ int hset_add(hset *s, uint64_t h)
 }
 
 size_t hset_count(const hset *s) { return s->count; }
+
+void hset_merge(hset *dst, const hset *src)
+{
+	if (src->has_zero)
+		hset_add(dst, 0);
+	for (size_t i = 0; i < src->nslots; i++)
+		if (src->slots[i])
+			hset_add(dst, src->slots[i]);
+}

@@ -12,5 +12,7 @@ void hset_free(hset *s);
 /* Add h; returns 1 when it was new. */
 int hset_add(hset *s, uint64_t h);
 size_t hset_count(const hset *s);
+/* Add every hash of src to dst. */
+void hset_merge(hset *dst, const hset *src);
 
 #endif

@@ -250,6 +250,19 @@ int load_files(prof *p, char *const *paths, size_t npaths, const struct load_opt
 	       struct err_lines *errs, struct load_stats *stats)
 {
 	in_reader *in = in_open(paths, npaths);
+	struct load_stats st = { 0, 0, 0 };
+	int status = load_reader(p, in, opts, errs, &st);
+	if (in_failed(in))
+		status = 1;
+	if (stats)
+		*stats = st;
+	in_close(in);
+	return status;
+}
+
+int load_reader(prof *p, in_reader *in, const struct load_opts *opts, struct err_lines *errs,
+		struct load_stats *stats)
+{
 	load_sink *sink = load_sink_new(p, opts, errs);
 	struct dump_ctx dc = { sink, opts, 0 };
 	sniff *sn = sniff_new(in, opts->from);
@@ -301,14 +314,13 @@ int load_files(prof *p, char *const *paths, size_t npaths, const struct load_opt
 		dumpjson_finish(dj);
 	if (dc.status)
 		status = 1;
-	if (in_failed(in))
-		status = 1;
-	if (stats)
-		*stats = *load_sink_stats(sink);
+	const struct load_stats *st = load_sink_stats(sink);
+	stats->samples_read += st->samples_read;
+	stats->samples_kept += st->samples_kept;
+	stats->stacks_read += st->stacks_read;
 	dump_free(dp);
 	dumpjson_free(dj);
 	sniff_free(sn);
 	load_sink_free(sink);
-	in_close(in);
 	return status;
 }

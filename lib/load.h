@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "err.h"
+#include "input.h"
 #include "prof.h"
 #include "rx.h"
 
@@ -52,6 +53,11 @@ void load_stack_frame_hashed(load_sink *sink, const char *frame, size_t len, uin
 /* Add the stack with count samples; 0, or -1 when the totals would pass 2^64 (reported). */
 int load_stack_end(load_sink *sink, uint64_t count);
 const struct load_stats *load_sink_stats(const load_sink *sink);
+
+/* Read every line of in (folded stacks, dumps or JSON by content unless opts->from says)
+ * into p, adding to *stats. Returns 0, or 1 when a count overflowed (reported). */
+int load_reader(prof *p, in_reader *in, const struct load_opts *opts, struct err_lines *errs,
+		struct load_stats *stats);
 
 /* Read every file (none: stdin) as folded stacks into p. Returns 0, or 1 when some
  * input could not be read or a count overflowed (already reported). */

@@ -44,6 +44,22 @@ void rules_free(rules *r)
 	free(r);
 }
 
+rules *rules_clone(const rules *r)
+{
+	rules *copy = rules_new();
+	for (uint32_t c = 1; c < intern_count(r->categories); c++) {
+		size_t len;
+		const char *name = intern_str(r->categories, c, &len);
+		intern_add(copy->categories, name, len);
+	}
+	copy->rules = xmalloc((r->nrules + 1) * sizeof *copy->rules);
+	copy->cap = r->nrules + 1;
+	for (size_t i = 0; i < r->nrules; i++)
+		copy->rules[i] = (struct rule){ rx_clone(r->rules[i].re), r->rules[i].category };
+	copy->nrules = r->nrules;
+	return copy;
+}
+
 static int is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
 
 /* One line: blank, a comment, or CATEGORY PATTERN [# comment]. */

@@ -13,6 +13,9 @@ typedef struct rules rules;
 
 rules *rules_new(void);
 void rules_free(rules *r);
+/* The same rules and category ids with their patterns compiled again, to match on
+ * another thread. */
+rules *rules_clone(const rules *r);
 
 /* Add the rules in text (a whole rules file named name). Returns 0, or -1 with
  * "NAME:LINE: reason" in errbuf (a bad pattern: "NAME:LINE: pattern error at offset N: ...").

@@ -62,6 +62,15 @@ void rx_free(rx *re)
 
 const char *rx_pattern(const rx *re) { return re->pattern; }
 
+rx *rx_clone(const rx *re)
+{
+	char msg[256];
+	rx *copy = rx_compile(re->pattern, strlen(re->pattern), msg, sizeof msg);
+	if (!copy) /* it compiled once: only memory can fail now */
+		err_exit(EXIT_DATA, "%s", msg);
+	return copy;
+}
+
 static int run(rx *re, const char *subject, size_t len, char *errbuf, size_t errlen)
 {
 	int rc = pcre2_match(re->code, (PCRE2_SPTR)subject, len, 0, 0, re->match, re->context);

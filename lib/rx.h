@@ -10,6 +10,8 @@ typedef struct rx rx;
  * into errbuf. */
 rx *rx_compile(const char *pattern, size_t len, char *errbuf, size_t errlen);
 void rx_free(rx *re);
+/* The same pattern compiled again: one rx matches on one thread at a time. */
+rx *rx_clone(const rx *re);
 const char *rx_pattern(const rx *re);
 
 /* 1 match, 0 no match, -1 the match limit was hit or another matching error

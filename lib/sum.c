@@ -1,0 +1,300 @@
+/* sum: each reader sums into its own table with its own frame ids; tables, stack hashes and
+ * thread names are merged by text at the end, so the result does not depend on the split. */
+#include "sum.h"
+#include "hset.h"
+#include "input.h"
+#include "rules.h"
+#include "sniff.h"
+#include "xalloc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+enum {
+	AUTO_MIN_BYTES = 16 << 20,  /* below this a second thread costs more than it saves */
+	MAX_WORKERS = 8,
+	SNIFF_BYTES = 64 << 10,     /* how much of each file shows its format */
+};
+
+/* One reader's sums, over its own frame table. */
+struct part {
+	prof *frames;
+	agg *table;
+	hset *stacks;
+	uint64_t *frame_hash;       /* frame id -> hash of its text, 0 when not yet worked out */
+	unsigned char *used;        /* frame id -> seen in a kept stack */
+	size_t cap;
+};
+
+static void part_init(struct part *pt, const struct agg_spec *spec)
+{
+	memset(pt, 0, sizeof *pt);
+	pt->frames = prof_new();
+	pt->table = agg_open(prof_frames_const(pt->frames), spec);
+	pt->stacks = hset_new();
+}
+
+static void part_free(struct part *pt)
+{
+	agg_free(pt->table);
+	hset_free(pt->stacks);
+	prof_free(pt->frames);
+	free(pt->frame_hash);
+	free(pt->used);
+}
+
+/* The consumer: sum the stack, note its hash (of frame texts, so that readers with other
+ * frame ids agree) and its frames. */
+static void take_stack(void *ctx, const uint32_t *ids, size_t n, uint64_t count)
+{
+	struct part *pt = ctx;
+	const intern *frames = prof_frames_const(pt->frames);
+	agg_add(pt->table, ids, n, count);
+	uint64_t h = INTERN_HASH_SEED;
+	for (size_t f = 0; f < n; f++) {
+		uint32_t id = ids[f];
+		if (id >= pt->cap) {
+			size_t old = pt->cap, cap = old;
+			pt->frame_hash = xgrow(pt->frame_hash, &cap, (size_t)id + 1, sizeof *pt->frame_hash);
+			cap = old;
+			pt->used = xgrow(pt->used, &cap, (size_t)id + 1, 1);
+			memset(pt->frame_hash + old, 0, (cap - old) * sizeof *pt->frame_hash);
+			memset(pt->used + old, 0, cap - old);
+			pt->cap = cap;
+		}
+		if (!pt->frame_hash[id]) {
+			size_t len;
+			const char *text = intern_str(frames, id, &len);
+			pt->frame_hash[id] = intern_hash(text, len) | 1;
+		}
+		pt->used[id] = 1;
+		h = intern_hash_word(h, pt->frame_hash[id]);
+	}
+	hset_add(pt->stacks, intern_hash_final(h, n));
+}
+
+/* Thread pseudo-frames of the part's kept stacks, by text. */
+static void add_threads(const struct part *pt, intern *threads)
+{
+	const intern *frames = prof_frames_const(pt->frames);
+	for (size_t id = 0; id < pt->cap; id++) {
+		if (!pt->used[id])
+			continue;
+		size_t len;
+		const char *text = intern_str(frames, (uint32_t)id, &len);
+		struct frame_parts parts;
+		frame_split(text, len, &parts);
+		if (parts.kind == FRAME_THREAD)
+			intern_add(threads, text, len);
+	}
+}
+
+/* A byte range of one file. */
+struct segment {
+	const char *path;
+	unsigned long long start, end;
+};
+
+struct worker {
+	struct segment *segs;
+	size_t nsegs;
+	struct load_opts opts;      /* patterns compiled for this thread */
+	struct agg_spec spec;       /* rules compiled for this thread */
+	struct err_lines errs;      /* kept, replayed in order afterwards */
+	struct load_stats stats;
+	struct part part;
+	int status;
+	pthread_t thread;
+};
+
+static void *work(void *arg)
+{
+	struct worker *w = arg;
+	for (size_t i = 0; i < w->nsegs; i++) {
+		in_reader *in = in_open_range(w->segs[i].path, w->segs[i].start, w->segs[i].end);
+		if (load_reader(w->part.frames, in, &w->opts, &w->errs, &w->stats) != 0)
+			w->status = 1;
+		if (in_failed(in))
+			w->status = 1;
+		in_close(in);
+	}
+	return NULL;
+}
+
+/* Plain folded stacks? A regular file, not zstd, whose first lines prove no other format. */
+static int splittable(const char *path, enum load_format from, unsigned long long *size)
+{
+	if (strcmp(path, "-") == 0 || (from != LOAD_AUTO && from != LOAD_RAW))
+		return 0;
+	int fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return 0;
+	struct stat st;
+	char *head = NULL;
+	int ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+	if (ok) {
+		*size = (unsigned long long)st.st_size;
+		head = xmalloc(SNIFF_BYTES);
+		ssize_t n = pread(fd, head, SNIFF_BYTES, 0);
+		ok = n >= 0 && !(n >= 4 && memcmp(head, "\x28\xb5\x2f\xfd", 4) == 0);
+		for (ssize_t at = 0; ok && from == LOAD_AUTO && at < n;) {
+			char *nl = memchr(head + at, '\n', (size_t)(n - at));
+			if (!nl)
+				break;
+			enum load_format f = sniff_line(head + at, (size_t)(nl - head - at));
+			if (f != LOAD_AUTO) {
+				ok = f == LOAD_RAW;
+				break;
+			}
+			at = nl - head + 1;
+		}
+	}
+	free(head);
+	close(fd);
+	return ok;
+}
+
+static unsigned processors(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1 : n > MAX_WORKERS ? MAX_WORKERS : (unsigned)n;
+}
+
+/* Cut the files, taken as one run of bytes, into nworkers ranges of about equal size. */
+static void plan(struct worker *w, unsigned nworkers, char *const *paths, size_t npaths,
+		 const unsigned long long *sizes, unsigned long long total)
+{
+	unsigned long long offset = 0;
+	for (size_t f = 0; f < npaths; f++) {
+		unsigned long long lo = offset, hi = offset + sizes[f];
+		for (unsigned k = 0; k < nworkers; k++) {
+			unsigned long long from = total * k / nworkers, to = total * (k + 1) / nworkers;
+			unsigned long long s = from > lo ? from : lo, e = to < hi ? to : hi;
+			if (s >= e)
+				continue;
+			w[k].segs = xrealloc(w[k].segs, (w[k].nsegs + 1) * sizeof *w[k].segs);
+			w[k].segs[w[k].nsegs++] = (struct segment){ paths[f], s - lo, e - lo };
+		}
+		offset = hi;
+	}
+}
+
+static int add_stats(struct load_stats *to, const struct load_stats *from)
+{
+	if (to->samples_read > UINT64_MAX - from->samples_read)
+		return -1;
+	to->samples_read += from->samples_read;
+	to->samples_kept += from->samples_kept;
+	to->stacks_read += from->stacks_read;
+	return 0;
+}
+
+static int sum_parallel(char *const *paths, size_t npaths, const struct load_opts *opts,
+			const struct agg_spec *spec, unsigned nworkers, struct err_lines *errs,
+			const unsigned long long *sizes, unsigned long long total, struct part *into,
+			struct load_stats *stats, intern *threads)
+{
+	struct worker *w = xcalloc(nworkers, sizeof *w);
+	plan(w, nworkers, paths, npaths, sizes, total);
+	for (unsigned k = 0; k < nworkers; k++) {
+		w[k].opts = *opts;
+		w[k].opts.from = LOAD_RAW;
+		w[k].opts.focus = opts->focus ? rx_clone(opts->focus) : NULL;
+		w[k].opts.ignore = opts->ignore ? rx_clone(opts->ignore) : NULL;
+		w[k].opts.thread = opts->thread ? rx_clone(opts->thread) : NULL;
+		w[k].spec = *spec;
+		w[k].spec.rules = spec->rules ? rules_clone(spec->rules) : NULL;
+		err_lines_init(&w[k].errs);
+		w[k].errs.limit = errs->limit;
+		w[k].errs.keep = 1;
+		part_init(&w[k].part, &w[k].spec);
+		w[k].opts.consumer = take_stack;
+		w[k].opts.consumer_ctx = &w[k].part;
+	}
+	/* The last range is read on this thread. */
+	for (unsigned k = 0; k + 1 < nworkers; k++)
+		if (pthread_create(&w[k].thread, NULL, work, &w[k]) != 0)
+			err_exit(EXIT_DATA, "cannot start a thread: %s", strerror(errno));
+	work(&w[nworkers - 1]);
+	int status = 0;
+	for (unsigned k = 0; k < nworkers; k++) {
+		if (k + 1 < nworkers)
+			pthread_join(w[k].thread, NULL);
+		err_lines_replay(errs, &w[k].errs);
+		if (add_stats(stats, &w[k].stats) != 0) {
+			err_warn("sample counts add up past 2^64");
+			status = 1;
+		}
+		status |= w[k].status;
+		agg_merge(into->table, w[k].part.table);
+		hset_merge(into->stacks, w[k].part.stacks);
+		add_threads(&w[k].part, threads);
+		part_free(&w[k].part);
+		rx_free(w[k].opts.focus);
+		rx_free(w[k].opts.ignore);
+		rx_free(w[k].opts.thread);
+		rules_free(w[k].spec.rules);
+		free(w[k].segs);
+	}
+	free(w);
+	return status;
+}
+
+int sum_files(char *const *paths, size_t npaths, const struct load_opts *opts,
+	      const struct agg_spec *spec, unsigned workers, struct err_lines *errs,
+	      struct sum_result *out)
+{
+	memset(out, 0, sizeof *out);
+	struct part whole;
+	part_init(&whole, spec);
+	intern *threads = intern_new();
+	int status;
+
+	/* Several readers only for plain files, and only when messages need no order: a
+	 * --strict stop or -v's named skips happen as a single reader meets them. */
+	unsigned nworkers = workers ? workers : processors();
+	unsigned long long *sizes = xcalloc(npaths + 1, sizeof *sizes), total = 0;
+	if (npaths == 0 || errs->strict || errs->verbose)
+		nworkers = 1;
+	for (size_t f = 0; f < npaths && nworkers > 1; f++) {
+		if (!splittable(paths[f], opts->from, &sizes[f]))
+			nworkers = 1;
+		total += sizes[f];
+	}
+	if (nworkers > 1 && (total == 0 || (!workers && total < AUTO_MIN_BYTES)))
+		nworkers = 1;
+	if (nworkers > 1 && total < nworkers)
+		nworkers = (unsigned)total;
+
+	if (nworkers > 1) {
+		status = sum_parallel(paths, npaths, opts, spec, nworkers, errs, sizes, total, &whole,
+				      &out->stats, threads);
+	} else {
+		struct load_opts o = *opts;
+		o.consumer = take_stack;
+		o.consumer_ctx = &whole;
+		status = load_files(whole.frames, paths, npaths, &o, errs, &out->stats);
+		add_threads(&whole, threads);
+	}
+	free(sizes);
+	agg_close(whole.table);
+	out->table = whole.table;
+	whole.table = NULL;
+	out->stacks = hset_count(whole.stacks);
+	out->threads = intern_count(threads);
+	out->workers = nworkers;
+	part_free(&whole);
+	intern_free(threads);
+	return status;
+}
+
+void sum_result_free(struct sum_result *out)
+{
+	agg_free(out->table);
+	out->table = NULL;
+}
