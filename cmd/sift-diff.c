@@ -7,6 +7,7 @@
 #include "../lib/prof.h"
 #include "../lib/profopt.h"
 #include "../lib/rules.h"
+#include "../lib/sum.h"
 #include "../lib/table.h"
 #include "../lib/xalloc.h"
 
@@ -356,23 +357,29 @@ int main(int argc, char **argv)
 		}
 	}
 
-	prof *ps[2];
+	/* The difffolded lines need every stack; the table needs only the sums. */
+	prof *ps[2] = { NULL, NULL };
 	struct load_stats st[2];
+	struct sort_ctx ctx = { { NULL, NULL }, o.keys.nkeys };
 	int status = 0;
 	for (int s = 0; s < 2; s++) {
-		ps[s] = prof_new();
-		status |= load_files(ps[s], o.files[s], o.nfiles[s], &lopts, &errs, &st[s]);
+		if (o.folded) {
+			ps[s] = prof_new();
+			status |= load_files(ps[s], o.files[s], o.nfiles[s], &lopts, &errs, &st[s]);
+		} else {
+			struct sum_result sum;
+			status |= sum_files(o.files[s], o.nfiles[s], &lopts, &o.keys, 0, &errs, &sum);
+			ctx.sides[s] = sum.table;
+			st[s] = sum.stats;
+		}
 	}
 	err_lines_finish(&errs);
 
 	struct diff_row *rows = NULL;
 	size_t n = 0;
-	struct sort_ctx ctx = { { NULL, NULL }, o.keys.nkeys };
 	if (o.folded) {
 		write_folded(ps);
 	} else {
-		for (int s = 0; s < 2; s++)
-			ctx.sides[s] = agg_new_spec(ps[s], &o.keys);
 		struct agg_join_row *joined;
 		size_t nj = agg_join(ctx.sides[0], ctx.sides[1], &joined);
 		rows = xcalloc(nj + 1, sizeof *rows);

@@ -7,6 +7,7 @@
 #include "../lib/profopt.h"
 #include "../lib/rules.h"
 #include "../lib/sniff.h"
+#include "../lib/sum.h"
 #include "../lib/table.h"
 #include "../lib/xalloc.h"
 
@@ -94,16 +95,15 @@ static double per_wall_second(uint64_t samples, const struct recording *r)
 	return r->seconds > 0 ? (double)samples / (r->seconds * r->rate) : NAN;
 }
 
-static prof *load_side(const struct recording *r, const char *what, struct load_opts *lopts,
-		       struct err_lines *errs, int *status, uint64_t *samples)
+/* Sum one recording by the table's keys as it is read: the stacks are not kept. */
+static agg *load_side(const struct recording *r, const struct load_opts *lopts,
+		      const struct agg_spec *keys, struct err_lines *errs, int *status, uint64_t *samples)
 {
-	prof *p = prof_new();
-	struct load_stats st;
-	if (load_files(p, r->files, r->nfiles, lopts, errs, &st) != 0)
+	struct sum_result sum;
+	if (sum_files(r->files, r->nfiles, lopts, keys, 0, errs, &sum) != 0)
 		*status = EXIT_DATA;
-	(void)what;
-	*samples = st.samples_kept;
-	return p;
+	*samples = sum.stats.samples_kept;
+	return sum.table;
 }
 
 struct summary_row { const char *name; double value; int decimals; const char *text; };
@@ -169,10 +169,9 @@ static int more_gil_first(const void *pa, const void *pb)
 }
 
 /* Per key: inclusive samples on each side, joined by key text. */
-static void print_keys(const prof *total, const prof *gil, const struct recording *tr,
+static void print_keys(const agg *ta, const agg *ga, const struct recording *tr,
 		       const struct recording *gr, const struct gil_opts *o, int timed)
 {
-	agg *ta = agg_new_spec(total, &o->keys), *ga = agg_new_spec(gil, &o->keys);
 	size_t nk = o->keys.nkeys;
 	struct agg_join_row *joined;
 	size_t nrows = agg_join(ta, ga, &joined);
@@ -221,8 +220,6 @@ static void print_keys(const prof *total, const prof *gil, const struct recordin
 	table_write(t, stdout, o->format, nk == 1 ? TABLE_TEXT_KEY_LAST : 0);
 	table_free(t);
 	free(rows);
-	agg_free(ta);
-	agg_free(ga);
 }
 
 /* --dumps: the same questions answered from py-spy dump statuses. */
@@ -416,8 +413,8 @@ int main(int argc, char **argv)
 		o.keys.rules = rules_opts_load(&ropts);
 
 	int status = EXIT_OK;
-	prof *total = load_side(&tr, "TOTAL", &lopts, &errs, &status, &tr.samples);
-	prof *gil = load_side(&gr, "GIL", &lopts, &errs, &status, &gr.samples);
+	agg *total = load_side(&tr, &lopts, &o.keys, &errs, &status, &tr.samples);
+	agg *gil = load_side(&gr, &lopts, &o.keys, &errs, &status, &gr.samples);
 	err_lines_finish(&errs);
 	if (tr.samples == 0)
 		err_exit(EXIT_DATA, "the all-threads profile (%s) has no samples", tr.files[0]);
@@ -463,8 +460,8 @@ int main(int argc, char **argv)
 	else if (o.format == TABLE_JSON && o.only == PART_SUMMARY)
 		putchar('\n');
 	err_close_stdout();
-	prof_free(total);
-	prof_free(gil);
+	agg_free(total);
+	agg_free(gil);
 	free(tr.files);
 	free(gr.files);
 	profopt_free(&lopts);
