@@ -16,6 +16,7 @@ rules="$ROOT/docs/rules/pytorch-cuda.rules"
 
 measure "sift-top --by frame" "'$BIN/sift-top' --by frame '$profile'"
 measure "sift-top --by category" "'$BIN/sift-top' --by category '$profile'"
+measure "sift-top --by category -j 1" "'$BIN/sift-top' --by category -j 1 '$profile'"
 measure "sift-top --by category --inclusive" "'$BIN/sift-top' --by category --inclusive '$profile'"
 measure "sift-top --by thread,category" "'$BIN/sift-top' --by thread,category '$profile'"
 measure "sift-tag" "'$BIN/sift-tag' '$profile'"
@@ -30,4 +31,5 @@ if cmp -s "$OUT/category.sift" "$OUT/category.peer"; then echo "  category table
 echo "  ratios (time):"
 ratio "sift-top --by category" "sift-top --by frame"
 ratio "python category peer" "sift-top --by category"
+ratio "python category peer" "sift-top --by category -j 1"
 ratio "python category peer, no cache" "sift-top --by category"

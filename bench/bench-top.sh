@@ -10,6 +10,7 @@ printf '  input: %s MB, %s lines, %s distinct stacks\n' "$(( $(stat -c %s "$prof
 
 measure "wc -l" "wc -l '$profile'"
 measure "sift-top --by frame" "'$BIN/sift-top' --by frame '$profile'"
+measure "sift-top --by frame -j 1" "'$BIN/sift-top' --by frame -j 1 '$profile'"
 measure "sift-top --by function" "'$BIN/sift-top' --by function '$profile'"
 measure "sift-top --by file" "'$BIN/sift-top' --by file '$profile'"
 measure "sift-top --by thread" "'$BIN/sift-top' --by thread '$profile'"
@@ -25,7 +26,9 @@ if [ "$(sort "$OUT/top.sift")" = "$(sort "$OUT/top.peer")" ]; then echo "  leaf 
 
 echo "  ratios (time):"
 ratio "python Counter peer" "sift-top --by frame"
+ratio "python Counter peer" "sift-top --by frame -j 1"
 ratio "sift-top --by frame" "wc -l"
+ratio "sift-top --by frame -j 1" "wc -l"
 ratio "sift-top --by frame (zstd)" "zstd -dc | wc -l"
 ratio "python Counter peer" "sift-top --by frame (zstd)"
 rss_vs_file "sift-top --by frame" "$profile"
