@@ -423,6 +423,9 @@ int main(int argc, char **argv)
 			 "the GIL profile has %llu samples, more than %g s at %g Hz allow: only one thread "
 			 "holds the GIL at a time (wrong seconds or rate, or not a --gil profile?)",
 			 (unsigned long long)gr.samples, gr.seconds, gr.rate);
+	if (gr.samples == 0)
+		err_warn("the GIL profile (%s) has no samples: no thread held the GIL, or py-spy could "
+			 "not tell (py-spy before 0.4 on Python 3.12+, or a free-threaded build)", gr.files[0]);
 	if (gr.samples > tr.samples && !timed)
 		err_warn("the GIL profile has more samples than the all-threads one: recordings of "
 			 "different length or rate? give --total-seconds/--gil-seconds");
