@@ -106,7 +106,8 @@ static agg *load_side(const struct recording *r, const struct load_opts *lopts,
 	return sum.table;
 }
 
-struct summary_row { const char *name; double value; int decimals; const char *text; };
+/* count: sample and snapshot counts print exactly (a double rounds past 2^53). */
+struct summary_row { const char *name; double value; int decimals; const char *text; int is_count; uint64_t count; };
 
 static void print_summary(const struct summary_row *rows, size_t n, enum table_format format)
 {
@@ -114,6 +115,8 @@ static void print_summary(const struct summary_row *rows, size_t n, enum table_f
 		for (size_t i = 0; i < n; i++) {
 			if (rows[i].text)
 				printf("%-26s %s\n", rows[i].name, rows[i].text);
+			else if (rows[i].is_count)
+				printf("%-26s %llu\n", rows[i].name, (unsigned long long)rows[i].count);
 			else if (!isnan(rows[i].value))
 				printf("%-26s %.*f\n", rows[i].name, rows[i].decimals, rows[i].value);
 		}
@@ -124,6 +127,9 @@ static void print_summary(const struct summary_row *rows, size_t n, enum table_f
 		for (size_t i = 0; i < n; i++) {
 			if (rows[i].text)
 				json_object_set_new(obj, rows[i].name, json_string(rows[i].text));
+			else if (rows[i].is_count) /* as table.c: past INT64_MAX only a real holds it */
+				json_object_set_new(obj, rows[i].name, rows[i].count <= (uint64_t)INT64_MAX
+					? json_integer((json_int_t)rows[i].count) : json_real((double)rows[i].count));
 			else if (!isnan(rows[i].value))
 				json_object_set_new(obj, rows[i].name, rows[i].decimals == 0
 					? json_integer((json_int_t)rows[i].value)
@@ -138,7 +144,10 @@ static void print_summary(const struct summary_row *rows, size_t n, enum table_f
 	for (size_t i = 0; i < n; i++) {
 		char buf[64];
 		const char *text = rows[i].text;
-		if (!text) {
+		if (!text && rows[i].is_count) {
+			snprintf(buf, sizeof buf, "%llu", (unsigned long long)rows[i].count);
+			text = buf;
+		} else if (!text) {
 			if (isnan(rows[i].value))
 				continue;
 			snprintf(buf, sizeof buf, "%.*f", rows[i].decimals, rows[i].value);
@@ -289,11 +298,11 @@ static int run_dumps(char **files, size_t nfiles, const struct gil_opts *o, stru
 	double n = (double)snapshots;
 	double active = (double)d.active_threads / n, util = (double)d.snapshots_with_gil / n;
 	const struct summary_row summary[] = {
-		{ "snapshots", n, 0, NULL },
-		{ "snapshots_with_gil", (double)d.snapshots_with_gil, 0, NULL },
-		{ "mean_active_threads", active, 2, NULL },
-		{ "gil_utilization_pct", 100.0 * util, 1, NULL },
-		{ "gil_share_of_active_pct", active > 0 ? 100.0 * util / active : NAN, 1, NULL },
+		{ "snapshots", 0, 0, NULL, 1, snapshots },
+		{ "snapshots_with_gil", 0, 0, NULL, 1, d.snapshots_with_gil },
+		{ "mean_active_threads", active, 2, NULL, 0, 0 },
+		{ "gil_utilization_pct", 100.0 * util, 1, NULL, 0, 0 },
+		{ "gil_share_of_active_pct", active > 0 ? 100.0 * util / active : NAN, 1, NULL, 0, 0 },
 	};
 	int json = o->format == TABLE_JSON && o->only == PART_BOTH;
 	if (json)
@@ -423,7 +432,7 @@ int main(int argc, char **argv)
 			 "the GIL profile has %llu samples, more than %g s at %g Hz allow: only one thread "
 			 "holds the GIL at a time (wrong seconds or rate, or not a --gil profile?)",
 			 (unsigned long long)gr.samples, gr.seconds, gr.rate);
-	if (gr.samples == 0)
+	if (gr.samples == 0 && status == EXIT_OK) /* an unreadable file was named already */
 		err_warn("the GIL profile (%s) has no samples: no thread held the GIL, or py-spy could "
 			 "not tell (py-spy before 0.4 on Python 3.12+, or a free-threaded build)", gr.files[0]);
 	if (gr.samples > tr.samples && !timed)
@@ -435,17 +444,17 @@ int main(int argc, char **argv)
 		 : "no seconds given: both recordings assumed of the same duration and rate");
 	double active = per_wall_second(tr.samples, &tr), util = per_wall_second(gr.samples, &gr);
 	const struct summary_row summary[] = {
-		{ "total_samples", (double)tr.samples, 0, NULL },
-		{ "gil_samples", (double)gr.samples, 0, NULL },
-		{ "total_seconds", timed ? tr.seconds : NAN, 2, NULL },
-		{ "gil_seconds", timed ? gr.seconds : NAN, 2, NULL },
-		{ "total_rate_hz", timed ? tr.rate : NAN, 2, NULL },
-		{ "gil_rate_hz", timed ? gr.rate : NAN, 2, NULL },
-		{ "mean_active_threads", active, 2, NULL },
-		{ "gil_utilization_pct", 100.0 * util, 1, NULL },
-		{ "gil_share_of_active_pct", timed ? 100.0 * util / active : NAN, 1, NULL },
-		{ "gil_to_total_ratio_pct", timed ? NAN : 100.0 * (double)gr.samples / (double)tr.samples, 2, NULL },
-		{ "note", NAN, 0, note[0] ? note : NULL },
+		{ "total_samples", 0, 0, NULL, 1, tr.samples },
+		{ "gil_samples", 0, 0, NULL, 1, gr.samples },
+		{ "total_seconds", timed ? tr.seconds : NAN, 2, NULL, 0, 0 },
+		{ "gil_seconds", timed ? gr.seconds : NAN, 2, NULL, 0, 0 },
+		{ "total_rate_hz", timed ? tr.rate : NAN, 2, NULL, 0, 0 },
+		{ "gil_rate_hz", timed ? gr.rate : NAN, 2, NULL, 0, 0 },
+		{ "mean_active_threads", active, 2, NULL, 0, 0 },
+		{ "gil_utilization_pct", 100.0 * util, 1, NULL, 0, 0 },
+		{ "gil_share_of_active_pct", timed ? 100.0 * util / active : NAN, 1, NULL, 0, 0 },
+		{ "gil_to_total_ratio_pct", timed ? NAN : 100.0 * (double)gr.samples / (double)tr.samples, 2, NULL, 0, 0 },
+		{ "note", NAN, 0, note[0] ? note : NULL, 0, 0 },
 	};
 	/* Two parts: the summary, then the keys; JSON nests them in one object, the line
 	 * formats separate them by one blank line (--only prints one part alone). */

@@ -3,6 +3,7 @@
 #include "../lib/err.h"
 #include "../lib/gnuplot.h"
 #include "../lib/input.h"
+#include "../lib/intern.h"
 #include "../lib/xalloc.h"
 
 #include <math.h>
@@ -416,23 +417,36 @@ static void draw_series(const struct tsv *t, const struct plot_spec *s, const st
 	struct group { size_t first; size_t *rows; size_t n, cap; } *groups = NULL;
 	int by_rank = 0;
 	double t0 = NAN;
-	/* Ranks split lines only when some source has more than one. */
-	for (size_t r = 1; r < t->nrows && !by_rank; r++)
-		for (size_t q = 0; q < r && !by_rank; q++)
-			by_rank = strcmp(t->rows[r][csrc], t->rows[q][csrc]) == 0 &&
-				  strcmp(t->rows[r][crank], t->rows[q][crank]) != 0;
+	/* Ranks split lines only when some source has more than one: each row against its
+	 * source's first row, found by key (comparing every pair was quadratic). */
+	intern *keys = intern_new();
+	size_t *first = NULL, ncap = 0;
+	char *key = NULL;
+	size_t kcap = 0;
+	for (size_t r = 0; r < t->nrows && !by_rank; r++) {
+		size_t seen = intern_count(keys);
+		uint32_t id = intern_add(keys, t->rows[r][csrc], strlen(t->rows[r][csrc]));
+		if (id == seen) {
+			first = xgrow(first, &ncap, (size_t)id + 1, sizeof *first);
+			first[id] = r;
+		}
+		by_rank = strcmp(t->rows[first[id]][crank], t->rows[r][crank]) != 0;
+	}
+	intern_free(keys);
+	free(first);
+	/* Group by "SOURCE\tRANK" (fields hold no tab): intern ids are group numbers. */
+	keys = intern_new();
 	for (size_t r = 0; r < t->nrows; r++) {
 		double x, y;
 		if (!number(t->rows[r][s->value[0]], &y) ||
 		    !(o->x_time ? parse_time(t->rows[r][cx], &x) : number(t->rows[r][cx], &x)))
 			continue;
-		size_t g = 0;
-		for (; g < ngroups; g++) {
-			char **f = t->rows[groups[g].first];
-			if (strcmp(f[csrc], t->rows[r][csrc]) == 0 &&
-			    (!by_rank || strcmp(f[crank], t->rows[r][crank]) == 0))
-				break;
-		}
+		size_t ls = strlen(t->rows[r][csrc]), lr = by_rank ? strlen(t->rows[r][crank]) : 0;
+		key = xgrow(key, &kcap, ls + lr + 2, 1);
+		memcpy(key, t->rows[r][csrc], ls);
+		key[ls] = '\t';
+		memcpy(key + ls + 1, t->rows[r][crank], lr);
+		size_t g = intern_add(keys, key, ls + 1 + lr);
 		if (g == ngroups) {
 			groups = xgrow(groups, &gcap, ngroups + 1, sizeof *groups);
 			groups[ngroups++] = (struct group){ r, NULL, 0, 0 };
@@ -440,6 +454,8 @@ static void draw_series(const struct tsv *t, const struct plot_spec *s, const st
 		groups[g].rows = xgrow(groups[g].rows, &groups[g].cap, groups[g].n + 1, sizeof(size_t));
 		groups[g].rows[groups[g].n++] = r;
 	}
+	intern_free(keys);
+	free(key);
 	gnuplot_block_begin(out, "D");
 	for (size_t g = 0; g < ngroups; g++) {
 		if (g)

@@ -137,26 +137,31 @@ static void on_thread(void *ctx, const struct dump_thread *t)
 	tally(s, id, active, WHAT_CATEGORY, intern_add(s->strs, name, len));
 }
 
-/* The most frequent string for thread/what, over active snapshots when there were any. */
-static uint32_t most(const struct state *s, const struct thr *r, int what)
+/* The most frequent string for each thread and what (out[what][thread]), over active
+ * snapshots when the thread had any: one pass over the tallies (one per thread was quadratic). */
+static void most(const struct state *s, uint32_t *const out[3])
 {
-	int active = r->active > 0;
-	uint32_t best = INTERN_NONE;
-	uint64_t best_n = 0;
+	uint64_t *best_n = xcalloc(s->nthr * 3 + 1, sizeof *best_n);
+	for (size_t i = 0; i < s->nthr; i++)
+		out[0][i] = out[1][i] = out[2][i] = INTERN_NONE;
 	size_t n = intern_count(s->pairs);
 	for (size_t i = 0; i < n; i++) {
 		size_t len;
 		uint32_t key[3];
 		memcpy(key, intern_str(s->pairs, (uint32_t)i, &len), sizeof key);
-		if (key[0] != r->tid || key[1] != (uint32_t)(active << 2 | what))
+		const struct thr *r = &s->thr[key[0]];
+		uint32_t what = key[1] & 3;
+		if (key[1] >> 2 != (uint32_t)(r->active > 0))
 			continue;
+		uint64_t *bn = &best_n[(size_t)key[0] * 3 + what];
+		uint32_t *best = &out[what][key[0]];
 		/* ties go to the string seen first: ids are in input order */
-		if (s->counts[i] > best_n || (s->counts[i] == best_n && key[2] < best)) {
-			best = key[2];
-			best_n = s->counts[i];
+		if (s->counts[i] > *bn || (s->counts[i] == *bn && key[2] < *best)) {
+			*best = key[2];
+			*bn = s->counts[i];
 		}
 	}
-	return best;
+	free(best_n);
 }
 
 static uint64_t tid_number(const struct state *s, const struct thr *r, int *ok)
@@ -303,11 +308,8 @@ int main(int argc, char **argv)
 	/* Work out leaf and hand-off before sorting: tallies are keyed by the thread's id. */
 	uint32_t *leaf = xmalloc((s.nthr + 1) * sizeof *leaf), *handoff = xmalloc((s.nthr + 1) * sizeof *handoff);
 	uint32_t *category = xmalloc((s.nthr + 1) * sizeof *category);
-	for (size_t i = 0; i < s.nthr; i++) {
-		leaf[i] = most(&s, &s.thr[i], WHAT_LEAF);
-		handoff[i] = most(&s, &s.thr[i], WHAT_HANDOFF);
-		category[i] = most(&s, &s.thr[i], WHAT_CATEGORY);
-	}
+	uint32_t *const by_what[3] = { [WHAT_LEAF] = leaf, [WHAT_HANDOFF] = handoff, [WHAT_CATEGORY] = category };
+	most(&s, by_what);
 	qsort_r(s.thr, s.nthr, sizeof *s.thr, by_cpu_then_active, &s);
 
 	const struct table_column cols[] = {

@@ -32,6 +32,8 @@ prof *prof_new(void)
 	p->frames = intern_new();
 	p->nslots = 1024;
 	p->slots = xcalloc(p->nslots, sizeof *p->slots);
+	/* Never NULL: stacks of no frames still point into it (NULL + 0 is undefined). */
+	p->ids = xgrow(NULL, &p->ids_cap, 16, sizeof *p->ids);
 	return p;
 }
 

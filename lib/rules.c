@@ -274,6 +274,8 @@ size_t rules_stack_all(rules_cache *c, const uint32_t *ids, size_t n, uint32_t *
 		classify(c, ids[f]);
 	c->stacks++;
 	for (size_t f = 0; f < n; f++) {
+		if (c->count[ids[f]] == 0)
+			continue;  /* cats is still NULL when no frame has matched yet */
 		const uint32_t *cats = c->cats + c->start[ids[f]];
 		for (uint32_t j = 0; j < c->count[ids[f]]; j++) {
 			if (c->stamp[cats[j]] == c->stacks)

@@ -3,6 +3,7 @@
 #include "rx.h"
 #include "xalloc.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -574,11 +575,14 @@ static enum tput_result take(const struct rule *r, const struct line_ctx *lc, st
 		return TPUT_BAD;
 	}
 	pt->value = (invert ? 1 / v : v) * scale;
-	if (rx_group_at(r->re, r->g_step, &g, &gl) && tput_parse_number(g, gl, &v) == TPUT_NUM_OK)
+	/* Steps and ranks too big for their type stay unknown: the cast would be undefined. */
+	if (rx_group_at(r->re, r->g_step, &g, &gl) && tput_parse_number(g, gl, &v) == TPUT_NUM_OK &&
+	    fabs(v) < (double)LLONG_MAX)
 		pt->step = (long long)v;
 	if (rx_group_at(r->re, r->g_loss, &g, &gl) && tput_parse_number(g, gl, &v) == TPUT_NUM_OK)
 		pt->loss = v;
-	if (rx_group_at(r->re, r->g_rank, &g, &gl) && tput_parse_number(g, gl, &v) == TPUT_NUM_OK)
+	if (rx_group_at(r->re, r->g_rank, &g, &gl) && tput_parse_number(g, gl, &v) == TPUT_NUM_OK &&
+	    fabs(v) < (double)LONG_MAX)
 		pt->rank = (long)v;
 	if (rx_group_at(r->re, r->g_time, &g, &gl)) {
 		if (tput_parse_number(g, gl, &v) == TPUT_NUM_OK)

@@ -76,6 +76,11 @@ static void test_empty_stack_first(void **state)
 	assert_int_equal(prof_add(p, NULL, 0, 4), 0);
 	assert_int_equal(prof_stack_count(p), 1);
 	assert_int_equal(prof_total(p), 8);
+	/* Fuzz finding (regress/fuzz_load/empty-stack-first): its frames point into a real
+	 * array, not NULL + 0. */
+	size_t n = 1;
+	assert_non_null(prof_stack(p, 0, &n, NULL));
+	assert_int_equal(n, 0);
 	char *text = folded(p);
 	assert_string_equal(text, " 8\n");
 	free(text);

@@ -162,6 +162,28 @@ static void test_inclusive(void **state)
 	rules_free(r);
 }
 
+/* Fuzz finding (tests/fuzz/regress/fuzz_rules/inclusive-no-match): an inclusive cache that
+ * has matched nothing yet has no category list; a stack must not index into it. */
+static void test_inclusive_nothing_matched_yet(void **state)
+{
+	(void)state;
+	rules *r = parse("launch\t^cu(da)?LaunchKernel \\(\n");
+	intern *frames = intern_new();
+	rules_cache *c = rules_cache_new(r, frames, 1);
+	uint32_t ids[8], out[8];
+	const char *const text[] = { "main (m.py:1)", "sleep", NULL };
+	size_t n = stack_of(frames, text, ids);
+	assert_int_equal(rules_stack_all(c, ids, n, out), 1);
+	assert_int_equal(out[0], rules_other(r));
+	const char *const hit[] = { "main (m.py:1)", "cuLaunchKernel (libcuda.so)", NULL };
+	n = stack_of(frames, hit, ids);
+	assert_int_equal(rules_stack_all(c, ids, n, out), 1);
+	assert_string_equal(rules_category_name(r, out[0], NULL), "launch");
+	rules_cache_free(c);
+	intern_free(frames);
+	rules_free(r);
+}
+
 static void test_cache_once_per_frame(void **state)
 {
 	(void)state;
@@ -326,6 +348,7 @@ int main(void)
 		cmocka_unit_test(test_leaf_most_and_ties),
 		cmocka_unit_test(test_files_in_order),
 		cmocka_unit_test(test_inclusive),
+		cmocka_unit_test(test_inclusive_nothing_matched_yet),
 		cmocka_unit_test(test_cache_once_per_frame),
 		cmocka_unit_test(test_seed_stack_is_launch),
 		cmocka_unit_test(test_default_categories),
