@@ -312,7 +312,8 @@ static int run_dumps(char **files, size_t nfiles, const struct gil_opts *o, stru
 	if (o->only == PART_BOTH)
 		fputs(json ? ",\n\"keys\": " : "\n", stdout);
 	if (o->only != PART_SUMMARY) {
-		qsort(d.rows, d.nrows, sizeof *d.rows, dump_rows_by_gil);
+		if (d.nrows > 1)
+			qsort(d.rows, d.nrows, sizeof *d.rows, dump_rows_by_gil);
 		const struct table_column cols[] = {
 			{ "thread", TABLE_STR, 0 }, { "seen", TABLE_UINT, 0 }, { "active", TABLE_UINT, 0 },
 			{ "gil", TABLE_UINT, 0 }, { "active_pct", TABLE_PCT, 0 }, { "gil_pct", TABLE_PCT, 0 },
