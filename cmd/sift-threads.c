@@ -310,7 +310,8 @@ int main(int argc, char **argv)
 	uint32_t *category = xmalloc((s.nthr + 1) * sizeof *category);
 	uint32_t *const by_what[3] = { [WHAT_LEAF] = leaf, [WHAT_HANDOFF] = handoff, [WHAT_CATEGORY] = category };
 	most(&s, by_what);
-	qsort_r(s.thr, s.nthr, sizeof *s.thr, by_cpu_then_active, &s);
+	if (s.nthr > 1)
+		qsort_r(s.thr, s.nthr, sizeof *s.thr, by_cpu_then_active, &s);
 
 	const struct table_column cols[] = {
 		{ "pid", TABLE_STR, 0 }, { "tid", TABLE_STR, 0 }, { "thread", TABLE_STR, 0 },
