@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
-"""The peer for sift-top --by frame: a collections.Counter leaf table, as people write it."""
+"""The peer for sift-top --by frame: the same table (self and total samples per frame, each
+stack counted once per frame in total, shares of all samples) with collections.Counter, as
+people write it; prints sift-top's TSV for the first 20 rows so the two can be compared."""
 import collections
 import sys
 
 self_counts = collections.Counter()
-total = 0
+total_counts = collections.Counter()
+samples = 0
 for path in sys.argv[1:]:
     with open(path, encoding="utf-8", errors="replace") as f:
         for line in f:
@@ -13,7 +16,14 @@ for path in sys.argv[1:]:
                 n = int(count)
             except ValueError:
                 continue
-            total += n
-            self_counts[stack.rsplit(";", 1)[-1]] += n
-for leaf, n in self_counts.most_common(20):
-    print("%d\t%.2f\t%s" % (n, 100.0 * n / total, leaf))
+            samples += n
+            frames = stack.split(";")
+            self_counts[frames[-1]] += n
+            for frame in set(frames):
+                total_counts[frame] += n
+code = {k: v for k, v in total_counts.items() if not k.startswith(("thread (", "process "))}
+rows = sorted(code, key=lambda k: (-self_counts[k], -code[k], k.encode()))
+print("frame\tself\tself_pct\ttotal\ttotal_pct")
+for k in rows[:20]:
+    print("%s\t%d\t%.2f\t%d\t%.2f" % (k, self_counts[k], 100.0 * self_counts[k] / samples,
+                                    code[k], 100.0 * code[k] / samples))
