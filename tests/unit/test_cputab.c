@@ -7,23 +7,17 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "lines.h"
+
 #include "cputab.h"
 #include "xalloc.h"
+
+static void take_cpu(void *t, struct in_line *line) { cpu_line(t, line); }
 
 static cpu_table *feed(const char *text, struct err_lines *errs)
 {
 	cpu_table *t = cpu_new(errs);
-	const char *p = text;
-	unsigned long ln = 0;
-	while (*p) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		char *copy = xstrndup(p, len);
-		struct in_line l = { copy, len, "c", ++ln, nl == NULL };
-		cpu_line(t, &l);
-		free(copy);
-		p += len + (nl != NULL);
-	}
+	feed_lines(text, "c", take_cpu, t);
 	return t;
 }
 

@@ -7,11 +7,15 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "lines.h"
+
 #include "dump.h"
 #include "xalloc.h"
 
 /* What the callback saw, one line per thread: "SNAP|PROCS|THREADFRAME|STATUS|NFRAMES|LEAF|ROOT|CUT". */
 struct seen { char out[4096]; size_t used; };
+
+static void take_dump(void *d, struct in_line *line) { dump_line(d, line); }
 
 static void record(void *ctx, const struct dump_thread *t)
 {
@@ -33,17 +37,7 @@ static void record(void *ctx, const struct dump_thread *t)
 static void feed(const char *text, struct seen *s, struct err_lines *errs, struct dump_stats *st)
 {
 	dump_parser *d = dump_new(errs, record, s);
-	const char *p = text;
-	unsigned long ln = 0;
-	while (*p) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		char *copy = xstrndup(p, len);
-		struct in_line l = { copy, len, "t", ++ln, nl == NULL };
-		dump_line(d, &l);
-		free(copy);
-		p += len + (nl != NULL);
-	}
+	feed_lines(text, "t", take_dump, d);
 	dump_finish(d);
 	*st = *dump_get_stats(d);
 	dump_free(d);

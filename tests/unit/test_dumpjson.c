@@ -7,10 +7,14 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "lines.h"
+
 #include "dumpjson.h"
 #include "xalloc.h"
 
 struct seen { char out[4096]; size_t used; };
+
+static void take_json(void *j, struct in_line *line) { dumpjson_line(j, line); }
 
 static void record(void *ctx, const struct dump_thread *t)
 {
@@ -28,17 +32,7 @@ static void record(void *ctx, const struct dump_thread *t)
 static void feed(const char *text, struct seen *s, struct err_lines *errs, struct dump_stats *st)
 {
 	dumpjson *j = dumpjson_new(errs, record, s);
-	const char *p = text;
-	unsigned long ln = 0;
-	while (*p) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		char *copy = xstrndup(p, len);
-		struct in_line l = { copy, len, "j", ++ln, nl == NULL };
-		dumpjson_line(j, &l);
-		free(copy);
-		p += len + (nl != NULL);
-	}
+	feed_lines(text, "j", take_json, j);
 	dumpjson_finish(j);
 	*st = *dumpjson_get_stats(j);
 	dumpjson_free(j);
