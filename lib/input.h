@@ -25,6 +25,21 @@ in_reader *in_open(char *const *paths, size_t npaths);
 in_reader *in_open_range(const char *path, unsigned long long start, unsigned long long end);
 /* 1 with a line, 0 when every file is done. Unreadable files are reported and skipped. */
 int in_next(in_reader *reader, struct in_line *line);
+/* A run of whole lines as the file holds them: each ends in "\n" (a "\r" before it is
+ * left in) except, maybe, a file's unterminated last line. Not NUL-terminated. */
+struct in_block {
+	char *text;             /* writable until the next call */
+	size_t len;
+	const char *file;
+	unsigned long lineno;   /* of the first line */
+	int unterminated;       /* the last line has no "\n" */
+};
+/* As in_next, a block of lines at a time (never mixed with in_next on one reader): for
+ * scanners that skip most lines without looking at them one by one. */
+int in_next_block(in_reader *reader, struct in_block *block);
+/* The "\n" bytes in text[0, len). */
+size_t in_count_lines(const char *text, size_t len);
+
 /* Non-zero when any file could not be read completely (already reported). */
 int in_failed(const in_reader *reader);
 /* Bytes read from the files (compressed size for zstd). */

@@ -348,6 +348,117 @@ static void test_ranges_tile_a_file(void **state)
 	}
 }
 
+/* Lines as "lineno:text" (text without "\r\n"; "|" marks an unterminated line), via in_next
+ * or in_next_block, for comparing the two. */
+static size_t dump_lines(in_reader *r, int blocks, char *out, size_t cap)
+{
+	size_t n = 0;
+	if (!blocks) {
+		struct in_line line;
+		while (in_next(r, &line))
+			n += (size_t)snprintf(out + n, cap - n, "%s:%lu:%.*s%s\n", line.file, line.lineno,
+					      (int)line.len, line.text, line.unterminated ? "|" : "");
+		return n;
+	}
+	struct in_block b;
+	while (in_next_block(r, &b)) {
+		assert_true(b.len > 0);
+		assert_true(b.unterminated || b.text[b.len - 1] == '\n');
+		unsigned long lineno = b.lineno;
+		for (size_t at = 0; at < b.len; lineno++) {
+			const char *nl = memchr(b.text + at, '\n', b.len - at);
+			assert_true(nl || b.unterminated);
+			size_t end = nl ? (size_t)(nl - b.text) : b.len, len = end - at;
+			if (nl && len > 0 && b.text[end - 1] == '\r')
+				len--;
+			n += (size_t)snprintf(out + n, cap - n, "%s:%lu:%.*s%s\n", b.file, lineno, (int)len,
+					      b.text + at, nl ? "" : "|");
+			at = end + 1;
+		}
+	}
+	return n;
+}
+
+static void test_blocks_match_lines(void **state)
+{
+	(void)state;
+	size_t big = 300000;  /* past the first buffer: it grows */
+	char *text = malloc(big + 64);
+	size_t n = (size_t)snprintf(text, 64, "a 1\r\n\nb 2\n");
+	memset(text + n, 'x', big - n - 8);
+	memcpy(text + big - 8, "\nlast 4", 7);
+	tmp_file(0, "blocks.txt", text, big - 1);
+	tmp_file(1, "none.txt", "", 0);
+	tmp_file(2, "crlf.txt", "c 1\r\nd 2\r\n", 10);
+	fixture(3, "raw/zoo.txt.zst");
+	char *paths[] = { path_buf[0], path_buf[1], path_buf[2], path_buf[3] };
+	size_t cap = 2 * big;
+	char *want = malloc(cap), *got = malloc(cap);
+	in_reader *r = in_open(paths, 4);
+	size_t nwant = dump_lines(r, 0, want, cap);
+	in_close(r);
+	r = in_open(paths, 4);
+	size_t ngot = dump_lines(r, 1, got, cap);
+	assert_int_equal(in_failed(r), 0);
+	in_close(r);
+	assert_int_equal(ngot, nwant);
+	assert_memory_equal(got, want, nwant);
+	assert_non_null(strstr(want, ":4:xxx"));
+	assert_non_null(strstr(want, ":5:last 4|\n"));
+	free(text);
+	free(want);
+	free(got);
+}
+
+/* Blocks over ranges that tile a file: every line once, numbered as in the whole file. */
+static void test_block_ranges_tile_a_file(void **state)
+{
+	(void)state;
+	char text[400];
+	size_t n = 0;
+	n += (size_t)snprintf(text + n, sizeof text - n, "a;b 1\r\n\nccc;d 22\n");
+	memset(text + n, 'x', 200);
+	n += 200;
+	n += (size_t)snprintf(text + n, sizeof text - n, " 3\nlast 4");
+	const char *path = tmp_file(0, "ranges.txt", text, n);
+	char *paths[] = { (char *)path };
+	char want[2048], got[2048];
+	in_reader *r = in_open(paths, 1);
+	size_t nwant = dump_lines(r, 0, want, sizeof want);
+	in_close(r);
+	for (size_t split = 0; split <= n; split++) {
+		size_t ngot = 0;
+		unsigned long long bounds[3] = { 0, split, n };
+		for (int part = 0; part < 2; part++) {
+			r = in_open_range(path, bounds[part], bounds[part + 1]);
+			ngot += dump_lines(r, 1, got + ngot, sizeof got - ngot);
+			assert_int_equal(in_failed(r), 0);
+			in_close(r);
+		}
+		assert_int_equal(ngot, nwant);
+		assert_memory_equal(got, want, nwant);
+	}
+}
+
+static void test_count_lines(void **state)
+{
+	(void)state;
+	char buf[20000];
+	for (size_t i = 0; i < sizeof buf; i++)
+		buf[i] = i % 7 == 3 ? '\n' : (char)('a' + i % 26);
+	size_t want = 0;
+	for (size_t len = 0; len <= sizeof buf; len += len < 100 ? 1 : 997) {
+		want = 0;
+		for (size_t i = 0; i < len; i++)
+			want += buf[i] == '\n';
+		assert_int_equal(in_count_lines(buf, len), want);
+	}
+	assert_int_equal(in_count_lines("\n\n\n", 3), 3);
+	assert_int_equal(in_count_lines("", 0), 0);
+	memset(buf, '\n', sizeof buf);  /* more than 255 rounds of every tally */
+	assert_int_equal(in_count_lines(buf, sizeof buf), sizeof buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -362,6 +473,9 @@ int main(void)
 		cmocka_unit_test(test_slurp),
 		cmocka_unit_test(test_slurp_missing),
 		cmocka_unit_test(test_ranges_tile_a_file),
+		cmocka_unit_test(test_blocks_match_lines),
+		cmocka_unit_test(test_block_ranges_tile_a_file),
+		cmocka_unit_test(test_count_lines),
 	};
 	return cmocka_run_group_tests_name("input", tests, setup, teardown);
 }
