@@ -38,6 +38,7 @@ struct in_reader {
 	unsigned long long range_start, range_end;
 	unsigned long long line_at; /* file offset of the next line's first byte */
 	int range_done;             /* in_next_block reached the range's end */
+	int relative;               /* in_open_chunk: numbers start at the range */
 	char *one_path[1];
 };
 
@@ -103,6 +104,16 @@ static ssize_t read_raw(in_reader *r)
 static int seek_range(in_reader *r)
 {
 	unsigned long long done = 0;
+	if (r->relative && r->range_start > 0) { /* only the byte before matters */
+		char before;
+		ssize_t n = pread(r->fd, &before, 1, (off_t)(r->range_start - 1));
+		if (n <= 0) {
+			fail_file(r, "read error: ", n < 0 ? strerror(errno) : "file shorter than expected");
+			return -1;
+		}
+		r->skip_partial = before != '\n';
+		done = r->range_start;
+	}
 	while (done < r->range_start) {
 		size_t want = r->range_start - done < RAW_SIZE ? (size_t)(r->range_start - done) : RAW_SIZE;
 		ssize_t n = pread(r->fd, r->raw, want, (off_t)done);
@@ -267,6 +278,7 @@ static int take_line(in_reader *r, struct in_line *line, size_t len, int untermi
 		unsigned long long at = r->line_at;
 		r->line_at += len + !unterminated;
 		if (at >= r->range_end) { /* the next range's first line: this range is done */
+			r->lineno--;
 			close_file(r);
 			r->next_path = r->npaths;
 			r->start = r->end = 0;
@@ -274,6 +286,7 @@ static int take_line(in_reader *r, struct in_line *line, size_t len, int untermi
 		}
 		if (r->skip_partial) {
 			r->skip_partial = 0;
+			r->lineno -= r->relative;  /* it is the range before's line */
 			return 0;
 		}
 	}
@@ -362,7 +375,7 @@ static size_t cut_range(in_reader *r, size_t len)
 		size_t skip = (size_t)(nl - (r->buf + r->start)) + 1;
 		r->start += skip;
 		r->line_at += skip;
-		r->lineno++;
+		r->lineno += !r->relative;
 		r->skip_partial = 0;
 		len -= skip;
 	}
@@ -424,6 +437,15 @@ in_reader *in_open_range(const char *path, unsigned long long start, unsigned lo
 	r->range_end = end;
 	return r;
 }
+
+in_reader *in_open_chunk(const char *path, unsigned long long start, unsigned long long end)
+{
+	in_reader *r = in_open_range(path, start, end);
+	r->relative = 1;
+	return r;
+}
+
+unsigned long in_lineno(const in_reader *r) { return r->lineno; }
 
 void in_close(in_reader *r)
 {

@@ -23,6 +23,11 @@ in_reader *in_open(char *const *paths, size_t npaths);
  * last line may run past end. Line numbers count from the top of the file. Ranges that
  * tile a file give each line exactly once: for reading one file on several threads. */
 in_reader *in_open_range(const char *path, unsigned long long start, unsigned long long end);
+/* As in_open_range, but the first line that starts in the range is line 1: what comes
+ * before is not read (a caller reading a file in chunks adds up the lines itself). */
+in_reader *in_open_chunk(const char *path, unsigned long long start, unsigned long long end);
+/* The number of the last line handed out from the open (or last) file. */
+unsigned long in_lineno(const in_reader *reader);
 /* 1 with a line, 0 when every file is done. Unreadable files are reported and skipped. */
 int in_next(in_reader *reader, struct in_line *line);
 /* A run of whole lines as the file holds them: each ends in "\n" (a "\r" before it is

@@ -350,13 +350,13 @@ static void test_ranges_tile_a_file(void **state)
 
 /* Lines as "lineno:text" (text without "\r\n"; "|" marks an unterminated line), via in_next
  * or in_next_block, for comparing the two. */
-static size_t dump_lines(in_reader *r, int blocks, char *out, size_t cap)
+static size_t dump_lines(in_reader *r, int blocks, unsigned long base, char *out, size_t cap)
 {
 	size_t n = 0;
 	if (!blocks) {
 		struct in_line line;
 		while (in_next(r, &line))
-			n += (size_t)snprintf(out + n, cap - n, "%s:%lu:%.*s%s\n", line.file, line.lineno,
+			n += (size_t)snprintf(out + n, cap - n, "%s:%lu:%.*s%s\n", line.file, base + line.lineno,
 					      (int)line.len, line.text, line.unterminated ? "|" : "");
 		return n;
 	}
@@ -364,7 +364,7 @@ static size_t dump_lines(in_reader *r, int blocks, char *out, size_t cap)
 	while (in_next_block(r, &b)) {
 		assert_true(b.len > 0);
 		assert_true(b.unterminated || b.text[b.len - 1] == '\n');
-		unsigned long lineno = b.lineno;
+		unsigned long lineno = base + b.lineno;
 		for (size_t at = 0; at < b.len; lineno++) {
 			const char *nl = memchr(b.text + at, '\n', b.len - at);
 			assert_true(nl || b.unterminated);
@@ -395,10 +395,10 @@ static void test_blocks_match_lines(void **state)
 	size_t cap = 2 * big;
 	char *want = malloc(cap), *got = malloc(cap);
 	in_reader *r = in_open(paths, 4);
-	size_t nwant = dump_lines(r, 0, want, cap);
+	size_t nwant = dump_lines(r, 0, 0, want, cap);
 	in_close(r);
 	r = in_open(paths, 4);
-	size_t ngot = dump_lines(r, 1, got, cap);
+	size_t ngot = dump_lines(r, 1, 0, got, cap);
 	assert_int_equal(in_failed(r), 0);
 	in_close(r);
 	assert_int_equal(ngot, nwant);
@@ -410,7 +410,8 @@ static void test_blocks_match_lines(void **state)
 	free(got);
 }
 
-/* Blocks over ranges that tile a file: every line once, numbered as in the whole file. */
+/* Blocks over ranges, and chunks, that tile a file: every line once, numbered as in the
+ * whole file. */
 static void test_block_ranges_tile_a_file(void **state)
 {
 	(void)state;
@@ -424,19 +425,34 @@ static void test_block_ranges_tile_a_file(void **state)
 	char *paths[] = { (char *)path };
 	char want[2048], got[2048];
 	in_reader *r = in_open(paths, 1);
-	size_t nwant = dump_lines(r, 0, want, sizeof want);
+	size_t nwant = dump_lines(r, 0, 0, want, sizeof want);
 	in_close(r);
 	for (size_t split = 0; split <= n; split++) {
 		size_t ngot = 0;
 		unsigned long long bounds[3] = { 0, split, n };
 		for (int part = 0; part < 2; part++) {
 			r = in_open_range(path, bounds[part], bounds[part + 1]);
-			ngot += dump_lines(r, 1, got + ngot, sizeof got - ngot);
+			ngot += dump_lines(r, 1, 0, got + ngot, sizeof got - ngot);
 			assert_int_equal(in_failed(r), 0);
 			in_close(r);
 		}
 		assert_int_equal(ngot, nwant);
 		assert_memory_equal(got, want, nwant);
+		/* Chunks number from their first line; the lines before are the caller's sum. */
+		for (int blocks = 0; blocks < 2; blocks++) {
+			unsigned long base = 0;
+			ngot = 0;
+			for (int part = 0; part < 2; part++) {
+				r = in_open_chunk(path, bounds[part], bounds[part + 1]);
+				ngot += dump_lines(r, blocks, base, got + ngot, sizeof got - ngot);
+				base += in_lineno(r);
+				assert_int_equal(in_failed(r), 0);
+				in_close(r);
+			}
+			assert_int_equal(base, 5);
+			assert_int_equal(ngot, nwant);
+			assert_memory_equal(got, want, nwant);
+		}
 	}
 }
 
