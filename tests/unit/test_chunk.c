@@ -1,0 +1,175 @@
+/* test_chunk: a file read in chunks on several threads gives every line once, numbered as
+ * in the whole file and in file order, whatever the chunk size and thread count. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "capture.h"
+#include "chunk.h"
+#include "err.h"
+
+static char tmpdir[] = "/tmp/sift-test-chunk-XXXXXX";
+
+static int setup(void **state)
+{
+	(void)state;
+	err_set_prog("test_chunk");
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static const char *write_file(const char *name, const char *data, size_t len)
+{
+	static char path[4][256];
+	static int next;
+	char *p = path[next++ % 4];
+	snprintf(p, 256, "%s/%s", tmpdir, name);
+	FILE *f = fopen(p, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(data, 1, len, f), len);
+	assert_int_equal(fclose(f), 0);
+	return p;
+}
+
+/* Worker: each line as "N:text\n" with its chunk-relative number N. */
+static void work(void *worker, const struct in_block *b, struct chunk_buf *out)
+{
+	unsigned *blocks = worker;
+	(*blocks)++;
+	unsigned long lineno = b->lineno;
+	for (size_t at = 0; at < b->len; lineno++) {
+		const char *nl = memchr(b->text + at, '\n', b->len - at);
+		size_t end = nl ? (size_t)(nl - b->text) : b->len;
+		char head[32];
+		int n = snprintf(head, sizeof head, "%lu:", lineno);
+		memcpy(chunk_buf_add(out, (size_t)n), head, (size_t)n);
+		memcpy(chunk_buf_add(out, end - at), b->text + at, end - at);
+		*(char *)chunk_buf_add(out, 1) = '\n';
+		at = end + 1;
+	}
+}
+
+struct joined {
+	char text[8192];
+	size_t len;
+	unsigned chunks;
+};
+
+/* Emitter: renumber each "N:" by the lines before the chunk. */
+static void emit(void *ctx, const struct chunk_buf *out, unsigned long lines_before)
+{
+	struct joined *j = ctx;
+	j->chunks++;
+	for (size_t at = 0; at < out->len;) {
+		const char *nl = memchr(out->data + at, '\n', out->len - at);
+		char *colon;
+		unsigned long n = strtoul(out->data + at, &colon, 10);
+		size_t rest = (size_t)(nl - colon);
+		j->len += (size_t)snprintf(j->text + j->len, sizeof j->text - j->len, "%lu%.*s\n",
+					   n + lines_before, (int)rest, colon);
+		at = (size_t)(nl - out->data) + 1;
+	}
+}
+
+static void test_chunks_tile_in_order(void **state)
+{
+	(void)state;
+	static const char text[] = "first 1\r\n\nthird line\nfourth\n"
+				   "a longer fifth line that spans several small chunks\n6\n7\nlast, no newline";
+	const char *path = write_file("lines.txt", text, sizeof text - 1);
+	static const char want[] = "1:first 1\r\n2:\n3:third line\n4:fourth\n"
+				   "5:a longer fifth line that spans several small chunks\n6:6\n7:7\n"
+				   "8:last, no newline\n";
+	for (unsigned nworkers = 1; nworkers <= 4; nworkers++)
+		for (unsigned long long size = 1; size <= sizeof text; size++) {
+			unsigned blocks[4] = { 0 };
+			void *workers[4] = { &blocks[0], &blocks[1], &blocks[2], &blocks[3] };
+			struct joined j = { .len = 0 };
+			assert_int_equal(chunk_run(path, size, nworkers, workers, work, emit, &j), 0);
+			assert_int_equal(j.chunks, (sizeof text - 1 + size - 1) / size);
+			assert_string_equal(j.text, want);
+		}
+}
+
+static void test_empty(void **state)
+{
+	(void)state;
+	const char *path = write_file("empty.txt", "", 0);
+	unsigned blocks = 0;
+	void *workers[1] = { &blocks };
+	struct joined j = { .len = 0 };
+	assert_int_equal(chunk_run(path, 16, 1, workers, work, emit, &j), 0);
+	assert_int_equal(j.chunks, 0);
+	assert_int_equal(blocks, 0);
+}
+
+static void run_missing(void *arg)
+{
+	(void)arg;
+	unsigned blocks = 0;
+	void *workers[1] = { &blocks };
+	struct joined j = { .len = 0 };
+	printf("%d %u\n", chunk_run("/nonexistent/log", 16, 1, workers, work, emit, &j), j.chunks);
+}
+
+static void test_missing(void **state)
+{
+	(void)state;
+	struct captured c;
+	capture_run(run_missing, NULL, &c);
+	assert_string_equal(c.out, "1 0\n");
+	assert_string_equal(c.err, "test_chunk: /nonexistent/log: No such file or directory\n");
+}
+
+static void test_splittable(void **state)
+{
+	(void)state;
+	const char *small = write_file("small.txt", "a 1\n", 4);
+	assert_int_equal(chunk_splittable(small, 4), 1);
+	assert_int_equal(chunk_splittable(small, 5), 0);
+	const char *zst = write_file("z.zst", "\x28\xb5\x2f\xfd rest", 9);
+	assert_int_equal(chunk_splittable(zst, 1), 0);
+	assert_int_equal(chunk_splittable(tmpdir, 0), 0);
+	assert_int_equal(chunk_splittable("-", 0), 0);
+	assert_int_equal(chunk_splittable("/nonexistent/file", 0), 0);
+}
+
+static void test_buf_grows(void **state)
+{
+	(void)state;
+	struct chunk_buf b = { NULL, 0, 0 };
+	for (int i = 0; i < 100000; i++)
+		*(char *)chunk_buf_add(&b, 1) = (char)('a' + i % 26);
+	memset(chunk_buf_add(&b, 300000), 'z', 300000);
+	assert_int_equal(b.len, 400000);
+	assert_true(b.cap >= b.len);
+	assert_int_equal(b.data[99999], 'a' + 99999 % 26);
+	assert_int_equal(b.data[399999], 'z');
+	free(b.data);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_chunks_tile_in_order),
+		cmocka_unit_test(test_empty),
+		cmocka_unit_test(test_missing),
+		cmocka_unit_test(test_splittable),
+		cmocka_unit_test(test_buf_grows),
+	};
+	return cmocka_run_group_tests_name("chunk", tests, setup, teardown);
+}
