@@ -1,4 +1,5 @@
 /* sift-tput: throughput series out of training logs, their spread, and before/after verdicts. */
+#include "../lib/chunk.h"
 #include "../lib/cli.h"
 #include "../lib/err.h"
 #include "../lib/input.h"
@@ -14,7 +15,7 @@
 
 enum {
 	OPT_PRESET = 'p', OPT_REGEX = 'e', OPT_UNIT = 'u', OPT_RANK = 'r', OPT_STATS = 's',
-	OPT_COMPARE = 'c', OPT_FORMAT = 'f', OPT_VERBOSE = 'v',
+	OPT_COMPARE = 'c', OPT_FORMAT = 'f', OPT_VERBOSE = 'v', OPT_JOBS = 'j',
 	OPT_LIST = 0x2000, OPT_WARMUP, OPT_PER_RANK, OPT_BEFORE, OPT_AFTER, OPT_FAIL_BELOW, OPT_STRICT,
 };
 
@@ -32,6 +33,8 @@ static const struct cli_option options[] = {
 	{ "after", OPT_AFTER, "FILE", "a log of the after side (repeatable; implies --compare)" },
 	{ "fail-below", OPT_FAIL_BELOW, "R", "exit 1 when the speedup interval's upper bound is below R" },
 	{ "format", OPT_FORMAT, "FMT", "tables: text (default), tsv, csv, json, md" },
+	{ "jobs", OPT_JOBS, "N", "read plain files on N threads (default: one per processor\n"
+	  "                            for inputs of 16 MB or more; 1: one thread)" },
 	{ "verbose", OPT_VERBOSE, NULL, "name bad and skipped lines" },
 	{ "strict", OPT_STRICT, NULL, "a bad line is fatal" },
 	{ 0, 0, 0, 0 },
@@ -49,7 +52,8 @@ static const struct cli_spec spec = {
 };
 
 struct opts {
-	int stats, per_rank, verbose, list;
+	int stats, per_rank, verbose, strict, list;
+	unsigned jobs;             /* 0: one per processor for large plain files */
 	int unit;                  /* -1: every unit */
 	long rank;                 /* -1: every rank */
 	int warmup_pct;            /* warm-up as a share of points, else as steps */
@@ -83,9 +87,21 @@ struct run {
 	const struct opts *o;
 	tput_ex *ex;
 	struct err_lines *errs;
-	const struct in_line *line;
+	const char *file;          /* being read */
 	struct collect *col;       /* NULL: write the series */
 	unsigned long points, nans;
+};
+
+/* What a reader (this thread or a worker) finds, as records in a chunk_buf: a tag, the
+ * line number, then the tag's payload. Rows are formatted by the reader, all but their
+ * source and line, which the emitter writes once the chunk's place in the file is known. */
+enum record { REC_ROW, REC_POINT, REC_NAN, REC_BAD, REC_ERROR, REC_SKIP };
+
+struct reader {
+	const struct opts *o;
+	tput_ex *ex;
+	int collect;               /* points for stats rather than rows */
+	struct chunk_buf *out;
 };
 
 static struct series *series_for(struct collect *c, const char *source, enum tput_unit unit)
@@ -195,79 +211,208 @@ static void row_time(struct row *r, double t)
 	row_put(r, buf, (size_t)n);
 }
 
-static void write_point(const struct in_line *l, const struct tput_point *pt)
+/* A row but for its source and line: "\trank\tstep\ttime\tvalue\tunit\tloss\n". */
+static void format_row(struct row *r, const struct tput_point *pt)
 {
-	struct row r = { .len = 0 };
-	row_put(&r, l->file, strlen(l->file));
-	row_put(&r, "\t", 1);
-	row_fixed(&r, 0, l->lineno, 0);
-	row_put(&r, "\t", 1);
+	row_put(r, "\t", 1);
 	if (pt->rank >= 0)
-		row_fixed(&r, 0, (unsigned long long)pt->rank, 0);
-	row_put(&r, "\t", 1);
+		row_fixed(r, 0, (unsigned long long)pt->rank, 0);
+	row_put(r, "\t", 1);
 	if (pt->step >= 0)
-		row_fixed(&r, 0, (unsigned long long)pt->step, 0);
-	row_put(&r, "\t", 1);
-	row_time(&r, pt->time);
-	row_put(&r, "\t", 1);
-	row_num(&r, pt->value);
-	row_put(&r, "\t", 1);
-	row_put(&r, tput_unit_names[pt->unit], strlen(tput_unit_names[pt->unit]));
-	row_put(&r, "\t", 1);
-	row_num(&r, pt->loss);
-	row_put(&r, "\n", 1);
-	fwrite(r.buf, 1, r.len, stdout);
+		row_fixed(r, 0, (unsigned long long)pt->step, 0);
+	row_put(r, "\t", 1);
+	row_time(r, pt->time);
+	row_put(r, "\t", 1);
+	row_num(r, pt->value);
+	row_put(r, "\t", 1);
+	row_put(r, tput_unit_names[pt->unit], strlen(tput_unit_names[pt->unit]));
+	row_put(r, "\t", 1);
+	row_num(r, pt->loss);
+	row_put(r, "\n", 1);
 }
 
-static void sink(void *ctx, enum tput_result res, const struct tput_point *pt, const char *reason)
+static void put_record(struct chunk_buf *out, enum record tag, unsigned long lineno, const void *data,
+		       size_t len)
 {
-	struct run *r = ctx;
-	const struct in_line *l = r->line;
-	if (res == TPUT_BAD) {
-		err_bad_line(r->errs, l->file, l->lineno, "%s", reason);
+	unsigned short n = (unsigned short)(len > 0xffff ? 0xffff : len);
+	char *at = chunk_buf_add(out, 1 + sizeof lineno + sizeof n + n);
+	*at++ = (char)tag;
+	memcpy(at, &lineno, sizeof lineno);
+	memcpy(at + sizeof lineno, &n, sizeof n);
+	memcpy(at + sizeof lineno + sizeof n, data, n);
+}
+
+/* tput_sink for a reader: filters, then records. */
+static void sink(void *ctx, unsigned long lineno, enum tput_result res, const struct tput_point *pt,
+		 const char *reason)
+{
+	struct reader *rd = ctx;
+	const struct opts *o = rd->o;
+	if (res == TPUT_BAD || res == TPUT_ERROR || res == TPUT_NOMATCH) {
+		enum record tag = res == TPUT_BAD ? REC_BAD : res == TPUT_ERROR ? REC_ERROR : REC_SKIP;
+		put_record(rd->out, tag, lineno, reason, strlen(reason));
 		return;
 	}
-	if (res == TPUT_ERROR) { /* a pattern that cannot finish is always named */
-		if (!r->errs->verbose)
-			err_warn("%s:%lu: %s", l->file, l->lineno, reason);
-		err_bad_line(r->errs, l->file, l->lineno, "%s", reason);
-		return;
-	}
-	if (res == TPUT_NOMATCH) {
-		err_skip_line(r->errs, l->file, l->lineno, "%s", reason);
-		return;
-	}
-	if (r->o->unit >= 0 && pt && (int)pt->unit != r->o->unit)
-		return;
-	if (r->o->rank >= 0 && pt && pt->rank != r->o->rank)
+	if ((o->unit >= 0 && (int)pt->unit != o->unit) || (o->rank >= 0 && pt->rank != o->rank))
 		return;
 	if (res == TPUT_NAN) {
-		r->nans++;
-		if (r->col)
-			series_for(r->col, l->file, pt->unit)->nan++;
-		return;
+		unsigned char unit = (unsigned char)pt->unit;
+		put_record(rd->out, REC_NAN, lineno, &unit, 1);
+	} else if (rd->collect) {
+		struct { struct point p; unsigned char unit; } rec = { { pt->value, pt->step, pt->rank }, (unsigned char)pt->unit };
+		put_record(rd->out, REC_POINT, lineno, &rec, sizeof rec);
+	} else {
+		struct row r = { .len = 0 };
+		format_row(&r, pt);
+		put_record(rd->out, REC_ROW, lineno, r.buf, r.len);
 	}
-	if (!r->col) {
-		if (r->points++ == 0)  /* no header when nothing matched: the error says why */
-			fputs("source\tline\trank\tstep\ttime\tvalue\tunit\tloss\n", stdout);
-		write_point(l, pt);
-		return;
+}
+
+/* Output rows are gathered here and written in large pieces. */
+struct outbuf {
+	char buf[1 << 16];
+	size_t len;
+};
+
+static void out_put(struct outbuf *ob, const char *s, size_t n)
+{
+	if (n > sizeof ob->buf - ob->len) {
+		fwrite(ob->buf, 1, ob->len, stdout);
+		ob->len = 0;
+		if (n > sizeof ob->buf) {
+			fwrite(s, 1, n, stdout);
+			return;
+		}
 	}
-	r->points++;
-	struct series *s = series_for(r->col, l->file, pt->unit);
-	s->pts = xgrow(s->pts, &s->cap, s->n + 1, sizeof *s->pts);
-	s->pts[s->n++] = (struct point){ pt->value, pt->step, pt->rank };
+	memcpy(ob->buf + ob->len, s, n);
+	ob->len += n;
+}
+
+/* chunk_emit_fn: a reader's records, in order, into the output, the errors and the series. */
+static void emit(void *ctx, const struct chunk_buf *in, unsigned long lines_before)
+{
+	struct run *r = ctx;
+	struct outbuf *ob = NULL;
+	size_t file_len = strlen(r->file);
+	for (size_t at = 0; at < in->len;) {
+		enum record tag = (enum record)in->data[at];
+		unsigned long lineno;
+		unsigned short n;
+		memcpy(&lineno, in->data + at + 1, sizeof lineno);
+		memcpy(&n, in->data + at + 1 + sizeof lineno, sizeof n);
+		const char *data = in->data + at + 1 + sizeof lineno + sizeof n;
+		at += 1 + sizeof lineno + sizeof n + n;
+		lineno += lines_before;
+		switch (tag) {
+		case REC_ROW: {
+			if (!ob) {
+				ob = xmalloc(sizeof *ob);
+				ob->len = 0;
+			}
+			static const char header[] = "source\tline\trank\tstep\ttime\tvalue\tunit\tloss\n";
+			if (r->points++ == 0)  /* no header when nothing matched: the error says why */
+				out_put(ob, header, sizeof header - 1);
+			char num[24], *p = num + sizeof num;
+			unsigned long v = lineno;
+			do
+				*--p = (char)('0' + v % 10);
+			while ((v /= 10) != 0);
+			*--p = '\t';
+			out_put(ob, r->file, file_len);
+			out_put(ob, p, (size_t)(num + sizeof num - p));
+			out_put(ob, data, n);
+			break;
+		}
+		case REC_POINT: {
+			struct { struct point p; unsigned char unit; } rec;
+			memcpy(&rec, data, sizeof rec);
+			r->points++;
+			struct series *s = series_for(r->col, r->file, (enum tput_unit)rec.unit);
+			s->pts = xgrow(s->pts, &s->cap, s->n + 1, sizeof *s->pts);
+			s->pts[s->n++] = rec.p;
+			break;
+		}
+		case REC_NAN:
+			r->nans++;
+			if (r->col)
+				series_for(r->col, r->file, (enum tput_unit)(unsigned char)data[0])->nan++;
+			break;
+		case REC_ERROR: /* a pattern that cannot finish is always named */
+			if (!r->errs->verbose)
+				err_warn("%s:%lu: %.*s", r->file, lineno, (int)n, data);
+			/* fall through */
+		case REC_BAD:
+			err_bad_line(r->errs, r->file, lineno, "%.*s", (int)n, data);
+			break;
+		case REC_SKIP:
+			err_skip_line(r->errs, r->file, lineno, "%.*s", (int)n, data);
+			break;
+		}
+	}
+	if (ob) {
+		fwrite(ob->buf, 1, ob->len, stdout);
+		free(ob);
+	}
+}
+
+/* chunk_work_fn: one block through a worker's own extractor. */
+static void work(void *worker, const struct in_block *block, struct chunk_buf *out)
+{
+	struct reader *rd = worker;
+	rd->out = out;
+	tput_ex_block(rd->ex, block->text, block->len, block->lineno, sink, rd);
+}
+
+enum { CHUNK_MIN_FILE = 16 << 20, CHUNK_BYTES = 4 << 20, MAX_JOBS = 64 };
+
+/* One large plain file on several threads, each with its own copy of the rules. */
+static int read_parallel(struct run *r, const char *path, unsigned jobs)
+{
+	struct reader *readers = xcalloc(jobs, sizeof *readers);
+	void **workers = xcalloc(jobs, sizeof *workers);
+	for (unsigned k = 0; k < jobs; k++) {
+		readers[k] = (struct reader){ r->o, tput_ex_clone(r->ex), r->col != NULL, NULL };
+		workers[k] = &readers[k];
+	}
+	r->file = path;
+	int failed = chunk_run(path, CHUNK_BYTES, jobs, workers, work, emit, r);
+	for (unsigned k = 0; k < jobs; k++)
+		tput_ex_free(readers[k].ex);
+	free(readers);
+	free(workers);
+	return failed;
 }
 
 static int read_logs(struct run *r, char **paths, size_t npaths)
 {
-	in_reader *in = in_open(paths, npaths);
-	struct in_line line;
-	r->line = &line;
-	while (in_next(in, &line))
-		tput_ex_line(r->ex, line.text, line.len, sink, r);
-	int failed = in_failed(in);
-	in_close(in);
+	/* Threads pay off on large plain files; --strict and -v keep the one-thread order of
+	 * messages and exits. */
+	unsigned jobs = r->o->jobs ? r->o->jobs : chunk_processors(8);
+	int failed = 0;
+	struct chunk_buf out = { NULL, 0, 0 };
+	struct reader rd = { r->o, r->ex, r->col != NULL, &out };
+	char *stdin_path[] = { "-" };
+	if (npaths == 0) {
+		paths = stdin_path;
+		npaths = 1;
+	}
+	for (size_t f = 0; f < npaths; f++) {
+		if (jobs > 1 && !r->o->strict && !r->o->verbose && chunk_splittable(paths[f], CHUNK_MIN_FILE)) {
+			failed |= read_parallel(r, paths[f], jobs);
+			continue;
+		}
+		in_reader *in = in_open(paths + f, 1);
+		struct in_block b;
+		while (in_next_block(in, &b)) {
+			r->file = b.file;
+			out.len = 0;
+			tput_ex_block(r->ex, b.text, b.len, b.lineno, sink, &rd);
+			emit(r, &out, 0);
+		}
+		failed |= in_failed(in);
+		in_close(in);
+	}
+	free(out.data);
 	return failed;
 }
 
@@ -631,7 +776,12 @@ int main(int argc, char **argv)
 			o.format = (enum table_format)cli_choice(&spec, "--format", value, table_format_names);
 			break;
 		case OPT_VERBOSE: o.verbose = errs.verbose = 1; break;
-		case OPT_STRICT: errs.strict = 1; break;
+		case OPT_STRICT: o.strict = errs.strict = 1; break;
+		case OPT_JOBS:
+			o.jobs = (unsigned)cli_ulong(&spec, "--jobs", value);
+			if (o.jobs < 1 || o.jobs > MAX_JOBS)
+				cli_usage_error(&spec, "invalid value for --jobs: '%s' (1 to 64)", value);
+			break;
 		default: cli_usage_error(&spec, NULL);
 		}
 	}

@@ -1,5 +1,6 @@
 /* tput: presets for the training-log shapes in the formats table, and the traps around them. */
 #include "tput.h"
+#include "input.h"
 #include "rx.h"
 #include "xalloc.h"
 
@@ -392,27 +393,21 @@ size_t tput_timestamp(const char *s, size_t len, double *seconds)
 struct rule {
 	rx *re;
 	char *name;
+	long preset;           /* index in tput_presets; -1 for a custom pattern */
 	const char *literals[4];
 	size_t litlen[4];
 	size_t nlits;
 	const char *unit;
+	enum tput_unit fixed_unit;  /* unit, scale and inversion of `unit`, read once */
+	double fixed_scale;
+	int fixed_invert;
 	double time_scale;
 	int g_tput, g_unit, g_step, g_time, g_loss, g_rank;  /* group numbers, -1 when absent */
-};
-
-/* Multi-literal prefilter: a bitmap of the literals' first two bytes, so a line is
- * scanned once for every rule's words instead of once per literal. */
-struct lit_ref {
-	uint16_t bigram;
-	uint8_t rule, lit;
 };
 
 struct tput_ex {
 	struct rule *rules;
 	size_t n, cap;
-	uint64_t bigrams[65536 / 64];
-	struct lit_ref *refs;
-	size_t nrefs, refcap;
 	int any_unfiltered;    /* a rule without literals: every line goes to the regexes */
 };
 
@@ -426,9 +421,21 @@ void tput_ex_free(tput_ex *ex)
 		rx_free(ex->rules[i].re);
 		free(ex->rules[i].name);
 	}
-	free(ex->refs);
 	free(ex->rules);
 	free(ex);
+}
+
+tput_ex *tput_ex_clone(const tput_ex *ex)
+{
+	tput_ex *copy = tput_ex_new();
+	for (size_t i = 0; i < ex->n; i++) {
+		char err[256];
+		if (ex->rules[i].preset >= 0)
+			tput_ex_add_preset(copy, (size_t)ex->rules[i].preset);
+		else if (tput_ex_add_regex(copy, rx_pattern(ex->rules[i].re), err, sizeof err) != 0)
+			abort();  /* it compiled once */
+	}
+	return copy;
 }
 
 size_t tput_ex_rules(const tput_ex *ex) { return ex->n; }
@@ -444,12 +451,20 @@ static void rule_groups(struct rule *r)
 	r->g_rank = rx_group_index(r->re, "rank");
 }
 
+static void fix_unit(struct rule *r)
+{
+	if (r->unit && !tput_unit_parse(r->unit, strlen(r->unit), &r->fixed_unit, &r->fixed_scale,
+					&r->fixed_invert))
+		abort();  /* built in: every preset's unit is in the table */
+}
+
 static struct rule *new_rule(tput_ex *ex)
 {
 	ex->rules = xgrow(ex->rules, &ex->cap, ex->n + 1, sizeof *ex->rules);
 	struct rule *r = &ex->rules[ex->n++];
 	memset(r, 0, sizeof *r);
 	r->time_scale = 1;
+	r->preset = -1;
 	return r;
 }
 
@@ -464,6 +479,7 @@ void tput_ex_add_preset(tput_ex *ex, size_t index)
 	}
 	struct rule *r = new_rule(ex);
 	r->re = re;
+	r->preset = (long)index;
 	rule_groups(r);
 	r->name = xstrndup(p->name, strlen(p->name));
 	for (; r->nlits < 4 && p->literals[r->nlits]; r->nlits++) {
@@ -472,12 +488,7 @@ void tput_ex_add_preset(tput_ex *ex, size_t index)
 	}
 	r->unit = p->unit;
 	r->time_scale = p->time_scale;
-	for (size_t k = 0; k < r->nlits; k++) {
-		uint16_t bg = (uint16_t)((unsigned char)r->literals[k][0] << 8 | (unsigned char)r->literals[k][1]);
-		ex->bigrams[bg / 64] |= 1ULL << (bg % 64);
-		ex->refs = xgrow(ex->refs, &ex->refcap, ex->nrefs + 1, sizeof *ex->refs);
-		ex->refs[ex->nrefs++] = (struct lit_ref){ bg, (uint8_t)(ex->n - 1), (uint8_t)k };
-	}
+	fix_unit(r);
 }
 
 int tput_ex_add_regex(tput_ex *ex, const char *pattern, char *err, size_t errlen)
@@ -495,6 +506,7 @@ int tput_ex_add_regex(tput_ex *ex, const char *pattern, char *err, size_t errlen
 	rule_groups(r);
 	r->name = xstrndup("regex", 5);
 	r->unit = "value";
+	fix_unit(r);
 	ex->any_unfiltered = 1;
 	return 0;
 }
@@ -509,29 +521,51 @@ static int has_literal(const struct rule *r, const char *s, size_t len)
 	return 0;
 }
 
-/* Rules (bit i) whose literals the line holds; rules past 64 or without literals always. */
-static uint64_t prefilter(const tput_ex *ex, const char *s, size_t len)
+static size_t single(const tput_ex *ex, const char *s, size_t len, size_t *rule);
+/* Leftmost literal of any rule in s[0, len): its offset (len when none), its rule in *rule. */
+static size_t find_literal(const tput_ex *ex, const char *s, size_t len, size_t *rule)
 {
-	uint64_t all = ex->n >= 64 ? UINT64_MAX : (1ULL << ex->n) - 1;
-	if (ex->any_unfiltered || ex->n > 64)
-		return all;
-	if (ex->n == 1)  /* one rule: libc's memmem beats the bitmap walk */
-		return has_literal(&ex->rules[0], s, len);
-	uint64_t mask = 0;
-	const unsigned char *u = (const unsigned char *)s;
-	for (size_t i = 0; i + 1 < len; i++) {
-		uint16_t bg = (uint16_t)(u[i] << 8 | u[i + 1]);
-		if (!(ex->bigrams[bg / 64] >> (bg % 64) & 1))
-			continue;
-		for (size_t k = 0; k < ex->nrefs; k++) {
-			const struct lit_ref *ref = &ex->refs[k];
-			const struct rule *r = &ex->rules[ref->rule];
-			if (ref->bigram == bg && r->litlen[ref->lit] <= len - i &&
-			    memcmp(s + i, r->literals[ref->lit], r->litlen[ref->lit]) == 0)
-				mask |= 1ULL << ref->rule;
+	if (ex->n > 1) { /* line by line, so a rare literal is not searched for to the end */
+		for (size_t at = 0; at < len;) {
+			const char *nl = memchr(s + at, '\n', len - at);
+			size_t n = nl ? (size_t)(nl - s) - at : len - at;
+			for (size_t i = 0; i < ex->n; i++)
+				for (size_t k = 0; k < ex->rules[i].nlits; k++)
+					if (memmem(s + at, n, ex->rules[i].literals[k], ex->rules[i].litlen[k])) {
+						size_t off = single(ex, s + at, n, rule);
+						return at + off;
+					}
+			at += n + 1;
 		}
-		if (mask == all)
+		return len;
+	}
+	return single(ex, s, len, rule);
+}
+
+static size_t single(const tput_ex *ex, const char *s, size_t len, size_t *rule)
+{
+	size_t best = len;
+	for (size_t i = 0; i < ex->n; i++)
+		for (size_t k = 0; k < ex->rules[i].nlits; k++) {
+			const char *hit = memmem(s, len, ex->rules[i].literals[k], ex->rules[i].litlen[k]);
+			if (hit && (size_t)(hit - s) < best) {
+				best = (size_t)(hit - s);
+				*rule = i;
+			}
+		}
+	return best;
+}
+
+/* Rules (bit i) whose literals s[0, len) holds, the first found at offset hit. */
+static uint64_t rules_in_line(const tput_ex *ex, const char *s, size_t len, size_t hit, size_t rule)
+{
+	uint64_t mask = 1ULL << rule;
+	for (size_t from = hit + 1; from < len;) {
+		size_t more = find_literal(ex, s + from, len - from, &rule);
+		if (more == len - from)
 			break;
+		mask |= 1ULL << rule;
+		from += more + 1;
 	}
 	return mask;
 }
@@ -541,6 +575,7 @@ struct line_ctx {
 	long rank;
 	int have_time;
 	double time;
+	unsigned long lineno;
 };
 
 /* Turn one rule's match into a point; returns the result kind and a reason when bad. */
@@ -560,7 +595,9 @@ static enum tput_result take(const struct rule *r, const struct line_ctx *lc, st
 			return TPUT_BAD;
 		}
 	} else {
-		tput_unit_parse(r->unit, strlen(r->unit), &unit, &scale, &invert);
+		unit = r->fixed_unit;
+		scale = r->fixed_scale;
+		invert = r->fixed_invert;
 	}
 	pt->unit = unit;
 	if (!rx_group_at(r->re, r->g_tput, &g, &gl)) {
@@ -608,7 +645,7 @@ static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx 
 		literal = 1;
 		int rc = rx_match_groups(r->re, s, len, err, sizeof err);
 		if (rc < 0) {
-			sink(ctx, TPUT_ERROR, NULL, err);
+			sink(ctx, lc->lineno, TPUT_ERROR, NULL, err);
 			return;
 		}
 		if (rc == 0)
@@ -616,22 +653,20 @@ static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx 
 		struct tput_point pt;
 		enum tput_result res = take(r, lc, &pt, why, sizeof why);
 		pt.rule = (int)i;
-		sink(ctx, res, &pt, res == TPUT_BAD ? why : NULL);
+		sink(ctx, lc->lineno, res, &pt, res == TPUT_BAD ? why : NULL);
 		return;
 	}
 	if (literal)
-		sink(ctx, TPUT_NOMATCH, NULL, "holds a throughput word but no rule matched");
+		sink(ctx, lc->lineno, TPUT_NOMATCH, NULL, "holds a throughput word but no rule matched");
 }
 
-void tput_ex_line(tput_ex *ex, char *s, size_t len, tput_sink *sink, void *ctx)
+/* A line that holds the literals of the rules in mask. */
+static void line(tput_ex *ex, char *s, size_t len, unsigned long lineno, uint64_t mask, tput_sink *sink,
+		 void *ctx)
 {
-	/* The cheap test first: most lines of a log hold no literal of any rule. */
-	uint64_t mask = prefilter(ex, s, len);
-	if (!mask)
-		return;
 	if (memchr(s, '\x1b', len))
 		len = tput_strip_ansi(s, len);
-	struct line_ctx lc = { memchr(s, '\r', len) != NULL, -1, 0, 0 };
+	struct line_ctx lc = { memchr(s, '\r', len) != NULL, -1, 0, 0, lineno };
 	size_t skip = tput_rank_prefix(s, len, &lc.rank);
 	size_t ts = tput_timestamp(s + skip, len - skip, &lc.time);
 	lc.have_time = ts > 0;
@@ -647,5 +682,54 @@ void tput_ex_line(tput_ex *ex, char *s, size_t len, tput_sink *sink, void *ctx)
 			break;
 		s += flen + 1;
 		len -= flen + 1;
+	}
+}
+
+static int filtered(const tput_ex *ex) { return !ex->any_unfiltered && ex->n <= 64; }
+
+void tput_ex_line(tput_ex *ex, char *s, size_t len, unsigned long lineno, tput_sink *sink, void *ctx)
+{
+	if (!filtered(ex)) {
+		line(ex, s, len, lineno, UINT64_MAX, sink, ctx);
+		return;
+	}
+	size_t rule, hit = find_literal(ex, s, len, &rule);
+	if (hit < len)
+		line(ex, s, len, lineno, rules_in_line(ex, s, len, hit, rule), sink, ctx);
+}
+
+/* Length of the block's line at s, without its "\n". */
+static size_t line_len(const char *s, const char *block_end)
+{
+	const char *nl = memchr(s, '\n', (size_t)(block_end - s));
+	return (size_t)((nl ? nl : block_end) - s);
+}
+
+void tput_ex_block(tput_ex *ex, char *text, size_t len, unsigned long lineno, tput_sink *sink, void *ctx)
+{
+	char *end = text + len, *at = text;
+	if (!filtered(ex)) {
+		while (at < end) {
+			size_t n = line_len(at, end);
+			line(ex, at, n - (n > 0 && at[n - 1] == '\r'), lineno++, UINT64_MAX, sink, ctx);
+			at += n + 1;
+		}
+		return;
+	}
+	/* Search the block for literals; only the lines they fall in are looked at, and lines
+	 * are counted between them. */
+	const char *counted = text;
+	while (at < end) {
+		size_t rule, off = find_literal(ex, at, (size_t)(end - at), &rule);
+		if (off == (size_t)(end - at))
+			break;
+		char *hit = at + off, *start = memrchr(at, '\n', off);
+		start = start ? start + 1 : at;
+		size_t n = line_len(start, end);
+		lineno += in_count_lines(counted, (size_t)(start - counted));
+		counted = start;
+		uint64_t mask = rules_in_line(ex, start, n, (size_t)(hit - start), rule);
+		line(ex, start, n - (n > 0 && start[n - 1] == '\r'), lineno, mask, sink, ctx);
+		at = start + n + 1;
 	}
 }

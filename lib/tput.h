@@ -63,8 +63,9 @@ enum tput_result {
 };
 
 typedef struct tput_ex tput_ex;
-typedef void tput_sink(void *ctx, enum tput_result result, const struct tput_point *point,
-		       const char *reason);
+/* One call per result; lineno is the caller's number for the line it came from. */
+typedef void tput_sink(void *ctx, unsigned long lineno, enum tput_result result,
+		       const struct tput_point *point, const char *reason);
 
 tput_ex *tput_ex_new(void);
 void tput_ex_free(tput_ex *ex);
@@ -72,10 +73,18 @@ void tput_ex_free(tput_ex *ex);
 void tput_ex_add_preset(tput_ex *ex, size_t index);
 /* A custom rule; returns -1 with a message in err on a bad pattern or no tput group. */
 int tput_ex_add_regex(tput_ex *ex, const char *pattern, char *err, size_t errlen);
+/* The same rules compiled again: one extractor runs on one thread at a time. */
+tput_ex *tput_ex_clone(const tput_ex *ex);
 size_t tput_ex_rules(const tput_ex *ex);
 const char *tput_ex_rule_name(const tput_ex *ex, size_t rule);
 /* One input line (modified in place): ANSI stripped, rank and timestamp prefixes read,
  * "\r"-joined frames split; sink gets one call per frame that yields something. */
-void tput_ex_line(tput_ex *ex, char *text, size_t len, tput_sink *sink, void *ctx);
+void tput_ex_line(tput_ex *ex, char *text, size_t len, unsigned long lineno, tput_sink *sink,
+		  void *ctx);
+/* A block of whole lines (in_next_block's: each ends in "\n" or "\r\n" but perhaps the
+ * last), the first numbered lineno: each line as tput_ex_line takes it. Lines without a
+ * rule's literal are skipped by a search over the whole block, not looked at one by one. */
+void tput_ex_block(tput_ex *ex, char *text, size_t len, unsigned long lineno, tput_sink *sink,
+		   void *ctx);
 
 #endif

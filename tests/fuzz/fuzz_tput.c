@@ -1,22 +1,45 @@
 /* fuzz_tput: log lines (ANSI, rank and time prefixes, "\r" frames) through every preset,
- * and the number, unit, prefix and timestamp readers on each line alone. */
+ * and the number, unit, prefix and timestamp readers on each line alone; the whole input
+ * as one block must give what its lines give one by one. */
 #include "fuzz.h"
 
 #include <math.h>
 
 #include "tput.h"
 
-static void on_point(void *ctx, enum tput_result res, const struct tput_point *pt, const char *reason)
+/* Results in order, to compare the block reader with the line reader. */
+struct trace {
+	unsigned long lineno[64];
+	enum tput_result res[64];
+	double value[64];
+	size_t n, total;
+};
+
+static void on_point(void *ctx, unsigned long lineno, enum tput_result res, const struct tput_point *pt,
+		     const char *reason)
 {
-	(void)ctx;
+	struct trace *t = ctx;
 	if (res == TPUT_POINT && (!pt || pt->unit >= TPUT_NUNITS || pt->value < 0))
 		abort();
 	if (res == TPUT_BAD && !reason)
 		abort();
+	if (t->n < 64) {
+		t->lineno[t->n] = lineno;
+		t->res[t->n] = res;
+		t->value[t->n] = res == TPUT_POINT ? pt->value : 0;
+		t->n++;
+	}
+	t->total++;
 }
+
+struct lines_ctx {
+	tput_ex *ex;
+	struct trace trace;
+};
 
 static void on_line(void *ctx, struct in_line *line)
 {
+	struct lines_ctx *lc = ctx;
 	double v;
 	long rank;
 	enum tput_unit unit;
@@ -25,7 +48,7 @@ static void on_line(void *ctx, struct in_line *line)
 	tput_unit_parse(line->text, line->len, &unit, &v, &invert);
 	tput_rank_prefix(line->text, line->len, &rank);
 	tput_timestamp(line->text, line->len, &v);
-	tput_ex_line(ctx, line->text, line->len, on_point, NULL);
+	tput_ex_line(lc->ex, line->text, line->len, line->lineno, on_point, &lc->trace);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -37,6 +60,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (size_t i = 0; i < tput_npresets; i++)
 			tput_ex_add_preset(ex, i);
 	}
-	fuzz_lines(data, size, "log", on_line, ex);
+	struct lines_ctx lc = { ex, { .n = 0 } };
+	fuzz_lines(data, size, "log", on_line, &lc);
+	char *block = malloc(size ? size : 1);
+	if (!block)
+		abort();
+	memcpy(block, data, size);
+	struct trace bt = { .n = 0 };
+	tput_ex_block(ex, block, size, 1, on_point, &bt);
+	free(block);
+	if (bt.total != lc.trace.total || bt.n != lc.trace.n)
+		abort();
+	for (size_t i = 0; i < bt.n; i++)
+		if (bt.lineno[i] != lc.trace.lineno[i] || bt.res[i] != lc.trace.res[i] ||
+		    memcmp(&bt.value[i], &lc.trace.value[i], sizeof(double)) != 0)
+			abort();
 	return 0;
 }

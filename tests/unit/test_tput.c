@@ -17,14 +17,17 @@ static int close_to(double a, double b) { return fabs(a - b) < 1e-6 * (1 + fabs(
 struct got {
 	enum tput_result res[32];
 	struct tput_point pt[32];
+	unsigned long lineno[32];
 	int n;
 };
 
-static void collect(void *ctx, enum tput_result res, const struct tput_point *pt, const char *reason)
+static void collect(void *ctx, unsigned long lineno, enum tput_result res, const struct tput_point *pt,
+		    const char *reason)
 {
 	struct got *g = ctx;
 	(void)reason;
 	assert_true(g->n < 32);
+	g->lineno[g->n] = lineno;
 	g->res[g->n] = res;
 	if (pt)
 		g->pt[g->n] = *pt;
@@ -42,7 +45,7 @@ static struct got run(const char *preset, const char *line)
 			tput_ex_add_preset(ex, i);
 	struct got g = { .n = 0 };
 	char *copy = strdup(line);
-	tput_ex_line(ex, copy, strlen(line), collect, &g);
+	tput_ex_line(ex, copy, strlen(line), 1, collect, &g);
 	if (!preset && g.n > 0 && g.res[0] != TPUT_NOMATCH)
 		g.pt[0].rule = g.pt[0].rule;  /* rule index is the preset index here */
 	free(copy);
@@ -155,7 +158,7 @@ static void test_real_logs(void **state)
 			if (line[len - 1] == '\n')
 				line[--len] = '\0';
 			struct got g = { .n = 0 };
-			tput_ex_line(ex, line, (size_t)len, collect, &g);
+			tput_ex_line(ex, line, (size_t)len, 1, collect, &g);
 			for (int k = 0; k < g.n; k++) {
 				points += g.res[k] == TPUT_POINT;
 				nans += g.res[k] == TPUT_NAN;
@@ -335,13 +338,91 @@ static void test_custom_regex(void **state)
 	assert_string_equal(err, "pattern has no (?<tput>...) group");
 	struct got g = { .n = 0 };
 	char line[] = "2: speed=1.5K samples/s @17";
-	tput_ex_line(ex, line, strlen(line), collect, &g);
+	tput_ex_line(ex, line, strlen(line), 1, collect, &g);
 	assert_int_equal(g.n, 1);
 	near(g.pt[0].value, 1500);
 	assert_int_equal(g.pt[0].unit, TPUT_SAMPLES_S);
 	assert_int_equal(g.pt[0].step, 17);
 	assert_int_equal(g.pt[0].rank, 2);
 	assert_string_equal(tput_ex_rule_name(ex, 0), "regex");
+	tput_ex_free(ex);
+}
+
+/* A block gives what its lines give one at a time, with their numbers: CRLF, empty and
+ * noise lines, ANSI, "\r" frames, a line with no rule's match, an unterminated last line. */
+static void test_block(void **state)
+{
+	(void)state;
+	static const char text[] =
+		"noise line\r\n"
+		"[rank3]:step: 10  loss:  7.9012  memory: 30.10GiB(38.05%)  tps: 5,856  tflops: 1\r\n"
+		"\n"
+		"step 40 | 14.5K tok/s\n"
+		"\x1b[32mstep 41 | 2.5K tok/s\x1b[0m\n"
+		"tps: garbage words\n"
+		" 37%|###7      | 370/1000 [01:02<01:45,  5.97it/s, loss=2.1]\r"
+		" 38%|###8      | 380/1000 [01:03<01:44,  6.01it/s, loss=2.0]\n"
+		"iter 100: loss 2.3041, time 120.52ms, mfu 30.21%";
+	tput_ex *ex = tput_ex_new();
+	for (size_t i = 0; i < tput_npresets; i++)
+		tput_ex_add_preset(ex, i);
+	char *copy = strdup(text);
+	struct got g = { .n = 0 };
+	tput_ex_block(ex, copy, strlen(text), 101, collect, &g);
+	static const struct {
+		unsigned long lineno;
+		enum tput_result res;
+		double value;
+		enum tput_unit unit;
+		long rank;
+	} want[] = {
+		{ 102, TPUT_POINT, 5856, TPUT_TOKENS_S_GPU, 3 }, { 104, TPUT_POINT, 14500, TPUT_TOKENS_S, -1 },
+		{ 105, TPUT_POINT, 2500, TPUT_TOKENS_S, -1 }, { 106, TPUT_NOMATCH, 0, 0, 0 },
+		{ 107, TPUT_POINT, 5.97, TPUT_IT_S, -1 }, { 107, TPUT_POINT, 6.01, TPUT_IT_S, -1 },
+		{ 108, TPUT_POINT, 120.52, TPUT_MS_STEP, -1 },
+	};
+	assert_int_equal(g.n, sizeof want / sizeof want[0]);
+	for (int i = 0; i < g.n; i++) {
+		assert_int_equal(g.lineno[i], want[i].lineno);
+		assert_int_equal(g.res[i], want[i].res);
+		if (want[i].res != TPUT_POINT)
+			continue;
+		near(g.pt[i].value, want[i].value);
+		assert_int_equal(g.pt[i].unit, want[i].unit);
+		assert_int_equal(g.pt[i].rank, want[i].rank);
+	}
+	/* The same lines one by one ("\r\n" cut as in_next cuts it). */
+	strcpy(copy, text);
+	struct got one = { .n = 0 };
+	unsigned long lineno = 101;
+	for (char *p = copy, *end = copy + strlen(copy); p < end; lineno++) {
+		char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t len = (size_t)((nl ? nl : end) - p);
+		tput_ex_line(ex, p, len - (len > 0 && p[len - 1] == '\r'), lineno, collect, &one);
+		p += len + 1;
+	}
+	assert_int_equal(one.n, g.n);
+	for (int i = 0; i < g.n; i++) {
+		assert_int_equal(one.lineno[i], g.lineno[i]);
+		assert_int_equal(one.res[i], g.res[i]);
+	}
+	free(copy);
+	tput_ex_free(ex);
+
+	/* A custom rule has no literal: every line is tried (and a miss is a skipped line). */
+	ex = tput_ex_new();
+	char err[256];
+	assert_int_equal(tput_ex_add_regex(ex, "speed=(?<tput>\\S+) (?<unit>samples/s)", err, sizeof err), 0);
+	char custom[] = "speed=1.5K samples/s\r\nfoo\nspeed=3 samples/s";
+	g.n = 0;
+	tput_ex_block(ex, custom, strlen(custom), 10, collect, &g);
+	assert_int_equal(g.n, 3);
+	assert_int_equal(g.lineno[0], 10);
+	near(g.pt[0].value, 1500);
+	assert_int_equal(g.lineno[1], 11);
+	assert_int_equal(g.res[1], TPUT_NOMATCH);
+	assert_int_equal(g.lineno[2], 12);
+	near(g.pt[2].value, 3);
 	tput_ex_free(ex);
 }
 
@@ -358,6 +439,7 @@ int main(void)
 		cmocka_unit_test(test_traps),
 		cmocka_unit_test(test_ansi_strip),
 		cmocka_unit_test(test_custom_regex),
+		cmocka_unit_test(test_block),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
