@@ -6,10 +6,14 @@ measure cat-floor "cat '$TPUT_LOG'"
 # GNU grep quits at the first match when its output is /dev/null: give it a file.
 measure grep-cP-torchtitan "grep -cP '$TT_RE' '$TPUT_LOG' > '$OUT/tput-grep.count'"
 measure sift-tput-torchtitan "'$BIN/sift-tput' --preset torchtitan '$TPUT_LOG'"
+measure sift-tput-torchtitan-j1 "'$BIN/sift-tput' -j 1 --preset torchtitan '$TPUT_LOG'"
 measure sift-tput-auto "'$BIN/sift-tput' '$TPUT_LOG'"
+measure sift-tput-auto-j1 "'$BIN/sift-tput' -j 1 '$TPUT_LOG'"
 measure sift-tput-stats "'$BIN/sift-tput' --stats --preset torchtitan '$TPUT_LOG'"
 measure python-re-torchtitan "python3 '$ROOT/bench/peer-tput.py' '$TPUT_LOG'"
 ratio sift-tput-torchtitan grep-cP-torchtitan
 ratio sift-tput-auto grep-cP-torchtitan
+ratio sift-tput-torchtitan-j1 grep-cP-torchtitan
+ratio sift-tput-auto-j1 grep-cP-torchtitan
 ratio python-re-torchtitan sift-tput-torchtitan
 rss_vs_file sift-tput-torchtitan "$TPUT_LOG"

@@ -356,11 +356,11 @@ static void emit(void *ctx, const struct chunk_buf *in, unsigned long lines_befo
 }
 
 /* chunk_work_fn: one block through a worker's own extractor. */
-static void work(void *worker, const struct in_block *block, struct chunk_buf *out)
+static size_t work(void *worker, struct in_block *block, struct chunk_buf *out)
 {
 	struct reader *rd = worker;
 	rd->out = out;
-	tput_ex_block(rd->ex, block->text, block->len, block->lineno, sink, rd);
+	return tput_ex_block(rd->ex, block->text, block->len, block->lineno, sink, rd);
 }
 
 enum { CHUNK_MIN_FILE = 16 << 20, CHUNK_BYTES = 4 << 20, MAX_JOBS = 64 };
@@ -406,7 +406,7 @@ static int read_logs(struct run *r, char **paths, size_t npaths)
 		while (in_next_block(in, &b)) {
 			r->file = b.file;
 			out.len = 0;
-			tput_ex_block(r->ex, b.text, b.len, b.lineno, sink, &rd);
+			in_block_lines(in, tput_ex_block(r->ex, b.text, b.len, b.lineno, sink, &rd));
 			emit(r, &out, 0);
 		}
 		failed |= in_failed(in);

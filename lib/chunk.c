@@ -90,7 +90,7 @@ static void *work_loop(void *arg)
 		in_reader *in = in_open_chunk(run->path, start, end < run->size ? end : run->size);
 		struct in_block block;
 		while (in_next_block(in, &block))
-			run->work(t->worker, &block, &slot->out);
+			in_block_lines(in, run->work(t->worker, &block, &slot->out));
 		slot->lines = in_lineno(in);
 		slot->failed = in_failed(in);
 		in_close(in);

@@ -16,8 +16,9 @@ struct chunk_buf {
 void *chunk_buf_add(struct chunk_buf *buf, size_t n);
 
 /* On a worker thread: one block of a chunk, its line numbers counting from 1 at the
- * chunk's first line. worker is that thread's own state. */
-typedef void chunk_work_fn(void *worker, const struct in_block *block, struct chunk_buf *out);
+ * chunk's first line. worker is that thread's own state. Returns the block's "\n" count
+ * (the reader takes it rather than counting again). */
+typedef size_t chunk_work_fn(void *worker, struct in_block *block, struct chunk_buf *out);
 /* On the calling thread, one call per chunk in file order: lines_before is the number of
  * lines of the file before the chunk (add it to the chunk's line numbers). */
 typedef void chunk_emit_fn(void *ctx, const struct chunk_buf *out, unsigned long lines_before);

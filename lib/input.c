@@ -39,6 +39,7 @@ struct in_reader {
 	unsigned long long line_at; /* file offset of the next line's first byte */
 	int range_done;             /* in_next_block reached the range's end */
 	int relative;               /* in_open_chunk: numbers start at the range */
+	size_t uncounted;           /* length of the last block, its lines not yet counted */
 	char *one_path[1];
 };
 
@@ -301,8 +302,17 @@ static int take_line(in_reader *r, struct in_line *line, size_t len, int untermi
 	return 1;
 }
 
+static void count_block(in_reader *r)
+{
+	if (r->uncounted) { /* the last block is still there, just before start */
+		r->lineno += in_count_lines(r->buf + r->start - r->uncounted, r->uncounted);
+		r->uncounted = 0;
+	}
+}
+
 int in_next(in_reader *r, struct in_line *line)
 {
+	count_block(r);
 	for (;;) {
 		if (r->fd < 0 && !open_next(r))
 			return 0;
@@ -353,7 +363,8 @@ size_t in_count_lines(const char *text, size_t len)
 	return count;
 }
 
-/* Hand out buf[start, start + len) as a block and move past it. */
+/* Hand out buf[start, start + len) as a block and move past it. Its lines are counted when
+ * the next block is asked for, unless the caller has counted them (in_block_lines). */
 static void give_block(in_reader *r, struct in_block *b, size_t len, int unterminated)
 {
 	b->text = r->buf + r->start;
@@ -361,9 +372,20 @@ static void give_block(in_reader *r, struct in_block *b, size_t len, int untermi
 	b->file = r->file;
 	b->lineno = r->lineno + 1;
 	b->unterminated = unterminated;
-	r->lineno += in_count_lines(b->text, len) + (unsigned long)unterminated;
+	if (unterminated)
+		r->lineno += in_count_lines(b->text, len) + 1;
+	else
+		r->uncounted = len;
 	r->start += len;
 	r->line_at += len;
+}
+
+void in_block_lines(in_reader *r, unsigned long lines)
+{
+	if (r->uncounted) {
+		r->lineno += lines;
+		r->uncounted = 0;
+	}
 }
 
 /* For a ranged reader: the complete lines at buf[start, start + len) cut to those that start
@@ -393,6 +415,7 @@ static size_t cut_range(in_reader *r, size_t len)
 
 int in_next_block(in_reader *r, struct in_block *b)
 {
+	count_block(r);
 	for (;;) {
 		if (r->range_done || (r->fd < 0 && !open_next(r)))
 			return 0;
@@ -445,7 +468,11 @@ in_reader *in_open_chunk(const char *path, unsigned long long start, unsigned lo
 	return r;
 }
 
-unsigned long in_lineno(const in_reader *r) { return r->lineno; }
+unsigned long in_lineno(in_reader *r)
+{
+	count_block(r);
+	return r->lineno;
+}
 
 void in_close(in_reader *r)
 {

@@ -27,7 +27,7 @@ in_reader *in_open_range(const char *path, unsigned long long start, unsigned lo
  * before is not read (a caller reading a file in chunks adds up the lines itself). */
 in_reader *in_open_chunk(const char *path, unsigned long long start, unsigned long long end);
 /* The number of the last line handed out from the open (or last) file. */
-unsigned long in_lineno(const in_reader *reader);
+unsigned long in_lineno(in_reader *reader);
 /* 1 with a line, 0 when every file is done. Unreadable files are reported and skipped. */
 int in_next(in_reader *reader, struct in_line *line);
 /* A run of whole lines as the file holds them: each ends in "\n" (a "\r" before it is
@@ -42,6 +42,9 @@ struct in_block {
 /* As in_next, a block of lines at a time (never mixed with in_next on one reader): for
  * scanners that skip most lines without looking at them one by one. */
 int in_next_block(in_reader *reader, struct in_block *block);
+/* Optional, right after in_next_block: the caller counted the block's "\n" bytes, so the
+ * reader need not count them again for the next block's numbers. */
+void in_block_lines(in_reader *reader, unsigned long lines);
 /* The "\n" bytes in text[0, len). */
 size_t in_count_lines(const char *text, size_t len);
 

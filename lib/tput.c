@@ -705,16 +705,18 @@ static size_t line_len(const char *s, const char *block_end)
 	return (size_t)((nl ? nl : block_end) - s);
 }
 
-void tput_ex_block(tput_ex *ex, char *text, size_t len, unsigned long lineno, tput_sink *sink, void *ctx)
+size_t tput_ex_block(tput_ex *ex, char *text, size_t len, unsigned long lineno, tput_sink *sink, void *ctx)
 {
 	char *end = text + len, *at = text;
+	size_t newlines = 0;
 	if (!filtered(ex)) {
 		while (at < end) {
 			size_t n = line_len(at, end);
 			line(ex, at, n - (n > 0 && at[n - 1] == '\r'), lineno++, UINT64_MAX, sink, ctx);
+			newlines += at + n < end;
 			at += n + 1;
 		}
-		return;
+		return newlines;
 	}
 	/* Search the block for literals; only the lines they fall in are looked at, and lines
 	 * are counted between them. */
@@ -726,10 +728,13 @@ void tput_ex_block(tput_ex *ex, char *text, size_t len, unsigned long lineno, tp
 		char *hit = at + off, *start = memrchr(at, '\n', off);
 		start = start ? start + 1 : at;
 		size_t n = line_len(start, end);
-		lineno += in_count_lines(counted, (size_t)(start - counted));
+		size_t gap = in_count_lines(counted, (size_t)(start - counted));
+		lineno += gap;
+		newlines += gap;
 		counted = start;
 		uint64_t mask = rules_in_line(ex, start, n, (size_t)(hit - start), rule);
 		line(ex, start, n - (n > 0 && start[n - 1] == '\r'), lineno, mask, sink, ctx);
 		at = start + n + 1;
 	}
+	return newlines + in_count_lines(counted, (size_t)(end - counted));
 }

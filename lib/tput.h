@@ -83,8 +83,9 @@ void tput_ex_line(tput_ex *ex, char *text, size_t len, unsigned long lineno, tpu
 		  void *ctx);
 /* A block of whole lines (in_next_block's: each ends in "\n" or "\r\n" but perhaps the
  * last), the first numbered lineno: each line as tput_ex_line takes it. Lines without a
- * rule's literal are skipped by a search over the whole block, not looked at one by one. */
-void tput_ex_block(tput_ex *ex, char *text, size_t len, unsigned long lineno, tput_sink *sink,
+ * rule's literal are skipped by a search over the whole block, not looked at one by one.
+ * Returns the block's "\n" count (for in_block_lines). */
+size_t tput_ex_block(tput_ex *ex, char *text, size_t len, unsigned long lineno, tput_sink *sink,
 		   void *ctx);
 
 #endif

@@ -46,7 +46,7 @@ static const char *write_file(const char *name, const char *data, size_t len)
 }
 
 /* Worker: each line as "N:text\n" with its chunk-relative number N. */
-static void work(void *worker, const struct in_block *b, struct chunk_buf *out)
+static size_t work(void *worker, struct in_block *b, struct chunk_buf *out)
 {
 	unsigned *blocks = worker;
 	(*blocks)++;
@@ -61,6 +61,7 @@ static void work(void *worker, const struct in_block *b, struct chunk_buf *out)
 		*(char *)chunk_buf_add(out, 1) = '\n';
 		at = end + 1;
 	}
+	return in_count_lines(b->text, b->len);
 }
 
 struct joined {
