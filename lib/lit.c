@@ -1,0 +1,579 @@
+/* lit: one literal by a SIMD "packed pair" scan, 2..64 by Teddy (nibble fingerprints through
+ * pshufb, SSSE3 or AVX2), otherwise (and on other CPUs) a first-byte/bigram filtered scan.
+ * Every candidate is confirmed by memcmp inside [text, text + len); SIMD loads stay inside it
+ * and the last partial block is copied to a padded local buffer. */
+#include "lit.h"
+#include "xalloc.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define LIT_X86 1
+#else
+#define LIT_X86 0
+#endif
+
+#define LIT_MAXLEN 255
+#define LIT_TEDDY_MAX 64 /* more literals than this: the scalar scan */
+#define LIT_BUCKETS 8
+#define LIT_FPMAX 3 /* fingerprint bytes */
+
+enum lit_method { LIT_NONE, LIT_SCALAR, LIT_MEMCHR, LIT_PAIR_SSE2, LIT_PAIR_AVX2, LIT_TEDDY_SSSE3, LIT_TEDDY_AVX2 };
+
+struct lit {
+	unsigned char *text;
+	size_t len;
+	unsigned id;
+	size_t off; /* where its fingerprint starts (Teddy) */
+	uint64_t head, headmask; /* its first (up to) 8 bytes as loaded from memory, and which */
+};
+
+struct lit_set {
+	struct lit *lits;
+	size_t n, cap;
+	int portable, sse2, ssse3, avx2; /* what lit_new found the CPU can do */
+	enum lit_method method;
+	size_t minlen;
+	/* scalar: literals by first byte (in the order added), bytes that start one, and the
+	 * first two bytes of each (a one-byte literal marks every pair it begins) */
+	uint32_t byfirst_start[257];
+	uint32_t *byfirst;
+	unsigned char first[256];
+	uint64_t bigram[65536 / 64];
+	/* packed pair: two positions of the literal with rare bytes */
+	size_t pair1, pair2;
+	/* Teddy: m fingerprint bytes, nibble tables per byte, literals by bucket */
+	unsigned m;
+	size_t maxoff;
+	unsigned char lo[LIT_FPMAX][16], hi[LIT_FPMAX][16];
+	uint32_t bucket_start[LIT_BUCKETS + 1];
+	uint32_t *bucket_lits;
+};
+
+/* How common a byte is in log text, roughly by rank (higher is more common; 0 is rare). */
+static unsigned commonness(unsigned char c)
+{
+	static const char order[] = " 0e1:2ra3ts.54do6pmn7h8i9lufc]/[-,kbg\n|%()=_wyvIEOFGWNTSAPBULCDRMq;+<>#xjz";
+	const char *p = memchr(order, c, sizeof order - 1);
+	return p ? (unsigned)(sizeof order - 1 - (size_t)(p - order)) : 0;
+}
+
+/* level: 0 the portable search only, 1 at most SSE2/SSSE3, 2 the best the CPU has. */
+static lit_set *lit_alloc(int level)
+{
+	lit_set *set = xcalloc(1, sizeof *set);
+	set->portable = level == 0;
+#if LIT_X86
+	if (level > 0) {
+		__builtin_cpu_init();
+		set->sse2 = __builtin_cpu_supports("sse2");
+		set->ssse3 = __builtin_cpu_supports("ssse3");
+		set->avx2 = level > 1 && __builtin_cpu_supports("avx2");
+	}
+#endif
+	return set;
+}
+
+lit_set *lit_new(void)
+{
+	return lit_alloc(2);
+}
+
+lit_set *lit_new_portable(void)
+{
+	return lit_alloc(0);
+}
+
+lit_set *lit_new_sse(void)
+{
+	return lit_alloc(1);
+}
+
+void lit_free(lit_set *set)
+{
+	if (!set)
+		return;
+	for (size_t i = 0; i < set->n; i++)
+		free(set->lits[i].text);
+	free(set->lits);
+	free(set->byfirst);
+	free(set->bucket_lits);
+	free(set);
+}
+
+size_t lit_count(const lit_set *set)
+{
+	return set->n;
+}
+
+static void prepare_scalar(lit_set *set)
+{
+	memset(set->first, 0, sizeof set->first);
+	memset(set->bigram, 0, sizeof set->bigram);
+	memset(set->byfirst_start, 0, sizeof set->byfirst_start);
+	for (size_t k = 0; k < set->n; k++) {
+		const struct lit *l = &set->lits[k];
+		unsigned c = l->text[0];
+		set->first[c] = 1;
+		set->byfirst_start[c + 1]++;
+		unsigned from = l->len > 1 ? l->text[1] : 0, to = l->len > 1 ? l->text[1] : 255;
+		for (unsigned pair = c << 8 | from; pair <= (c << 8 | to); pair++)
+			set->bigram[pair >> 6] |= (uint64_t)1 << (pair & 63);
+	}
+	for (unsigned c = 0; c < 256; c++)
+		set->byfirst_start[c + 1] += set->byfirst_start[c];
+	uint32_t fill[256];
+	memcpy(fill, set->byfirst_start, sizeof fill);
+	free(set->byfirst);
+	set->byfirst = xmalloc(set->n * sizeof *set->byfirst);
+	for (size_t k = 0; k < set->n; k++)
+		set->byfirst[fill[set->lits[k].text[0]]++] = (uint32_t)k;
+}
+
+static void prepare_pair(lit_set *set)
+{
+	const struct lit *l = &set->lits[0];
+	size_t a = 0;
+	for (size_t i = 1; i < l->len; i++)
+		if (commonness(l->text[i]) < commonness(l->text[a]))
+			a = i;
+	/* The second: the rarest other position, a different byte when there is one. */
+	size_t b = a == 0 ? 1 : 0;
+	for (size_t i = 0; i < l->len; i++) {
+		if (i == a)
+			continue;
+		int diff_i = l->text[i] != l->text[a], diff_b = l->text[b] != l->text[a];
+		if (diff_i > diff_b || (diff_i == diff_b && commonness(l->text[i]) < commonness(l->text[b])))
+			b = i;
+	}
+	set->pair1 = a;
+	set->pair2 = b;
+}
+
+static uint32_t fp_key(const lit_set *set, const struct lit *l)
+{
+	uint32_t key = 0;
+	for (unsigned j = 0; j < set->m; j++)
+		key = key << 8 | l->text[l->off + j];
+	return key;
+}
+
+static void prepare_teddy(lit_set *set)
+{
+	set->m = set->minlen < LIT_FPMAX ? (unsigned)set->minlen : LIT_FPMAX;
+	set->maxoff = 0;
+	/* Each literal's fingerprint: its m consecutive bytes that are least common. */
+	for (size_t k = 0; k < set->n; k++) {
+		struct lit *l = &set->lits[k];
+		unsigned best = ~0u;
+		l->off = 0;
+		for (size_t o = 0; o + set->m <= l->len; o++) {
+			unsigned score = 0, words = 1;
+			for (unsigned j = 0; j < set->m; j++) {
+				unsigned char c = l->text[o + j];
+				score += commonness(c);
+				words &= (c >= 'a' && c <= 'z') || c == ' ';
+			}
+			/* Pieces of words recur in other words; punctuation narrows them down. */
+			score += words ? 40 : 0;
+			if (score < best) {
+				best = score;
+				l->off = o;
+			}
+		}
+		if (l->off > set->maxoff)
+			set->maxoff = l->off;
+	}
+	/* Literals sorted by fingerprint (insertion sort: n <= 64), then equal fingerprints
+	 * kept together and runs of distinct ones spread evenly over the buckets. */
+	uint32_t order[LIT_TEDDY_MAX], keys[LIT_TEDDY_MAX];
+	for (size_t k = 0; k < set->n; k++) {
+		uint32_t key = fp_key(set, &set->lits[k]);
+		size_t i = k;
+		while (i > 0 && keys[i - 1] > key) {
+			keys[i] = keys[i - 1];
+			order[i] = order[i - 1];
+			i--;
+		}
+		keys[i] = key;
+		order[i] = (uint32_t)k;
+	}
+	size_t ngroups = 0;
+	for (size_t i = 0; i < set->n; i++)
+		ngroups += i == 0 || keys[i] != keys[i - 1];
+	free(set->bucket_lits);
+	set->bucket_lits = xmalloc(set->n * sizeof *set->bucket_lits);
+	memset(set->lo, 0, sizeof set->lo);
+	memset(set->hi, 0, sizeof set->hi);
+	size_t group = 0;
+	unsigned bucket = 0;
+	set->bucket_start[0] = 0;
+	for (size_t i = 0; i < set->n; i++) {
+		if (i > 0 && keys[i] != keys[i - 1])
+			group++;
+		unsigned b = (unsigned)(group * LIT_BUCKETS / ngroups);
+		while (bucket < b)
+			set->bucket_start[++bucket] = (uint32_t)i;
+		set->bucket_lits[i] = order[i];
+		const struct lit *l = &set->lits[order[i]];
+		for (unsigned j = 0; j < set->m; j++) {
+			unsigned char c = l->text[l->off + j];
+			set->lo[j][c & 15] |= (unsigned char)(1u << b);
+			set->hi[j][c >> 4] |= (unsigned char)(1u << b);
+		}
+	}
+	while (bucket < LIT_BUCKETS)
+		set->bucket_start[++bucket] = (uint32_t)set->n;
+}
+
+static void prepare(lit_set *set)
+{
+	set->minlen = LIT_MAXLEN;
+	for (size_t k = 0; k < set->n; k++)
+		if (set->lits[k].len < set->minlen)
+			set->minlen = set->lits[k].len;
+	prepare_scalar(set);
+	set->method = set->n == 0 ? LIT_NONE : LIT_SCALAR;
+	if (set->portable || set->n == 0)
+		return;
+	if (set->n == 1 && set->minlen == 1) {
+		set->method = LIT_MEMCHR;
+	} else if (set->n == 1 && (set->avx2 || set->sse2)) {
+		prepare_pair(set);
+		set->method = set->avx2 ? LIT_PAIR_AVX2 : LIT_PAIR_SSE2;
+	} else if (set->n <= LIT_TEDDY_MAX && (set->avx2 || set->ssse3)) {
+		prepare_teddy(set);
+		set->method = set->avx2 ? LIT_TEDDY_AVX2 : LIT_TEDDY_SSSE3;
+	}
+}
+
+void lit_add(lit_set *set, const char *text, size_t len, unsigned id)
+{
+	if (len == 0 || len > LIT_MAXLEN)
+		abort();
+	set->lits = xgrow(set->lits, &set->cap, set->n + 1, sizeof *set->lits);
+	struct lit *l = &set->lits[set->n++];
+	l->text = xmalloc(len);
+	memcpy(l->text, text, len);
+	l->len = len;
+	l->id = id;
+	l->off = 0;
+	unsigned char head[8] = { 0 }, mask[8] = { 0 };
+	memcpy(head, text, len < 8 ? len : 8);
+	memset(mask, 0xff, len < 8 ? len : 8);
+	memcpy(&l->head, head, 8);
+	memcpy(&l->headmask, mask, 8);
+	prepare(set);
+}
+
+/* First-byte table, then the bigram table, then each literal with that first byte in the
+ * order added: the first confirmed is the leftmost, first-added match. */
+static size_t find_scalar(const lit_set *set, const unsigned char *t, size_t len, unsigned *id)
+{
+	for (size_t i = 0; i < len; i++) {
+		unsigned c = t[i];
+		if (!set->first[c])
+			continue;
+		if (i + 1 < len) {
+			unsigned pair = c << 8 | t[i + 1];
+			if (!(set->bigram[pair >> 6] >> (pair & 63) & 1))
+				continue;
+		}
+		for (uint32_t j = set->byfirst_start[c]; j < set->byfirst_start[c + 1]; j++) {
+			const struct lit *l = &set->lits[set->byfirst[j]];
+			if (l->len <= len - i && memcmp(t + i, l->text, l->len) == 0) {
+				*id = l->id;
+				return i;
+			}
+		}
+	}
+	return len;
+}
+
+#if LIT_X86
+/* Starts in [from, len - nlen] checked one by one: the tail after the last full block. */
+static size_t pair_tail(const struct lit *l, const unsigned char *t, size_t len, size_t from)
+{
+	for (size_t i = from; l->len <= len && i <= len - l->len; i++)
+		if (t[i] == l->text[0] && memcmp(t + i, l->text, l->len) == 0)
+			return i;
+	return len;
+}
+
+__attribute__((target("sse2")))
+static size_t find_pair_sse2(const lit_set *set, const unsigned char *t, size_t len)
+{
+	const struct lit *l = &set->lits[0];
+	size_t p1 = set->pair1, p2 = set->pair2, reach = (p1 > p2 ? p1 : p2) + 16;
+	const __m128i c1 = _mm_set1_epi8((char)l->text[p1]), c2 = _mm_set1_epi8((char)l->text[p2]);
+	size_t i = 0;
+	if (len < l->len)
+		return len;
+	for (; reach <= len - i; i += 16) {
+		__m128i a = _mm_loadu_si128((const __m128i *)(t + i + p1));
+		__m128i b = _mm_loadu_si128((const __m128i *)(t + i + p2));
+		unsigned mask = (unsigned)_mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(a, c1), _mm_cmpeq_epi8(b, c2)));
+		while (mask) {
+			size_t s = i + (size_t)__builtin_ctz(mask);
+			if (l->len <= len - s && memcmp(t + s, l->text, l->len) == 0)
+				return s;
+			mask &= mask - 1;
+		}
+	}
+	return pair_tail(l, t, len, i);
+}
+
+__attribute__((target("avx2")))
+static size_t find_pair_avx2(const lit_set *set, const unsigned char *t, size_t len)
+{
+	const struct lit *l = &set->lits[0];
+	size_t p1 = set->pair1, p2 = set->pair2, reach = (p1 > p2 ? p1 : p2) + 32;
+	const __m256i c1 = _mm256_set1_epi8((char)l->text[p1]), c2 = _mm256_set1_epi8((char)l->text[p2]);
+	size_t i = 0;
+	if (len < l->len)
+		return len;
+	for (; reach <= len - i; i += 32) {
+		__m256i a = _mm256_loadu_si256((const __m256i *)(t + i + p1));
+		__m256i b = _mm256_loadu_si256((const __m256i *)(t + i + p2));
+		uint32_t mask = (uint32_t)_mm256_movemask_epi8(
+			_mm256_and_si256(_mm256_cmpeq_epi8(a, c1), _mm256_cmpeq_epi8(b, c2)));
+		while (mask) {
+			size_t s = i + (size_t)__builtin_ctz(mask);
+			if (l->len <= len - s && memcmp(t + s, l->text, l->len) == 0)
+				return s;
+			mask &= mask - 1;
+		}
+	}
+	return pair_tail(l, t, len, i);
+}
+
+/* Whether l is at t (room bytes from t on, at least l->len): 8 bytes compared at once first. */
+static inline int lit_at(const struct lit *l, const unsigned char *t, size_t room)
+{
+	if (room < 8)
+		return memcmp(t, l->text, l->len) == 0;
+	uint64_t w;
+	memcpy(&w, t, 8);
+	if ((w & l->headmask) != l->head)
+		return 0;
+	return l->len <= 8 || memcmp(t + 8, l->text + 8, l->len - 8) == 0;
+}
+
+/* Teddy candidates: fingerprint position p matched the buckets in bits. A literal there
+ * would start at p - off; keep the leftmost, then first-added, confirmed one. */
+static inline void teddy_confirm(const lit_set *set, const unsigned char *t, size_t len, size_t p,
+			  unsigned bits, size_t *best, size_t *bestk)
+{
+	while (bits) {
+		unsigned b = (unsigned)__builtin_ctz(bits);
+		bits &= bits - 1;
+		for (uint32_t j = set->bucket_start[b]; j < set->bucket_start[b + 1]; j++) {
+			size_t k = set->bucket_lits[j];
+			const struct lit *l = &set->lits[k];
+			if (p < l->off)
+				continue;
+			size_t s = p - l->off;
+			if (s > *best || (s == *best && k > *bestk) || s >= len || l->len > len - s)
+				continue;
+			if (lit_at(l, t + s, len - s)) {
+				*best = s;
+				*bestk = k;
+			}
+		}
+	}
+}
+
+static inline void teddy_block(const lit_set *set, const unsigned char *t, size_t len, size_t base,
+			const unsigned char *res, uint64_t mask, size_t *best, size_t *bestk)
+{
+	while (mask) {
+		unsigned k = (unsigned)__builtin_ctzll(mask);
+		mask &= mask - 1;
+		teddy_confirm(set, t, len, base + k, res[k], best, bestk);
+	}
+}
+
+/* The scan loops below are written once per fingerprint length (m is a constant in each
+ * inlined copy) with the nibble tables kept in registers. */
+#define LIT_INLINE static inline __attribute__((always_inline))
+
+LIT_INLINE __attribute__((target("ssse3")))
+__m128i teddy_res_ssse3(const __m128i *lo, const __m128i *hi, const unsigned char *p, unsigned m)
+{
+	const __m128i low = _mm_set1_epi8(0x0f);
+	__m128i res = _mm_set1_epi8(-1);
+#pragma GCC unroll 3
+	for (unsigned j = 0; j < m; j++) {
+		__m128i x = _mm_loadu_si128((const __m128i *)(p + j));
+		__m128i r = _mm_and_si128(_mm_shuffle_epi8(lo[j], _mm_and_si128(x, low)),
+					  _mm_shuffle_epi8(hi[j], _mm_and_si128(_mm_srli_epi16(x, 4), low)));
+		res = _mm_and_si128(res, r);
+	}
+	return res;
+}
+
+LIT_INLINE __attribute__((target("ssse3")))
+unsigned teddy_mask_ssse3(__m128i res)
+{
+	return ~(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(res, _mm_setzero_si128())) & 0xffff;
+}
+
+LIT_INLINE __attribute__((target("ssse3")))
+size_t teddy_ssse3_m(const lit_set *set, const unsigned char *t, size_t len, unsigned *id, unsigned m)
+{
+	__m128i lo[LIT_FPMAX], hi[LIT_FPMAX];
+#pragma GCC unroll 3
+	for (unsigned j = 0; j < m; j++) {
+		lo[j] = _mm_loadu_si128((const __m128i *)set->lo[j]);
+		hi[j] = _mm_loadu_si128((const __m128i *)set->hi[j]);
+	}
+	size_t best = SIZE_MAX, bestk = 0, i = 0, need = 16 + m - 1;
+	for (; need <= len - i; i += 16) {
+		__m128i res = teddy_res_ssse3(lo, hi, t + i, m);
+		unsigned mask = teddy_mask_ssse3(res);
+		if (mask) {
+			unsigned char out[16];
+			_mm_storeu_si128((__m128i *)out, res);
+			teddy_block(set, t, len, i, out, mask, &best, &bestk);
+			if (best != SIZE_MAX && best + set->maxoff < i + 16)
+				goto done;
+		} else if (best != SIZE_MAX && best + set->maxoff < i + 16) {
+			goto done;
+		}
+	}
+	if (i + m <= len) {
+		unsigned char buf[16 + LIT_FPMAX] = { 0 }, out[16];
+		memcpy(buf, t + i, len - i);
+		__m128i res = teddy_res_ssse3(lo, hi, buf, m);
+		_mm_storeu_si128((__m128i *)out, res);
+		teddy_block(set, t, len, i, out, teddy_mask_ssse3(res), &best, &bestk);
+	}
+done:
+	if (best == SIZE_MAX)
+		return len;
+	*id = set->lits[bestk].id;
+	return best;
+}
+
+__attribute__((target("ssse3")))
+static size_t find_teddy_ssse3(const lit_set *set, const unsigned char *t, size_t len, unsigned *id)
+{
+	switch (set->m) {
+	case 1:
+		return teddy_ssse3_m(set, t, len, id, 1);
+	case 2:
+		return teddy_ssse3_m(set, t, len, id, 2);
+	default:
+		return teddy_ssse3_m(set, t, len, id, 3);
+	}
+}
+
+LIT_INLINE __attribute__((target("avx2")))
+__m256i teddy_res_avx2(const __m256i *lo, const __m256i *hi, const unsigned char *p, unsigned m)
+{
+	const __m256i low = _mm256_set1_epi8(0x0f);
+	__m256i res = _mm256_set1_epi8(-1);
+#pragma GCC unroll 3
+	for (unsigned j = 0; j < m; j++) {
+		__m256i x = _mm256_loadu_si256((const __m256i *)(p + j));
+		__m256i r = _mm256_and_si256(_mm256_shuffle_epi8(lo[j], _mm256_and_si256(x, low)),
+					     _mm256_shuffle_epi8(hi[j], _mm256_and_si256(_mm256_srli_epi16(x, 4), low)));
+		res = _mm256_and_si256(res, r);
+	}
+	return res;
+}
+
+LIT_INLINE __attribute__((target("avx2")))
+uint32_t teddy_mask_avx2(__m256i res)
+{
+	return ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(res, _mm256_setzero_si256()));
+}
+
+LIT_INLINE __attribute__((target("avx2")))
+size_t teddy_avx2_m(const lit_set *set, const unsigned char *t, size_t len, unsigned *id, unsigned m)
+{
+	__m256i lo[LIT_FPMAX], hi[LIT_FPMAX];
+#pragma GCC unroll 3
+	for (unsigned j = 0; j < m; j++) {
+		lo[j] = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)set->lo[j]));
+		hi[j] = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)set->hi[j]));
+	}
+	size_t best = SIZE_MAX, bestk = 0, i = 0, need = 32 + m - 1;
+	for (; need <= len - i; i += 32) {
+		__m256i res = teddy_res_avx2(lo, hi, t + i, m);
+		uint32_t mask = teddy_mask_avx2(res);
+		if (mask) {
+			unsigned char out[32];
+			_mm256_storeu_si256((__m256i *)out, res);
+			teddy_block(set, t, len, i, out, mask, &best, &bestk);
+			if (best != SIZE_MAX && best + set->maxoff < i + 32)
+				goto done;
+		} else if (best != SIZE_MAX && best + set->maxoff < i + 32) {
+			goto done;
+		}
+	}
+	if (i + m <= len) {
+		unsigned char buf[32 + LIT_FPMAX] = { 0 }, out[32];
+		memcpy(buf, t + i, len - i);
+		__m256i res = teddy_res_avx2(lo, hi, buf, m);
+		_mm256_storeu_si256((__m256i *)out, res);
+		teddy_block(set, t, len, i, out, teddy_mask_avx2(res), &best, &bestk);
+	}
+done:
+	if (best == SIZE_MAX)
+		return len;
+	*id = set->lits[bestk].id;
+	return best;
+}
+
+__attribute__((target("avx2")))
+static size_t find_teddy_avx2(const lit_set *set, const unsigned char *t, size_t len, unsigned *id)
+{
+	switch (set->m) {
+	case 1:
+		return teddy_avx2_m(set, t, len, id, 1);
+	case 2:
+		return teddy_avx2_m(set, t, len, id, 2);
+	default:
+		return teddy_avx2_m(set, t, len, id, 3);
+	}
+}
+#endif
+
+size_t lit_find(const lit_set *set, const char *text, size_t len, unsigned *id)
+{
+	const unsigned char *t = (const unsigned char *)text;
+	unsigned dummy;
+	if (!id)
+		id = &dummy;
+	if (set->n == 0 || len < set->minlen)
+		return len;
+	size_t at;
+	switch (set->method) {
+	case LIT_MEMCHR: {
+		const unsigned char *p = memchr(t, set->lits[0].text[0], len);
+		at = p ? (size_t)(p - t) : len;
+		break;
+	}
+#if LIT_X86
+	case LIT_PAIR_SSE2:
+		at = find_pair_sse2(set, t, len);
+		break;
+	case LIT_PAIR_AVX2:
+		at = find_pair_avx2(set, t, len);
+		break;
+	case LIT_TEDDY_SSSE3:
+		return find_teddy_ssse3(set, t, len, id);
+	case LIT_TEDDY_AVX2:
+		return find_teddy_avx2(set, t, len, id);
+#endif
+	default:
+		return find_scalar(set, t, len, id);
+	}
+	if (at < len)
+		*id = set->lits[0].id;
+	return at;
+}

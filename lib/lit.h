@@ -1,0 +1,25 @@
+/* lit: find any of a few literal strings in a buffer, SIMD-fast where the CPU allows. */
+#ifndef SIFT_LIT_H
+#define SIFT_LIT_H
+
+#include <stddef.h>
+
+typedef struct lit_set lit_set;
+
+lit_set *lit_new(void);
+/* For tests: a set that always uses the portable scalar search, whatever the CPU; and one
+ * that uses no more than SSE2/SSSE3 (the paths of CPUs without AVX2). */
+lit_set *lit_new_portable(void);
+lit_set *lit_new_sse(void);
+void lit_free(lit_set *set);
+/* Add a literal of 1 to 255 bytes (any bytes, NUL included) with the caller's id.
+ * Adding after the first lit_find is allowed (the set re-prepares itself). */
+void lit_add(lit_set *set, const char *text, size_t len, unsigned id);
+size_t lit_count(const lit_set *set);
+/* Offset of the leftmost occurrence of any literal in text[0, len), with that literal's id
+ * in *id (when several literals start at that offset, the one added first); len when none.
+ * An empty set finds nothing. text need not be NUL-terminated and is never read outside
+ * [text, text + len). */
+size_t lit_find(const lit_set *set, const char *text, size_t len, unsigned *id);
+
+#endif
