@@ -1,6 +1,7 @@
 /* tput: presets for the training-log shapes in the formats table, and the traps around them. */
 #include "tput.h"
 #include "input.h"
+#include "lit.h"
 #include "rx.h"
 #include "xalloc.h"
 
@@ -408,10 +409,16 @@ struct rule {
 struct tput_ex {
 	struct rule *rules;
 	size_t n, cap;
+	lit_set *literals;     /* every rule's, the rule's index as id */
 	int any_unfiltered;    /* a rule without literals: every line goes to the regexes */
 };
 
-tput_ex *tput_ex_new(void) { return xcalloc(1, sizeof(tput_ex)); }
+tput_ex *tput_ex_new(void)
+{
+	tput_ex *ex = xcalloc(1, sizeof(tput_ex));
+	ex->literals = lit_new();
+	return ex;
+}
 
 void tput_ex_free(tput_ex *ex)
 {
@@ -422,6 +429,7 @@ void tput_ex_free(tput_ex *ex)
 		free(ex->rules[i].name);
 	}
 	free(ex->rules);
+	lit_free(ex->literals);
 	free(ex);
 }
 
@@ -489,6 +497,8 @@ void tput_ex_add_preset(tput_ex *ex, size_t index)
 	r->unit = p->unit;
 	r->time_scale = p->time_scale;
 	fix_unit(r);
+	for (size_t k = 0; k < r->nlits; k++)
+		lit_add(ex->literals, r->literals[k], r->litlen[k], (unsigned)(ex->n - 1));
 }
 
 int tput_ex_add_regex(tput_ex *ex, const char *pattern, char *err, size_t errlen)
@@ -521,39 +531,13 @@ static int has_literal(const struct rule *r, const char *s, size_t len)
 	return 0;
 }
 
-static size_t single(const tput_ex *ex, const char *s, size_t len, size_t *rule);
 /* Leftmost literal of any rule in s[0, len): its offset (len when none), its rule in *rule. */
 static size_t find_literal(const tput_ex *ex, const char *s, size_t len, size_t *rule)
 {
-	if (ex->n > 1) { /* line by line, so a rare literal is not searched for to the end */
-		for (size_t at = 0; at < len;) {
-			const char *nl = memchr(s + at, '\n', len - at);
-			size_t n = nl ? (size_t)(nl - s) - at : len - at;
-			for (size_t i = 0; i < ex->n; i++)
-				for (size_t k = 0; k < ex->rules[i].nlits; k++)
-					if (memmem(s + at, n, ex->rules[i].literals[k], ex->rules[i].litlen[k])) {
-						size_t off = single(ex, s + at, n, rule);
-						return at + off;
-					}
-			at += n + 1;
-		}
-		return len;
-	}
-	return single(ex, s, len, rule);
-}
-
-static size_t single(const tput_ex *ex, const char *s, size_t len, size_t *rule)
-{
-	size_t best = len;
-	for (size_t i = 0; i < ex->n; i++)
-		for (size_t k = 0; k < ex->rules[i].nlits; k++) {
-			const char *hit = memmem(s, len, ex->rules[i].literals[k], ex->rules[i].litlen[k]);
-			if (hit && (size_t)(hit - s) < best) {
-				best = (size_t)(hit - s);
-				*rule = i;
-			}
-		}
-	return best;
+	unsigned id = 0;
+	size_t at = lit_find(ex->literals, s, len, &id);
+	*rule = id;
+	return at;
 }
 
 /* Rules (bit i) whose literals s[0, len) holds, the first found at offset hit. */
