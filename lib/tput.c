@@ -146,25 +146,8 @@ int tput_preset_find(const char *name)
 
 static int is_digit(char c) { return c >= '0' && c <= '9'; }
 
-/* Clinger's fast path: a mantissa below 2^53 times an exact power of ten rounds once,
- * so it equals strtod; anything else goes to strtod. Logs are full of such numbers. */
-static double fast_decimal(const char *buf, char **end)
-{
-	static const double pow10[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
-					1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20,
-					1e21, 1e22 };
-	unsigned long long m = 0;
-	int exp10 = 0, digits = 0, i = 0;
-	for (; is_digit(buf[i]); i++, digits++)
-		m = m * 10 + (unsigned)(buf[i] - '0');
-	if (buf[i] == '.')
-		for (i++; is_digit(buf[i]); i++, digits++, exp10--)
-			m = m * 10 + (unsigned)(buf[i] - '0');
-	if (buf[i] != '\0' || digits > 15 || m >= (1ULL << 53) || exp10 < -22)
-		return strtod(buf, end);
-	*end = (char *)buf + i;
-	return (double)m / pow10[-exp10];
-}
+static const double pow10_exact[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+				      1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22 };
 
 enum tput_num tput_parse_number(const char *s, size_t len, double *value)
 {
@@ -182,10 +165,12 @@ enum tput_num tput_parse_number(const char *s, size_t len, double *value)
 		*value = NAN;
 		return TPUT_NUM_NAN;
 	}
-	/* Copy the digits without separators: "12,345" groups must be of three. */
+	/* One pass: the digits without separators ("12,345": groups of three) go to buf for
+	 * strtod, and to a mantissa m for the common case that needs no strtod. */
 	char buf[64];
 	size_t n = 0, digits = 0, group = 0;
-	int commas = 0;
+	int commas = 0, frac = 0;
+	unsigned long long m = 0;
 	for (; i < len && (is_digit(s[i]) || s[i] == ','); i++) {
 		if (s[i] == ',') {
 			if (digits == 0 || (commas && group != 3) || (!commas && group > 3))
@@ -197,6 +182,7 @@ enum tput_num tput_parse_number(const char *s, size_t len, double *value)
 		if (n >= sizeof buf - 16)
 			return TPUT_NUM_BAD;
 		buf[n++] = s[i];
+		m = m * 10 + (unsigned)(s[i] - '0');
 		digits++;
 		group++;
 	}
@@ -204,17 +190,21 @@ enum tput_num tput_parse_number(const char *s, size_t len, double *value)
 		return TPUT_NUM_BAD;
 	if (i < len && s[i] == '.') {
 		buf[n++] = s[i++];
-		for (; i < len && is_digit(s[i]) && n < sizeof buf - 8; i++, digits++)
+		for (; i < len && is_digit(s[i]) && n < sizeof buf - 8; i++, digits++, frac++) {
 			buf[n++] = s[i];
+			m = m * 10 + (unsigned)(s[i] - '0');
+		}
 	}
 	if (digits == 0)
 		return TPUT_NUM_BAD;
+	int exponent = 0;
 	if (i < len && (s[i] == 'e' || s[i] == 'E')) {
 		size_t j = i + 1;
 		if (j < len && (s[j] == '-' || s[j] == '+'))
 			j++;
 		if (j >= len || !is_digit(s[j]))
 			return TPUT_NUM_BAD;
+		exponent = 1;
 		buf[n++] = 'e';
 		for (i++; i < len && (is_digit(s[i]) || s[i] == '-' || s[i] == '+') && n < sizeof buf - 2; i++)
 			buf[n++] = s[i];
@@ -233,9 +223,18 @@ enum tput_num tput_parse_number(const char *s, size_t len, double *value)
 	}
 	if (i != len)
 		return TPUT_NUM_BAD;
-	char *end;
-	double v = fast_decimal(buf, &end);
-	if (*end != '\0' || !isfinite(v))
+	double v;
+	/* Clinger's fast path: a mantissa below 2^53 over an exact power of ten rounds once,
+	 * as strtod does. Anything else goes to strtod. */
+	if (!exponent && digits <= 15 && m < (1ULL << 53) && frac <= 22) {
+		v = (double)m / pow10_exact[frac];
+	} else {
+		char *end;
+		v = strtod(buf, &end);
+		if (*end != '\0')
+			return TPUT_NUM_BAD;
+	}
+	if (!isfinite(v))
 		return TPUT_NUM_BAD;
 	*value = (neg ? -v : v) * mult;
 	return TPUT_NUM_OK;
