@@ -24,6 +24,7 @@ struct rx {
 	char *pattern;
 	const char *subject;  /* of the last rx_match_groups */
 	int matched;
+	int jit;              /* compiled to machine code: matched by pcre2_jit_match */
 };
 
 rx *rx_compile(const char *pattern, size_t len, char *errbuf, size_t errlen)
@@ -51,6 +52,7 @@ rx *rx_compile(const char *pattern, size_t len, char *errbuf, size_t errlen)
 	 * under valgrind: JIT code tests words it has not fully written, which memcheck cannot
 	 * tell from a bug (make check-valgrind). */
 	if (!RUNNING_ON_VALGRIND && pcre2_jit_compile(compiled, PCRE2_JIT_COMPLETE) == 0) {
+		re->jit = 1;
 		re->jit_stack = pcre2_jit_stack_create(32 * 1024, 1024 * 1024, NULL);
 		if (re->jit_stack)
 			pcre2_jit_stack_assign(re->context, NULL, re->jit_stack);
@@ -83,7 +85,10 @@ rx *rx_clone(const rx *re)
 
 static int run(rx *re, const char *subject, size_t len, char *errbuf, size_t errlen)
 {
-	int rc = pcre2_match(re->code, (PCRE2_SPTR)subject, len, 0, 0, re->match, re->context);
+	/* The JIT entry point skips pcre2_match's checks; with PCRE2_MATCH_INVALID_UTF the
+	 * compiled code copes with any bytes itself. */
+	int rc = re->jit ? pcre2_jit_match(re->code, (PCRE2_SPTR)subject, len, 0, 0, re->match, re->context)
+			 : pcre2_match(re->code, (PCRE2_SPTR)subject, len, 0, 0, re->match, re->context);
 	if (rc >= 0)
 		return 1;
 	if (rc == PCRE2_ERROR_NOMATCH)
