@@ -1,15 +1,23 @@
 # bench/lib.sh: shared helpers for bench/bench-*.sh (sourced by bench/run.sh).
-# measure NAME CMD: run CMD once (output discarded), record wall seconds and peak RSS.
+# measure NAME CMD: run CMD $BENCH_RUNS times (default 3; output discarded), record the median
+# wall seconds and the largest peak RSS. One run is at the mercy of a noisy neighbour on a VM.
 # ratio A B: print A's time over B's.
 results="$OUT/results.tsv"
 
 measure() {
 	name=$1; shift
-	/usr/bin/time -f '%e %M' -o "$OUT/time.$$" sh -c "$*" >/dev/null 2>"$OUT/err.$$" || {
-		echo "bench: $name failed:" >&2; cat "$OUT/err.$$" >&2; }
-	read -r secs kb < "$OUT/time.$$" 2>/dev/null || { secs=nan; kb=0; }
-	printf '%s\t%s\t%s\n' "$name" "$secs" "$kb" >> "$results"
-	printf '  %-34s %8.2f s %9.1f MB\n' "$name" "$secs" "$(echo "$kb / 1024" | bc -l)"
+	runs=${BENCH_RUNS:-3} times="" maxkb=0 i=0
+	while [ "$i" -lt "$runs" ]; do
+		/usr/bin/time -f '%e %M' -o "$OUT/time.$$" sh -c "$*" >/dev/null 2>"$OUT/err.$$" || {
+			echo "bench: $name failed:" >&2; cat "$OUT/err.$$" >&2; }
+		read -r secs kb < "$OUT/time.$$" 2>/dev/null || { secs=nan; kb=0; }
+		times="$times $secs"
+		[ "$kb" -gt "$maxkb" ] && maxkb=$kb
+		i=$((i + 1))
+	done
+	secs=$(printf '%s\n' $times | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
+	printf '%s\t%s\t%s\n' "$name" "$secs" "$maxkb" >> "$results"
+	printf '  %-34s %8.2f s %9.1f MB   (runs:%s)\n' "$name" "$secs" "$(echo "$maxkb / 1024" | bc -l)" "$times"
 }
 
 field() { awk -F'\t' -v n="$1" -v c="$2" '$1 == n { v = $c } END { print v }' "$results"; }
