@@ -423,6 +423,11 @@ int in_next_block(in_reader *r, struct in_block *b)
 		size_t scanned = r->start;  /* rescan only new text: a long line is read in many parts */
 		while (!(nl = memrchr(r->buf + scanned, '\n', r->end - scanned))) {
 			size_t pending = r->end - r->start;
+			if (r->ranged && r->skip_partial && r->line_at + pending >= r->range_end) {
+				/* one line runs over the whole range: none starts in it */
+				r->range_done = 1;
+				break;
+			}
 			if (!refill(r))
 				break;
 			scanned = r->start + pending;

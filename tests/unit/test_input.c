@@ -460,6 +460,31 @@ static void test_block_ranges_tile_a_file(void **state)
 	}
 }
 
+/* A chunk inside one long line holds no line start: its reader stops at the chunk's end
+ * rather than reading on to the line's end (a 100 MB line cut in 4 MB chunks). */
+static void test_chunk_inside_a_long_line(void **state)
+{
+	(void)state;
+	size_t n = 1000000;
+	char *text = malloc(n);
+	memset(text, 'x', n);
+	memcpy(text + n - 5, "\nend\n", 5);
+	const char *path = tmp_file(0, "long-line.txt", text, n);
+	in_reader *r = in_open_chunk(path, 100000, 100100);
+	struct in_block b;
+	assert_int_equal(in_next_block(r, &b), 0);
+	assert_int_equal(in_lineno(r), 0);
+	assert_true(in_bytes(r) < 100000 + 70000);
+	assert_int_equal(in_failed(r), 0);
+	in_close(r);
+	r = in_open_chunk(path, n - 4, n);  /* the last line starts in the last chunk */
+	assert_int_equal(in_next_block(r, &b), 1);
+	assert_int_equal(b.len, 4);
+	assert_memory_equal(b.text, "end\n", 4);
+	in_close(r);
+	free(text);
+}
+
 static void test_count_lines(void **state)
 {
 	(void)state;
@@ -495,6 +520,7 @@ int main(void)
 		cmocka_unit_test(test_ranges_tile_a_file),
 		cmocka_unit_test(test_blocks_match_lines),
 		cmocka_unit_test(test_block_ranges_tile_a_file),
+		cmocka_unit_test(test_chunk_inside_a_long_line),
 		cmocka_unit_test(test_count_lines),
 	};
 	return cmocka_run_group_tests_name("input", tests, setup, teardown);
