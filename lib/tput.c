@@ -543,7 +543,7 @@ static size_t find_literal(const tput_ex *ex, const char *s, size_t len, size_t 
 static uint64_t rules_in_line(const tput_ex *ex, const char *s, size_t len, size_t hit, size_t rule)
 {
 	uint64_t mask = 1ULL << rule;
-	for (size_t from = hit + 1; from < len;) {
+	for (size_t from = hit + 1; from < len && ex->n > 1;) {
 		size_t more = find_literal(ex, s + from, len - from, &rule);
 		if (more == len - from)
 			break;
