@@ -546,7 +546,7 @@ static size_t find_literal(const tput_ex *ex, const char *s, size_t len, size_t 
 static uint64_t rules_in_line(const tput_ex *ex, const char *s, size_t len, size_t hit, size_t rule)
 {
 	uint64_t mask = 1ULL << rule;
-	for (size_t from = hit + 1; from < len && ex->n > 1;) {
+	for (size_t from = hit + 1; from < len;) {
 		size_t more = find_literal(ex, s + from, len - from, &rule);
 		if (more == len - from)
 			break;
@@ -705,22 +705,31 @@ size_t tput_ex_block(tput_ex *ex, char *text, size_t len, unsigned long lineno, 
 		return newlines;
 	}
 	/* Search the block for literals; only the lines they fall in are looked at, and lines
-	 * are counted between them. */
+	 * are counted between them. Each search runs on from the last hit, so the hits after
+	 * the first of a line show what other rules the line may be for, and the first past
+	 * its end starts the next line. */
 	const char *counted = text;
-	while (at < end) {
-		size_t rule, off = find_literal(ex, at, (size_t)(end - at), &rule);
-		if (off == (size_t)(end - at))
-			break;
-		char *hit = at + off, *start = memrchr(at, '\n', off);
+	size_t rule, hit = find_literal(ex, at, (size_t)(end - at), &rule);
+	while (hit < (size_t)(end - at)) {
+		char *start = memrchr(at, '\n', hit);
 		start = start ? start + 1 : at;
 		size_t n = line_len(start, end);
+		char *line_end = start + n;
+		uint64_t mask = 1ULL << rule;
+		char *next = at + hit + 1;
+		size_t next_rule = 0, more;
+		while ((more = find_literal(ex, next, (size_t)(end - next), &next_rule)) < (size_t)(line_end - next)) {
+			mask |= 1ULL << next_rule;
+			next += more + 1;
+		}
 		size_t gap = in_count_lines(counted, (size_t)(start - counted));
 		lineno += gap;
 		newlines += gap;
 		counted = start;
-		uint64_t mask = rules_in_line(ex, start, n, (size_t)(hit - start), rule);
 		line(ex, start, n - (n > 0 && start[n - 1] == '\r'), lineno, mask, sink, ctx);
-		at = start + n + 1;
+		at = line_end + (line_end < end);
+		hit = more == (size_t)(end - next) ? (size_t)(end - at) : (size_t)(next + more - at);
+		rule = next_rule;
 	}
 	return newlines + in_count_lines(counted, (size_t)(end - counted));
 }
