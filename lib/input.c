@@ -11,7 +11,7 @@
 #include <unistd.h>
 #include <zstd.h>
 
-enum { RAW_SIZE = 1 << 16, LINE_START = 1 << 16 };
+enum { RAW_SIZE = 1 << 16, LINE_START = 1 << 18 };
 
 struct in_reader {
 	char *const *paths;
