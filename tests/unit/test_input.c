@@ -305,18 +305,26 @@ static void test_slurp_missing(void **state)
 	assert_string_equal(c.err, "test_input: /nonexistent/rules: No such file or directory\n");
 }
 
-/* Ranges that tile a file, split at every byte, give every line once, numbered as in the
- * whole file; CRLF, an empty line, a long line and no final newline included. */
-static void test_ranges_tile_a_file(void **state)
+/* A file for cutting into ranges: CRLF, an empty line, a long line, no final newline. */
+static const char *ranges_file(size_t *len)
 {
-	(void)state;
 	char text[400];
 	size_t n = 0;
 	n += (size_t)snprintf(text + n, sizeof text - n, "a;b 1\r\n\nccc;d 22\n");
 	memset(text + n, 'x', 200);
 	n += 200;
 	n += (size_t)snprintf(text + n, sizeof text - n, " 3\nlast 4");
-	const char *path = tmp_file(0, "ranges.txt", text, n);
+	*len = n;
+	return tmp_file(0, "ranges.txt", text, n);
+}
+
+/* Ranges that tile a file, split at every byte, give every line once, numbered as in the
+ * whole file; CRLF, an empty line, a long line and no final newline included. */
+static void test_ranges_tile_a_file(void **state)
+{
+	(void)state;
+	size_t n;
+	const char *path = ranges_file(&n);
 	/* The whole file, for reference: texts and numbers. */
 	char want[8][256];
 	unsigned long want_no[8];
@@ -419,13 +427,8 @@ static void test_blocks_match_lines(void **state)
 static void test_block_ranges_tile_a_file(void **state)
 {
 	(void)state;
-	char text[400];
-	size_t n = 0;
-	n += (size_t)snprintf(text + n, sizeof text - n, "a;b 1\r\n\nccc;d 22\n");
-	memset(text + n, 'x', 200);
-	n += 200;
-	n += (size_t)snprintf(text + n, sizeof text - n, " 3\nlast 4");
-	const char *path = tmp_file(0, "ranges.txt", text, n);
+	size_t n;
+	const char *path = ranges_file(&n);
 	char *paths[] = { (char *)path };
 	char want[2048], got[2048];
 	in_reader *r = in_open(paths, 1);
