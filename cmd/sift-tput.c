@@ -160,10 +160,14 @@ static void row_fixed(struct row *r, int neg, unsigned long long u, int frac)
 /* Up to 6 decimals, trailing zeros dropped; 0 when v does not fit that exactly. */
 static int row_short(struct row *r, double v, double max)
 {
-	double a = fabs(v), scaled = nearbyint(a * 1e6);
-	if (!(scaled < max) || fabs(scaled - a * 1e6) >= 1e-6 * (1 + a))
+	/* Rounded by a cast rather than nearbyint, a libm call per number; a tie is never
+	 * close enough to pass the test below either way. */
+	double a = fabs(v), x = a * 1e6;
+	if (!(x < max))
 		return 0;
-	unsigned long long u = (unsigned long long)scaled;
+	unsigned long long u = (unsigned long long)(x + 0.5);
+	if (fabs((double)u - x) >= 1e-6 * (1 + a))
+		return 0;
 	int frac = 6;
 	while (frac > 0 && u % 10 == 0) {
 		u /= 10;
@@ -178,7 +182,7 @@ static void row_num(struct row *r, double v)
 {
 	if (isnan(v))
 		return;
-	if (v == floor(v) && fabs(v) < 1e15) {
+	if (fabs(v) < 1e15 && v == (double)(long long)v) {
 		row_fixed(r, v < 0, (unsigned long long)fabs(v), 0);
 		return;
 	}
