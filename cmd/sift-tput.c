@@ -157,16 +157,16 @@ static void row_fixed(struct row *r, int neg, unsigned long long u, int frac)
 	row_put(r, p, (size_t)(buf + sizeof buf - p));
 }
 
-/* Up to 6 decimals, trailing zeros dropped; 0 when v does not fit that exactly. */
+/* Up to 6 decimals, trailing zeros dropped; 0 when v is not the double nearest to such a
+ * decimal. When it is, and v < 2^33 (half its ulp then stays below 5e-7), printf's %.6f
+ * rounds v's exact value to the same digits. max (at most 2^33 * 1e6) bounds v * 1e6. */
 static int row_short(struct row *r, double v, double max)
 {
-	/* Rounded by a cast rather than nearbyint, a libm call per number; a tie is never
-	 * close enough to pass the test below either way. */
 	double a = fabs(v), x = a * 1e6;
 	if (!(x < max))
 		return 0;
-	unsigned long long u = (unsigned long long)(x + 0.5);
-	if (fabs((double)u - x) >= 1e-6 * (1 + a))
+	unsigned long long u = (unsigned long long)(x + 0.5);  /* a cast: nearbyint is a libm call */
+	if ((double)u / 1e6 != a)
 		return 0;
 	int frac = 6;
 	while (frac > 0 && u % 10 == 0) {
@@ -177,7 +177,8 @@ static int row_short(struct row *r, double v, double max)
 	return 1;
 }
 
-/* Numbers as %.10g writes them, the common short ones without printf. */
+/* Numbers as %.10g writes them (whole numbers below 1e15 whole: no digit lost), the common
+ * short ones without printf. */
 static void row_num(struct row *r, double v)
 {
 	if (isnan(v))
@@ -199,7 +200,7 @@ static void row_time(struct row *r, double t)
 {
 	if (isnan(t))
 		return;
-	if (row_short(r, t, 9e15))
+	if (row_short(r, t, 8.5e15))
 		return;
 	char buf[400];  /* %.6f of 1.8e308: 309 digits, a point and six */
 	int n = snprintf(buf, sizeof buf, "%.6f", t);
