@@ -1,7 +1,7 @@
 # bench/lib.sh: shared helpers for bench/bench-*.sh (sourced by bench/run.sh).
 # measure NAME CMD: run CMD $BENCH_RUNS times (default 3; output discarded), record the median
 # wall seconds and the largest peak RSS. One run is at the mercy of a noisy neighbour on a VM.
-# ratio A B: print A's time over B's.
+# ratio A B [NOTE]: print A's time over B's, and the note (a target, say) after it.
 results="$OUT/results.tsv"
 
 measure() {
@@ -24,7 +24,7 @@ field() { awk -F'\t' -v n="$1" -v c="$2" '$1 == n { v = $c } END { print v }' "$
 
 ratio() {
 	a=$(field "$1" 2); b=$(field "$2" 2)
-	printf '  %-48s %8.2fx\n' "$1 / $2" "$(echo "$a / ($b + 0.0001)" | bc -l)"
+	printf '  %-48s %8.2fx%s\n' "$1 / $2" "$(echo "$a / ($b + 0.0001)" | bc -l)" "${3:+   ($3)}"
 }
 
 # rss_vs_file NAME FILE: peak RSS of NAME as a share of FILE's size.

@@ -17,4 +17,4 @@ for path in sys.argv[1:]:
                 continue
             r = rank_re.match(line)
             v = float(m.group("tput").replace(",", ""))
-            out.write(f"{path}\t{n}\t{r.group(1) if r else ''}\t{m.group('step')}\t\t{v:g}\ttokens/s/gpu\t{m.group('loss')}\n")
+            out.write(f"{path}\t{n}\t{r.group(1) if r else ''}\t{m.group('step')}\t\t{v:.10g}\ttokens/s/gpu\t{float(m.group('loss')):.10g}\n")
