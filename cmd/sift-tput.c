@@ -126,16 +126,18 @@ static void collect_free(struct collect *c)
 	free(c->s);
 }
 
-/* A row's fields but for source and line, built by a reader (perhaps on a worker thread).
- * Its longest is under 400 bytes (%.6f of the largest double), so it never overflows. */
+/* A row's fields but for source and line, built by a reader (perhaps on a worker thread)
+ * straight into its record. The longest is under 400 bytes (%.6f of the largest double). */
+enum { ROW_MAX = 512 };
+
 struct row {
-	char buf[1024];
+	char *buf;
 	size_t len;
 };
 
 static void row_put(struct row *r, const char *s, size_t n)
 {
-	if (n > sizeof r->buf - r->len)  /* cannot happen: see above */
+	if (n > ROW_MAX - r->len)  /* cannot happen: see above */
 		abort();
 	memcpy(r->buf + r->len, s, n);
 	r->len += n;
@@ -231,15 +233,31 @@ static void format_row(struct row *r, const struct tput_point *pt)
 	row_put(r, "\n", 1);
 }
 
+enum { RECORD_HEAD = 1 + sizeof(unsigned long) + sizeof(unsigned short) };
+
+/* Room for a record of up to max bytes; returns where its data goes. */
+static char *open_record(struct chunk_buf *out, enum record tag, unsigned long lineno, size_t max)
+{
+	char *at = chunk_buf_add(out, RECORD_HEAD + max);
+	*at = (char)tag;
+	memcpy(at + 1, &lineno, sizeof lineno);
+	return at + RECORD_HEAD;
+}
+
+/* The record opened last holds n of its max bytes. */
+static void close_record(struct chunk_buf *out, size_t n, size_t max)
+{
+	unsigned short len = (unsigned short)n;
+	memcpy(out->data + out->len - max - sizeof len, &len, sizeof len);
+	out->len -= max - n;
+}
+
 static void put_record(struct chunk_buf *out, enum record tag, unsigned long lineno, const void *data,
 		       size_t len)
 {
-	unsigned short n = (unsigned short)(len > 0xffff ? 0xffff : len);
-	char *at = chunk_buf_add(out, 1 + sizeof lineno + sizeof n + n);
-	*at++ = (char)tag;
-	memcpy(at, &lineno, sizeof lineno);
-	memcpy(at + sizeof lineno, &n, sizeof n);
-	memcpy(at + sizeof lineno + sizeof n, data, n);
+	size_t n = len > 0xffff ? 0xffff : len;
+	memcpy(open_record(out, tag, lineno, n), data, n);
+	close_record(out, n, n);
 }
 
 /* tput_sink for a reader: filters, then records. */
@@ -262,9 +280,9 @@ static void sink(void *ctx, unsigned long lineno, enum tput_result res, const st
 		struct { struct point p; unsigned char unit; } rec = { { pt->value, pt->step, pt->rank }, (unsigned char)pt->unit };
 		put_record(rd->out, REC_POINT, lineno, &rec, sizeof rec);
 	} else {
-		struct row r = { .len = 0 };
+		struct row r = { open_record(rd->out, REC_ROW, lineno, ROW_MAX), 0 };
 		format_row(&r, pt);
-		put_record(rd->out, REC_ROW, lineno, r.buf, r.len);
+		close_record(rd->out, r.len, ROW_MAX);
 	}
 }
 
@@ -300,8 +318,8 @@ static void emit(void *ctx, const struct chunk_buf *in, unsigned long lines_befo
 		unsigned short n;
 		memcpy(&lineno, in->data + at + 1, sizeof lineno);
 		memcpy(&n, in->data + at + 1 + sizeof lineno, sizeof n);
-		const char *data = in->data + at + 1 + sizeof lineno + sizeof n;
-		at += 1 + sizeof lineno + sizeof n + n;
+		const char *data = in->data + at + RECORD_HEAD;
+		at += RECORD_HEAD + n;
 		lineno += lines_before;
 		switch (tag) {
 		case REC_ROW: {
