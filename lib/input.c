@@ -341,10 +341,6 @@ int in_next(in_reader *r, struct in_line *line)
 	}
 }
 
-/* Cloned for AVX2 where the CPU has it (chosen once, at load time): twice the lanes. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-__attribute__((target_clones("avx2", "default")))
-#endif
 size_t in_count_lines(const char *text, size_t len)
 {
 	/* Byte-wide tallies over at most 255 rounds: a loop the compiler turns into vector
