@@ -14,6 +14,7 @@
 #include "capture.h"
 #include "chunk.h"
 #include "err.h"
+#include "tmpdir.h"
 
 static char tmpdir[] = "/tmp/sift-test-chunk-XXXXXX";
 
@@ -21,27 +22,22 @@ static int setup(void **state)
 {
 	(void)state;
 	err_set_prog("test_chunk");
-	return mkdtemp(tmpdir) ? 0 : -1;
+	return tmpdir_make(tmpdir);
 }
 
 static int teardown(void **state)
 {
 	(void)state;
-	char cmd[128];
-	snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
-	return system(cmd) == 0 ? 0 : -1;
+	return tmpdir_remove(tmpdir);
 }
 
 static const char *write_file(const char *name, const char *data, size_t len)
 {
 	static char path[4][256];
 	static int next;
-	char *p = path[next++ % 4];
-	snprintf(p, 256, "%s/%s", tmpdir, name);
-	FILE *f = fopen(p, "wb");
-	assert_non_null(f);
-	assert_int_equal(fwrite(data, 1, len, f), len);
-	assert_int_equal(fclose(f), 0);
+	const char *p = tmpdir_file(tmpdir, name, data, len, path[next], sizeof path[next]);
+	next = (next + 1) % 4;
+	assert_non_null(p);
 	return p;
 }
 

@@ -15,6 +15,7 @@
 #include <zstd.h>
 
 #include "capture.h"
+#include "tmpdir.h"
 #include "err.h"
 #include "input.h"
 
@@ -30,27 +31,22 @@ static const char *fixture(int slot, const char *name)
 
 static const char *tmp_file(int slot, const char *name, const void *data, size_t len)
 {
-	snprintf(path_buf[slot], sizeof path_buf[slot], "%s/%s", tmpdir, name);
-	FILE *f = fopen(path_buf[slot], "wb");
-	assert_non_null(f);
-	assert_int_equal(fwrite(data, 1, len, f), len);
-	assert_int_equal(fclose(f), 0);
-	return path_buf[slot];
+	const char *path = tmpdir_file(tmpdir, name, data, len, path_buf[slot], sizeof path_buf[slot]);
+	assert_non_null(path);
+	return path;
 }
 
 static int setup(void **state)
 {
 	(void)state;
 	err_set_prog("test_input");
-	return mkdtemp(tmpdir) ? 0 : -1;
+	return tmpdir_make(tmpdir);
 }
 
 static int teardown(void **state)
 {
 	(void)state;
-	char cmd[128];
-	snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
-	return system(cmd) == 0 ? 0 : -1;
+	return tmpdir_remove(tmpdir);
 }
 
 static void expect_line(in_reader *r, const char *text, size_t len, unsigned long lineno,
