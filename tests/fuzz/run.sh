@@ -20,7 +20,7 @@ for h in "$@"; do
 	fi
 	regress="$root/tests/fuzz/regress/$h"
 	if [ -d "$regress" ] && [ -n "$(ls "$regress")" ]; then
-		"$dir/$h" -close_fd_mask=3 "$regress"/* >/dev/null 2>"$dir/$h.replay.log" ||
+		"$dir/$h" -close_fd_mask=3 -artifact_prefix="$dir/$h-replay-" "$regress"/* >/dev/null 2>"$dir/$h.replay.log" ||
 			{ echo "fuzz: $h: a regression input fails again" >&2; tail -40 "$dir/$h.replay.log" >&2; exit 1; }
 	fi
 	"$dir/$h" -max_total_time="$secs" -close_fd_mask=3 -artifact_prefix="$dir/$h-" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
