@@ -138,6 +138,7 @@ int main(int argc, char **argv)
 	err_lines_finish(&errs);
 	const struct load_stats st = sum.stats;
 	agg *a = sum.table;
+	agg_note_missing(a, &aspec);
 	agg_sort(a, o.order);
 	if (o.format == TABLE_TEXT) {
 		printf("samples %llu", (unsigned long long)st.samples_read);

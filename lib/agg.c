@@ -1,6 +1,7 @@
 /* agg: frame -> key ids cached by frame id; totals de-duplicated with a per-key stamp;
  * categories through the rules cache; pairs of keys found through an intern of id pairs. */
 #include "agg.h"
+#include "err.h"
 #include "xalloc.h"
 
 #include <stdio.h>
@@ -15,6 +16,8 @@
 struct keyer {
 	enum frame_key key;
 	uint32_t *map;          /* frame id -> key id (per-frame and pseudo-frame keys) */
+	unsigned char *code;    /* frame id -> 1 for a code frame, 0 for a pseudo-frame */
+	size_t code_cap;
 	size_t mapped, map_cap; /* frames [0, mapped) have their key worked out */
 	rules_cache *rc;        /* category */
 	uint32_t *cat_key;      /* rules category id -> key id */
@@ -25,6 +28,7 @@ struct keyer {
 	size_t stamp_cap;
 	char *buf;
 	size_t buf_cap;
+	uint32_t none;          /* the "(no KEY)" row's key id, interned when first needed */
 };
 
 struct agg {
@@ -33,6 +37,7 @@ struct agg {
 	struct agg_row *rows;     /* by key id (or pair index), then sorted */
 	size_t nrows, rows_cap;
 	uint64_t unkeyed;
+	uint64_t missing[2];      /* samples counted under a "(no KEY)" row, per key */
 	const intern *frames;     /* the profile's frame table (may grow while adding) */
 	struct keyer k[2];
 	size_t nk;
@@ -47,13 +52,15 @@ static uint32_t keyer_frame(struct keyer *k, agg *a, uint32_t id)
 		return k->map[id];
 	size_t nf = intern_count(a->frames);
 	k->map = xgrow(k->map, &k->map_cap, nf, sizeof *k->map);
+	k->code = xgrow(k->code, &k->code_cap, nf, sizeof *k->code);
 	for (; k->mapped < nf; k->mapped++) {
 		size_t len;
 		const char *text = intern_str(a->frames, (uint32_t)k->mapped, &len);
 		uint32_t v = NO_KEY;
+		struct frame_parts parts;
+		frame_split(text, len, &parts);
+		k->code[k->mapped] = parts.kind == FRAME_CODE;
 		if (k->key == KEY_THREAD || k->key == KEY_PROCESS || k->key == KEY_ROOT) {
-			struct frame_parts parts;
-			frame_split(text, len, &parts);
 			enum frame_kind want = k->key == KEY_THREAD ? FRAME_THREAD : k->key == KEY_PROCESS ? FRAME_PROCESS : FRAME_CODE;
 			if (parts.kind == want || (k->key == KEY_ROOT && parts.kind == FRAME_PSEUDO))
 				v = intern_add(a->keys, text, len);
@@ -71,6 +78,7 @@ static void keyer_init(struct keyer *k, agg *a, enum frame_key key, rules *r, in
 {
 	memset(k, 0, sizeof *k);
 	k->key = key;
+	k->none = NO_KEY;
 	if (key != KEY_CATEGORY)
 		return;
 	k->inclusive = inclusive;
@@ -89,6 +97,7 @@ static void keyer_init(struct keyer *k, agg *a, enum frame_key key, rules *r, in
 static void keyer_free(struct keyer *k)
 {
 	free(k->map);
+	free(k->code);
 	free(k->cat_key);
 	free(k->vals);
 	free(k->stamp);
@@ -116,6 +125,24 @@ static int keyer_seen(struct keyer *k, uint32_t v, uint64_t serial)
 	return 0;
 }
 
+/* The "(no thread)"-style key of stacks that lack the key. */
+static uint32_t keyer_none(struct keyer *k, agg *a)
+{
+	if (k->none == NO_KEY) {
+		char text[32];
+		int len = snprintf(text, sizeof text, "(no %s)", frame_key_names[k->key]);
+		k->none = intern_add(a->keys, text, (size_t)len);
+	}
+	return k->none;
+}
+
+/* A code frame, not a thread, process or [tag] pseudo-frame. */
+static int keyer_is_code(struct keyer *k, agg *a, uint32_t id)
+{
+	keyer_frame(k, a, id);
+	return k->code[id];
+}
+
 /* A stack's self value (NO_KEY when none) and its total values in k->vals. */
 static uint32_t keyer_stack(struct keyer *k, agg *a, const uint32_t *ids, size_t n, uint64_t serial)
 {
@@ -136,22 +163,35 @@ static uint32_t keyer_stack(struct keyer *k, agg *a, const uint32_t *ids, size_t
 		/* The first frame below the process and thread pseudo-frames. */
 		for (size_t f = 0; f < n && self == NO_KEY; f++)
 			self = keyer_frame(k, a, ids[f]);
-		if (self != NO_KEY)
-			keyer_push(k, self);
+		if (self == NO_KEY)
+			self = keyer_none(k, a);
+		keyer_push(k, self);
 		return self;
 	}
 	if (k->key == KEY_THREAD || k->key == KEY_PROCESS) {
 		/* The innermost pseudo-frame is the stack's own thread or process. */
 		for (size_t f = n; f-- > 0 && self == NO_KEY;)
 			self = keyer_frame(k, a, ids[f]);
-	} else if (n > 0) {
-		self = keyer_frame(k, a, ids[n - 1]);
+	} else {
+		/* The innermost code frame: a [tag] leaf gives its self to the frame it tags. */
+		size_t f = n;
+		while (f > 0 && !keyer_is_code(k, a, ids[f - 1]))
+			f--;
+		if (f > 0)
+			self = keyer_frame(k, a, ids[f - 1]);
 	}
 	for (size_t f = 0; f < n; f++) {
 		uint32_t v = keyer_frame(k, a, ids[f]);
 		if (v == NO_KEY || keyer_seen(k, v, serial))
 			continue; /* recursion counts once */
 		keyer_push(k, v);
+	}
+	if (self == NO_KEY && k->key != KEY_LIB) {
+		/* Samples are conserved: a stack without the key is counted in a "(no KEY)" row.
+		 * Not for lib, where a Python leaf's self has no library (documented). */
+		self = keyer_none(k, a);
+		if (!keyer_seen(k, self, serial))
+			keyer_push(k, self);
 	}
 	return self;
 }
@@ -197,6 +237,9 @@ void agg_add(agg *a, const uint32_t *ids, size_t n, uint64_t count)
 	for (size_t i = 0; i < a->nk; i++)
 		self[i] = keyer_stack(&a->k[i], a, ids, n, serial);
 	int any = 0;
+	for (size_t i = 0; i < a->nk; i++)
+		if (self[i] != NO_KEY && self[i] == a->k[i].none)
+			a->missing[i] += count;
 	if (self[0] != NO_KEY && (a->nk == 1 || self[1] != NO_KEY))
 		row_for(a, self[0], a->nk == 1 ? AGG_NONE : self[1])->self += count;
 	if (a->nk == 1) {
@@ -230,6 +273,8 @@ void agg_merge(agg *dst, const agg *src)
 		d->total += r->total;
 	}
 	dst->unkeyed += src->unkeyed;
+	dst->missing[0] += src->missing[0];
+	dst->missing[1] += src->missing[1];
 }
 
 void agg_close(agg *a)
@@ -284,6 +329,19 @@ size_t agg_row_count(const agg *a) { return a->nrows; }
 const struct agg_row *agg_rows(const agg *a) { return a->rows; }
 const intern *agg_keys(const agg *a) { return a->keys; }
 uint64_t agg_unkeyed(const agg *a) { return a->unkeyed; }
+uint64_t agg_missing(const agg *a, size_t k) { return k < 2 ? a->missing[k] : 0; }
+
+void agg_note_missing(const agg *a, const struct agg_spec *spec)
+{
+	for (size_t k = 0; k < spec->nkeys && k < 2; k++) {
+		const char *how = spec->keys[k] == KEY_THREAD ? "py-spy record --threads" :
+				  spec->keys[k] == KEY_PROCESS ? "py-spy record --subprocesses" : NULL;
+		if (how && a->missing[k])
+			err_warn("note: %llu samples have no %s frame, counted as \"(no %s)\": %s records them",
+				 (unsigned long long)a->missing[k], frame_key_names[spec->keys[k]],
+				 frame_key_names[spec->keys[k]], how);
+	}
+}
 
 struct sort_ctx { const intern *keys; enum agg_order order; };
 

@@ -66,8 +66,13 @@ void agg_free(agg *a);
 size_t agg_row_count(const agg *a);
 const struct agg_row *agg_rows(const agg *a);
 const intern *agg_keys(const agg *a);
-/* Samples in stacks that had no value for the key (no thread frame, a Python leaf for lib). */
+/* Samples in stacks that had no value for the key (a Python leaf for lib). */
 uint64_t agg_unkeyed(const agg *a);
+/* Samples counted under key k's "(no thread)"-style row: stacks without that key. Self
+ * sums to the samples added for every key but lib, whose Python leaves have none. */
+uint64_t agg_missing(const agg *a, size_t k);
+/* On stderr, for thread and process keys with such samples: how to record those frames. */
+void agg_note_missing(const agg *a, const struct agg_spec *spec);
 
 enum agg_order { AGG_BY_SELF, AGG_BY_TOTAL };
 /* Descending by the chosen figure, then by the other, then by key text (first, second). */

@@ -14,6 +14,7 @@ struct cpu_table {
 	struct err_lines *errs;
 	enum cpu_source source;
 	int have_header;
+	enum { PS_ANY, PS_PCPU, PS_ELF, PS_L } shape;  /* header-less ps: the rows' shape */
 	int tid_col, pid_col, cpu_col, cmd_col;
 	uint64_t tgid;              /* pidstat: the process row above the thread rows */
 	struct cpu_thread *threads;
@@ -153,12 +154,13 @@ static int header(cpu_table *t, const struct tok *toks, size_t n)
 	int cmd = find(toks, n, cmd_names);
 	if (cmd == NONE || (tid == NONE && pid == NONE))
 		return 0;
-	if (tid == NONE) { /* top -H: PID is the thread */
+	static const char *const pidstat_names[] = { "%usr", "%system", NULL };
+	if (tid == NONE) { /* top -H: PID is the thread; pidstat without -t: PID is a process */
 		if (cpu == NONE)
 			return 0;
 		tid = pid;
 		pid = NONE;
-		t->source = CPU_TOP;
+		t->source = find(toks, n, pidstat_names) != NONE ? CPU_PIDSTAT : CPU_TOP;
 	} else {
 		t->source = tgid != NONE ? CPU_PIDSTAT : CPU_PS;
 		if (tgid != NONE)
@@ -190,6 +192,57 @@ static void add(cpu_table *t, uint64_t tid, uint64_t pid, double cpu, int has_cp
 		c->max = cpu;
 }
 
+/* ps TIME: [DD-]HH:MM:SS or MM:SS. */
+static int is_cputime(const struct tok *t)
+{
+	size_t colons = 0, i = 0;
+	while (i < t->len && t->s[i] >= '0' && t->s[i] <= '9')
+		i++;
+	if (i < t->len && t->s[i] == '-')
+		i++;
+	for (; i < t->len; i++) {
+		if (t->s[i] == ':')
+			colons++;
+		else if (t->s[i] < '0' || t->s[i] > '9')
+			return 0;
+	}
+	return colons >= 1 && colons <= 2 && t->s[t->len - 1] != ':';
+}
+
+/* ps rows without a header, in the shapes whose columns are known (the first row that fits
+ * one fixes the shape for the rest of the table):
+ *   pid tid pcpu comm                      ps -eLo pid,tid,pcpu,comm --no-headers
+ *   UID PID PPID LWP C NLWP STIME TTY TIME CMD   ps -eLf h (C is %CPU, whole percent)
+ *   PID LWP TTY TIME CMD                   ps -L h, ps -eL h (no %CPU) */
+static int headerless_row(cpu_table *t, const struct in_line *line, const struct tok *toks, size_t n)
+{
+	uint64_t pid, tid, ignored;
+	double cpu = 0;
+	int has_cpu = 1;
+	size_t name_at;
+	if ((t->shape == PS_ANY || t->shape == PS_ELF) && n >= 10 && to_u64(&toks[1], &pid) &&
+	    to_u64(&toks[2], &ignored) && to_u64(&toks[3], &tid) && to_real(&toks[4], &cpu) &&
+	    to_u64(&toks[5], &ignored) && is_cputime(&toks[8])) {
+		t->shape = PS_ELF;
+		name_at = 9;
+	} else if ((t->shape == PS_ANY || t->shape == PS_L) && n >= 5 && to_u64(&toks[0], &pid) &&
+		   to_u64(&toks[1], &tid) && is_cputime(&toks[3])) {
+		t->shape = PS_L;
+		has_cpu = 0;
+		name_at = 4;
+	} else if ((t->shape == PS_ANY || t->shape == PS_PCPU) && n >= 4 && to_u64(&toks[0], &pid) &&
+		   to_u64(&toks[1], &tid) && to_real(&toks[2], &cpu)) {
+		t->shape = PS_PCPU;
+		name_at = 3;
+	} else {
+		return 0;
+	}
+	t->source = CPU_PS;
+	const char *name = toks[name_at].s;
+	add(t, tid, pid, cpu, has_cpu, name, (size_t)(line->text + line->len - name));
+	return 1;
+}
+
 void cpu_line(cpu_table *t, const struct in_line *line)
 {
 	struct tok toks[MAX_TOKENS];
@@ -211,13 +264,8 @@ void cpu_line(cpu_table *t, const struct in_line *line)
 	uint64_t tid, pid = 0;
 	double cpu = 0;
 	if (!t->have_header) {
-		/* ps -eLo pid,tid,pcpu,comm --no-headers */
-		if (n >= 4 && to_u64(&toks[0], &pid) && to_u64(&toks[1], &tid) && to_real(&toks[2], &cpu)) {
-			t->source = CPU_PS;
-			const char *name = toks[3].s;
-			add(t, tid, pid, cpu, 1, name, (size_t)(line->text + line->len - name));
+		if (headerless_row(t, line, toks, n))
 			return;
-		}
 		err_skip_line(t->errs, file, ln, "not a thread row");
 		return;
 	}

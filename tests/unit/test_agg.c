@@ -153,8 +153,8 @@ static void test_pairs_unkeyed(void **state)
 	struct agg_spec spec = { { KEY_THREAD, KEY_CATEGORY }, 2, NULL, 0 };
 	agg *a = agg_new_spec(p, &spec);
 	agg_sort(a, AGG_BY_SELF);
-	expect_rows(a, "thread (7)|other 1 1\n");
-	assert_int_equal(agg_unkeyed(a), 4);
+	expect_rows(a, "(no thread)|other 4 4\nthread (7)|other 1 1\n");
+	assert_int_equal(agg_unkeyed(a), 0);
 	agg_free(a);
 	prof_free(p);
 }
@@ -220,15 +220,17 @@ static void test_frame(void **state)
 	expect(KEY_FRAME, AGG_BY_SELF,
 	       MAIN " 9 17\n"
 	       "work (a.py:3) 5 5\n"
+	       "(no frame) 4 4\n"
 	       "other (b.py:7) 2 2\n"
 	       "0x7f00 (libc.so.6) 1 1\n"
-	       "work (a.py:2) 0 5\n", 4);
+	       "work (a.py:2) 0 5\n", 0);
 	expect(KEY_FRAME, AGG_BY_TOTAL,
 	       MAIN " 9 17\n"
 	       "work (a.py:3) 5 5\n"
 	       "work (a.py:2) 0 5\n"
+	       "(no frame) 4 4\n"
 	       "other (b.py:7) 2 2\n"
-	       "0x7f00 (libc.so.6) 1 1\n", 4);
+	       "0x7f00 (libc.so.6) 1 1\n", 0);
 }
 
 static void test_function_file_line_lib(void **state)
@@ -238,18 +240,21 @@ static void test_function_file_line_lib(void **state)
 	expect(KEY_FUNCTION, AGG_BY_SELF,
 	       "main (a.py) 9 17\n"
 	       "work (a.py) 5 5\n"
+	       "(no function) 4 4\n"
 	       "other (b.py) 2 2\n"
-	       "0x7f00 (libc.so.6) 1 1\n", 4);
+	       "0x7f00 (libc.so.6) 1 1\n", 0);
 	expect(KEY_FILE, AGG_BY_SELF,
 	       "a.py 14 17\n"
+	       "(no file) 4 4\n"
 	       "b.py 2 2\n"
-	       "libc.so.6 1 1\n", 4);
+	       "libc.so.6 1 1\n", 0);
 	expect(KEY_LINE, AGG_BY_TOTAL,
 	       "a.py:1 9 17\n"
 	       "a.py:3 5 5\n"
 	       "a.py:2 0 5\n"
+	       "(no line) 4 4\n"
 	       "b.py:7 2 2\n"
-	       "libc.so.6 1 1\n", 4);
+	       "libc.so.6 1 1\n", 0);
 	expect(KEY_LIB, AGG_BY_SELF, "libc.so.6 1 1\n", 20);
 }
 
@@ -259,17 +264,21 @@ static void test_root_thread_process(void **state)
 	/* root: the first frame under the pseudo-frames; a tag frame counts as a root. */
 	expect(KEY_ROOT, AGG_BY_SELF,
 	       MAIN " 11 11\n"
-	       "[...more user code...] 6 6\n", 4);
+	       "[...more user code...] 6 6\n"
+	       "(no root) 4 4\n", 0);
 	expect(KEY_THREAD, AGG_BY_SELF,
+	       "(no thread) 11 11\n"
 	       T1 " 7 7\n"
-	       T2 " 3 3\n", 11);
+	       T2 " 3 3\n", 0);
 	/* The innermost process is the stack's own (self); its parents get total. */
 	expect(KEY_PROCESS, AGG_BY_SELF,
+	       "(no process) 14 14\n"
 	       P2 " 5 5\n"
-	       P1 " 2 7\n", 14);
+	       P1 " 2 7\n", 0);
 	expect(KEY_PROCESS, AGG_BY_TOTAL,
+	       "(no process) 14 14\n"
 	       P1 " 2 7\n"
-	       P2 " 5 5\n", 14);
+	       P2 " 5 5\n", 0);
 }
 
 static void test_ties_and_empty(void **state)
@@ -307,6 +316,41 @@ static void test_thread_count(void **state)
 	prof_free(p);
 }
 
+/* Samples are conserved: stacks without the key are a "(no KEY)" row, and a [tag] leaf's
+ * self goes to the innermost code frame; lib alone leaves Python leaves out. */
+static void test_conserved(void **state)
+{
+	(void)state;
+	prof *p = prof_new();
+	add(p, "thread (1): t1;f (a.py:1);[idle]", 4);
+	add(p, "f (a.py:1);bare_name", 3);
+	add(p, "process 9:\"py\";thread (1): t1;[only a tag]", 2);
+	add(p, "g (b.py:2);poll (libc.so.6)", 1);
+	agg *a = agg_new(p, KEY_THREAD);
+	agg_sort(a, AGG_BY_SELF);
+	expect_rows(a, "thread (1): t1| 6 6\n(no thread)| 4 4\n");
+	assert_int_equal(agg_missing(a, 0), 4);
+	agg_free(a);
+	a = agg_new(p, KEY_PROCESS);
+	agg_sort(a, AGG_BY_SELF);
+	expect_rows(a, "(no process)| 8 8\nprocess 9:\"py\"| 2 2\n");
+	agg_free(a);
+	a = agg_new(p, KEY_FILE);
+	agg_sort(a, AGG_BY_SELF);
+	expect_rows(a, "(no file)| 5 5\na.py| 4 7\nlibc.so.6| 1 1\nb.py| 0 1\n");
+	agg_free(a);
+	a = agg_new(p, KEY_FUNCTION);
+	agg_sort(a, AGG_BY_SELF);
+	expect_rows(a, "f (a.py)| 4 7\nbare_name| 3 3\n(no function)| 2 2\npoll (libc.so.6)| 1 1\ng (b.py)| 0 1\n");
+	agg_free(a);
+	a = agg_new(p, KEY_LIB);
+	agg_sort(a, AGG_BY_SELF);
+	expect_rows(a, "libc.so.6| 1 1\n");
+	assert_int_equal(agg_missing(a, 0), 0);
+	agg_free(a);
+	prof_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -320,6 +364,7 @@ int main(void)
 		cmocka_unit_test(test_category_inclusive),
 		cmocka_unit_test(test_pairs),
 		cmocka_unit_test(test_pairs_unkeyed),
+		cmocka_unit_test(test_conserved),
 	};
 	return cmocka_run_group_tests_name("agg", tests, NULL, NULL);
 }

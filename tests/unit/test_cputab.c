@@ -98,12 +98,79 @@ static void test_pidstat(void **state)
 	cpu_free(t);
 }
 
+/* ps -L and ps -eLf in their default columns, with and without the header. */
+static void check_ps_shape(const char *text, int has_cpu, unsigned long skipped)
+{
+	struct err_lines errs;
+	err_lines_init(&errs);
+	cpu_table *t = feed(text, &errs);
+	assert_int_equal(cpu_source(t), CPU_PS);
+	assert_int_equal(cpu_count(t), 2);
+	const struct cpu_thread *c = cpu_find(t, 3811944);
+	assert_non_null(c);
+	assert_int_equal(c->pid, 3807299);
+	assert_int_equal(c->samples, has_cpu ? 1 : 0);
+	assert_true(c->sum == (has_cpu ? 12.0 : 0.0));
+	assert_int_equal(errs.skipped, skipped);
+	assert_int_equal(errs.bad, 0);
+	cpu_free(t);
+}
+
+static void test_ps_default_columns(void **state)
+{
+	(void)state;
+	const char *ps_l_rows =
+		"3807299 3807299 ?        01:02:03 VLLM::Worker_TP\n"
+		"3807299 3811944 pts/1    00:10:00 pt_nccl_watchdo\n";
+	const char *ps_elf_rows =
+		"root     3807299 3807200 3807299 98   62 Nov29 ?        1-01:02:03 python -m x --model y\n"
+		"1000     3807299 3807200 3811944 12   62 10:01 ?        00:10 python -m x --model y\n";
+	char text[1024];
+	check_ps_shape(ps_l_rows, 0, 0);
+	snprintf(text, sizeof text, "    PID     LWP TTY          TIME CMD\n%s", ps_l_rows);
+	check_ps_shape(text, 0, 1);
+	check_ps_shape(ps_elf_rows, 1, 0);
+	snprintf(text, sizeof text, "UID PID PPID LWP  C NLWP STIME TTY TIME CMD\n%s", ps_elf_rows);
+	check_ps_shape(text, 1, 1);
+
+	/* The first row fixes the shape: a later row of another shape is not a thread row. */
+	struct err_lines errs;
+	err_lines_init(&errs);
+	snprintf(text, sizeof text, "%s3807299 3811945 7.5 other\n", ps_l_rows);
+	cpu_table *t = feed(text, &errs);
+	assert_int_equal(cpu_count(t), 2);
+	assert_int_equal(errs.skipped, 1);
+	cpu_free(t);
+
+	/* Nothing recognisable: no source, no threads. */
+	err_lines_init(&errs);
+	t = feed("hello world\nnot a table\n", &errs);
+	assert_int_equal(cpu_source(t), CPU_UNKNOWN);
+	assert_int_equal(cpu_count(t), 0);
+	cpu_free(t);
+}
+
+static void test_pidstat_without_threads(void **state)
+{
+	(void)state;
+	struct err_lines errs;
+	err_lines_init(&errs);
+	cpu_table *t = feed(
+		"10:26:06 PM   UID       PID    %usr %system  %guest   %wait    %CPU   CPU  Command\n"
+		"10:26:07 PM     0   3807299   90.00    8.00    0.00    0.00   98.00    12  VLLM::Worker_TP\n", &errs);
+	assert_int_equal(cpu_source(t), CPU_PIDSTAT);
+	assert_int_equal(cpu_count(t), 1);
+	cpu_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_top_iterations),
 		cmocka_unit_test(test_ps_with_and_without_header),
 		cmocka_unit_test(test_pidstat),
+		cmocka_unit_test(test_ps_default_columns),
+		cmocka_unit_test(test_pidstat_without_threads),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
