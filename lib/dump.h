@@ -7,7 +7,6 @@
 
 #include "err.h"
 #include "input.h"
-#include "load.h"
 
 enum dump_status { DUMP_IDLE, DUMP_ACTIVE, DUMP_ACTIVE_GIL };
 extern const char *const dump_status_names[];  /* "idle", "active", "active+gil" */
@@ -59,10 +58,5 @@ const struct dump_stats *dump_get_stats(const dump_parser *d);
 
 /* Remove ANSI escape sequences (colours) in place; returns the new length. */
 size_t dump_strip_ansi(char *text, size_t len);
-
-/* Push a thread into a load sink as one sample: process and thread pseudo-frames, the
- * status with with_status, then its frames root first. Idle threads are left out unless
- * with_idle. Returns load_stack_end's result (0 when left out). */
-int dump_to_sink(load_sink *sink, const struct dump_thread *t, int with_idle, int with_status);
 
 #endif

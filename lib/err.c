@@ -1,9 +1,9 @@
 /* err: program name, messages, bad-line accounting, checked stdout. */
 #include "err.h"
-#include "xalloc.h"
 
 #include <errno.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -66,6 +66,19 @@ struct err_kept {
 	char *text;
 };
 
+/* Not xgrow: xalloc reports through this module, so err stays below it. */
+static void grow_kept(struct err_lines *lines)
+{
+	size_t cap = lines->kept_cap ? lines->kept_cap * 2 : 16;
+	struct err_kept *kept = NULL;
+	if (cap <= SIZE_MAX / sizeof *kept)
+		kept = realloc(lines->kept, cap * sizeof *kept);
+	if (!kept)
+		err_exit(EXIT_DATA, "out of memory");
+	lines->kept = kept;
+	lines->kept_cap = cap;
+}
+
 void err_bad_line(struct err_lines *lines, const char *file, unsigned long lineno,
 		  const char *fmt, ...)
 {
@@ -74,7 +87,8 @@ void err_bad_line(struct err_lines *lines, const char *file, unsigned long linen
 	if (lines->keep) { /* only what could be printed later needs keeping */
 		if (lines->nkept >= lines->limit)
 			return;
-		lines->kept = xgrow(lines->kept, &lines->kept_cap, lines->nkept + 1, sizeof *lines->kept);
+		if (lines->nkept == lines->kept_cap)
+			grow_kept(lines);
 		struct err_kept *k = &lines->kept[lines->nkept++];
 		k->file = file;
 		k->lineno = lineno;

@@ -236,13 +236,32 @@ int load_stack_end(load_sink *s, uint64_t count)
 	return 0;
 }
 
+int load_dump_thread(load_sink *sink, const struct dump_thread *t, int with_idle, int with_status)
+{
+	if (t->status == DUMP_IDLE && !with_idle)
+		return 0;
+	load_stack_begin(sink, t->file, t->lineno);
+	for (size_t i = 0; i < t->nprocs; i++)
+		load_stack_frame(sink, t->procs[i].frame.s, t->procs[i].frame.len);
+	load_stack_frame(sink, t->thread_frame.s, t->thread_frame.len);
+	if (with_status) {
+		static const struct dump_text tags[] = {
+			{ "[idle]", 6 }, { "[active]", 8 }, { "[active+gil]", 12 },
+		};
+		load_stack_frame(sink, tags[t->status].s, tags[t->status].len);
+	}
+	for (size_t i = t->nframes; i-- > 0;)
+		load_stack_frame(sink, t->frames[i].s, t->frames[i].len);
+	return load_stack_end(sink, 1);
+}
+
 /* Dump threads become samples as they complete. */
 struct dump_ctx { load_sink *sink; const struct load_opts *opts; int status; };
 
 static void dump_thread_to_sink(void *ctx, const struct dump_thread *t)
 {
 	struct dump_ctx *c = ctx;
-	if (dump_to_sink(c->sink, t, c->opts->idle, c->opts->status) != 0)
+	if (load_dump_thread(c->sink, t, c->opts->idle, c->opts->status) != 0)
 		c->status = 1;
 }
 

@@ -5,12 +5,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "dump.h"
 #include "err.h"
 #include "input.h"
 #include "prof.h"
 #include "rx.h"
+#include "sniff.h"
 
-enum load_format { LOAD_AUTO, LOAD_RAW, LOAD_DUMP, LOAD_JSON };
+/* --from: the names of sniff.h's enum load_format. */
 extern const char *const load_format_names[];  /* "auto", "raw", "dump", "json" */
 
 /* A tool that only sums stacks can take each kept stack as it is read instead of the
@@ -53,6 +55,12 @@ void load_stack_frame_hashed(load_sink *sink, const char *frame, size_t len, uin
 /* Add the stack with count samples; 0, or -1 when the totals would pass 2^64 (reported). */
 int load_stack_end(load_sink *sink, uint64_t count);
 const struct load_stats *load_sink_stats(const load_sink *sink);
+
+/* Push a dump thread into sink as one sample: process and thread pseudo-frames, the status
+ * with with_status, then its frames root first. Idle threads are left out unless with_idle.
+ * Returns load_stack_end's result (0 when left out). */
+int load_dump_thread(load_sink *sink, const struct dump_thread *thread, int with_idle,
+		     int with_status);
 
 /* Read every line of in (folded stacks, dumps or JSON by content unless opts->from says)
  * into p, adding to *stats. Returns 0, or 1 when a count overflowed (reported). */

@@ -3,10 +3,16 @@
 #define SIFT_SNIFF_H
 
 #include <stddef.h>
+#include <stdint.h>
 
-#include "input.h"
 #include "dump.h"
-#include "load.h"
+#include "err.h"
+#include "input.h"
+
+/* The reader a file needs: folded stacks, py-spy dump text or dump JSON; LOAD_AUTO until
+ * decided. Sniff owns the choice and knows nothing of load; the load_ name is the one
+ * load_opts.from and the tools' --from already use. */
+enum load_format { LOAD_AUTO, LOAD_RAW, LOAD_DUMP, LOAD_JSON };
 
 /* The format one line proves, or LOAD_AUTO when it proves nothing (blank, prompt, noise). */
 enum load_format sniff_line(const char *text, size_t len);

@@ -11,7 +11,7 @@ struct run { dump_parser *d; load_sink *sink; unsigned flags; };
 static void on_thread(void *ctx, const struct dump_thread *t)
 {
 	struct run *r = ctx;
-	dump_to_sink(r->sink, t, r->flags & 1, r->flags & 2);
+	load_dump_thread(r->sink, t, r->flags & 1, r->flags & 2);
 }
 
 static void on_line(void *ctx, struct in_line *line)
