@@ -22,7 +22,8 @@ static const struct cli_spec spec = {
 	"(each thread of each snapshot is one sample), told apart by content. FILEs may be\n"
 	"zstd-compressed; none or - reads standard input.",
 	options,
-	"Exit status: 0 ok, 1 unreadable input or bad lines with --strict, 2 usage error.\n",
+	"Exit status: 0 ok, 1 unreadable input, no line parsed, or bad lines with --strict,\n"
+	"2 usage error.\n",
 };
 
 int main(int argc, char **argv)
@@ -39,8 +40,11 @@ int main(int argc, char **argv)
 			cli_usage_error(&spec, NULL);
 
 	prof *p = prof_new();
-	int status = load_files(p, argv + first, (size_t)(argc - first), &opts, &errs, NULL);
+	struct load_stats st;
+	int status = load_files(p, argv + first, (size_t)(argc - first), &opts, &errs, &st);
 	err_lines_finish(&errs);
+	if (load_report_empty(&st, "the input"))
+		status = EXIT_DATA;
 	prof_sort(p);
 	prof_write_folded(p, stdout);
 	err_close_stdout();

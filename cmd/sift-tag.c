@@ -140,8 +140,11 @@ int main(int argc, char **argv)
 	rules *r = rules_opts_load(&ropts);
 
 	prof *in = prof_new(), *out = prof_new();
-	int status = load_files(in, argv + first, (size_t)(argc - first), &lopts, &errs, NULL);
+	struct load_stats st;
+	int status = load_files(in, argv + first, (size_t)(argc - first), &lopts, &errs, &st);
 	err_lines_finish(&errs);
+	if (load_report_empty(&st, "the input"))
+		status = EXIT_DATA;
 	int tagged = tag_all(in, out, r, prefix_thread);
 	if (tagged)
 		status = tagged;

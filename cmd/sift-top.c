@@ -97,6 +97,18 @@ static void print_table(const agg *a, const struct top_opts *o, uint64_t all)
 	table_free(t);
 }
 
+static void print_summary_and_table(const agg *a, const struct top_opts *o, const struct load_stats *st,
+				    const struct sum_result *sum, const struct err_lines *errs)
+{
+	if (o->format == TABLE_TEXT) {
+		printf("samples %llu", (unsigned long long)st->samples_read);
+		if (st->samples_kept != st->samples_read)
+			printf(" (%llu kept)", (unsigned long long)st->samples_kept);
+		printf("  stacks %zu  threads %zu  bad lines %lu\n", sum->stacks, sum->threads, errs->bad);
+	}
+	print_table(a, o, st->samples_read);
+}
+
 int main(int argc, char **argv)
 {
 	struct top_opts o = { { KEY_FRAME, KEY_FRAME }, 1, 20, AGG_BY_SELF, TABLE_TEXT, 0 };
@@ -138,16 +150,15 @@ int main(int argc, char **argv)
 	err_lines_finish(&errs);
 	const struct load_stats st = sum.stats;
 	agg *a = sum.table;
-	agg_note_missing(a, &aspec);
-	agg_sort(a, o.order);
-	if (o.format == TABLE_TEXT) {
-		printf("samples %llu", (unsigned long long)st.samples_read);
-		if (st.samples_kept != st.samples_read)
-			printf(" (%llu kept)", (unsigned long long)st.samples_kept);
-		printf("  stacks %zu  threads %zu  bad lines %lu\n", sum.stacks, sum.threads, errs.bad);
+	if (load_report_empty(&st, "the input")) {
+		status = EXIT_DATA; /* an empty table would only hide the message */
+	} else {
+		agg_note_missing(a, &aspec);
+		agg_sort(a, o.order);
+		print_summary_and_table(a, &o, &st, &sum, &errs);
 	}
-	print_table(a, &o, st.samples_read);
 	err_close_stdout();
+
 	sum_result_free(&sum);
 	profopt_free(&lopts);
 	rules_free(aspec.rules);

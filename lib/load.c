@@ -256,11 +256,13 @@ int load_dump_thread(load_sink *sink, const struct dump_thread *t, int with_idle
 }
 
 /* Dump threads become samples as they complete. */
-struct dump_ctx { load_sink *sink; const struct load_opts *opts; int status; };
+struct dump_ctx { load_sink *sink; const struct load_opts *opts; int status; uint64_t idle; };
 
 static void dump_thread_to_sink(void *ctx, const struct dump_thread *t)
 {
 	struct dump_ctx *c = ctx;
+	if (t->status == DUMP_IDLE && !c->opts->idle)
+		c->idle++;
 	if (load_dump_thread(c->sink, t, c->opts->idle, c->opts->status) != 0)
 		c->status = 1;
 }
@@ -269,7 +271,7 @@ int load_files(prof *p, char *const *paths, size_t npaths, const struct load_opt
 	       struct err_lines *errs, struct load_stats *stats)
 {
 	in_reader *in = in_open(paths, npaths);
-	struct load_stats st = { 0, 0, 0 };
+	struct load_stats st = { 0 };
 	int status = load_reader(p, in, opts, errs, &st);
 	if (in_failed(in))
 		status = 1;
@@ -283,7 +285,7 @@ int load_reader(prof *p, in_reader *in, const struct load_opts *opts, struct err
 		struct load_stats *stats)
 {
 	load_sink *sink = load_sink_new(p, opts, errs);
-	struct dump_ctx dc = { sink, opts, 0 };
+	struct dump_ctx dc = { sink, opts, 0, 0 };
 	sniff *sn = sniff_new(in, opts->from);
 	dump_parser *dp = NULL;    /* made when a file holds dumps */
 	dumpjson *dj = NULL;
@@ -310,6 +312,7 @@ int load_reader(prof *p, in_reader *in, const struct load_opts *opts, struct err
 			err_skip_line(errs, line.file, line.lineno, "blank line");
 			continue;
 		case FOLDED_BAD:
+			stats->lines_bad++;
 			err_bad_line(errs, line.file, line.lineno, "%s%s", reason,
 				     line.unterminated ? " (last line cut off?)" : "");
 			continue;
@@ -337,9 +340,44 @@ int load_reader(prof *p, in_reader *in, const struct load_opts *opts, struct err
 	stats->samples_read += st->samples_read;
 	stats->samples_kept += st->samples_kept;
 	stats->stacks_read += st->stacks_read;
+	stats->idle_left_out += dc.idle;
+	if (!stats->looks_like)
+		stats->looks_like = sniff_looks_like(sn);
 	dump_free(dp);
 	dumpjson_free(dj);
 	sniff_free(sn);
 	load_sink_free(sink);
 	return status;
+}
+
+int load_stats_add(struct load_stats *to, const struct load_stats *from)
+{
+	if (to->samples_read > UINT64_MAX - from->samples_read)
+		return -1;
+	to->samples_read += from->samples_read;
+	to->samples_kept += from->samples_kept;
+	to->stacks_read += from->stacks_read;
+	to->lines_bad += from->lines_bad;
+	to->idle_left_out += from->idle_left_out;
+	if (!to->looks_like)
+		to->looks_like = from->looks_like;
+	return 0;
+}
+
+int load_report_empty(const struct load_stats *st, const char *what)
+{
+	if (st->samples_read || st->stacks_read)
+		return 0;
+	if (st->idle_left_out) {
+		err_warn("all %llu threads in %s were idle and left out, as py-spy record leaves idle "
+			 "threads out (a hang dump?): --idle keeps them",
+			 (unsigned long long)st->idle_left_out, what);
+		return 1;
+	}
+	if (!st->lines_bad)
+		return 0;
+	err_warn("no line of %s parsed as a profile (expected folded stacks from py-spy record "
+		 "--format raw, or py-spy dump output)%s%s", what,
+		 st->looks_like ? "; it looks like " : "", st->looks_like ? st->looks_like : "");
+	return 1;
 }

@@ -39,7 +39,17 @@ struct load_stats {
 	uint64_t samples_read;  /* in good lines, before filters */
 	uint64_t samples_kept;  /* after filters */
 	unsigned long stacks_read;
+	unsigned long lines_bad;      /* lines that parsed as nothing */
+	uint64_t idle_left_out;       /* dump threads left out as idle (no --idle) */
+	const char *looks_like;       /* what the first lines look like (sniff_guess), or NULL */
 };
+
+/* After reading: when the input held lines but gave no sample (nothing parsed, or every dump
+ * thread idle), say why and what to do on stderr, naming the input as `what` ("the input",
+ * "the before profile"), and return 1; else 0. Empty input is an empty answer, not an error. */
+int load_report_empty(const struct load_stats *stats, const char *what);
+/* Add from's figures to to's (inputs read apart). Returns 0, or -1 when samples overflow. */
+int load_stats_add(struct load_stats *to, const struct load_stats *from);
 
 /* A sink takes stacks frame by frame (root first), as any parser finds them, and adds
  * what the filters keep to the profile. */

@@ -24,10 +24,10 @@ enum {
 	{ "collapse-addrs", PROFOPT_COLLAPSE, NULL, "write unresolved 0xADDR (LIB) frames as [LIB], runs merged" }, \
 	{ "lib-basename", PROFOPT_LIB_BASENAME, NULL, "drop library directories and version suffixes" }
 #define PROFOPT_DUMP_ROWS \
-	{ "idle", PROFOPT_IDLE, NULL, "dumps: keep idle threads (left out by default, as py-spy record does)" }, \
 	{ "status", PROFOPT_STATUS, NULL, "dumps: add [active+gil], [active] or [idle] after the thread frame" }
 #define PROFOPT_INPUT_ROWS \
 	{ "from", PROFOPT_FROM, "FMT", "input format: auto (default, from content), raw, dump, json" }, \
+	{ "idle", PROFOPT_IDLE, NULL, "dumps: keep idle threads (left out by default, as py-spy record does)" }, \
 	{ "strict", PROFOPT_STRICT, NULL, "a bad input line is fatal (exit 1)" }, \
 	{ "verbose", PROFOPT_VERBOSE, NULL, "name every bad and skipped line" }
 

@@ -54,6 +54,55 @@ enum load_format sniff_line(const char *text, size_t len)
 	return LOAD_AUTO;
 }
 
+/* Lowercase copy of a line's first bytes, for word searches. */
+static size_t lower_head(const char *text, size_t len, char *out, size_t cap)
+{
+	size_t n = len < cap ? len : cap;
+	for (size_t i = 0; i < n; i++)
+		out[i] = (text[i] >= 'A' && text[i] <= 'Z') ? (char)(text[i] - 'A' + 'a') : text[i];
+	return n;
+}
+
+static int has(const char *s, size_t n, const char *word)
+{
+	return memmem(s, n, word, strlen(word)) != NULL;
+}
+
+const char *sniff_guess(const char *text, size_t len)
+{
+	char low[512];
+	size_t n = lower_head(text, len, low, sizeof low);
+	while (n && (low[0] == ' ' || low[0] == '\t')) {
+		memmove(low, low + 1, --n);
+	}
+	if (n == 0)
+		return NULL;
+	switch (sniff_line(text, len)) {
+	case LOAD_RAW: return "folded stacks (a py-spy raw profile): try sift-top or sift-fold";
+	case LOAD_DUMP: return "py-spy dump output: try sift-threads or sift-fold";
+	case LOAD_JSON: return "JSON: sift reads py-spy dump --json";
+	default: break;
+	}
+	if (has(low, n, "<svg") || has(low, n, "<?xml"))
+		return "an SVG (a flame graph?): record with py-spy record --format raw";
+	if (has(low, n, "error:") || has(low, n, "permission denied") || has(low, n, "failed to") ||
+	    has(low, n, "py-spy") || has(low, n, "traceback (most recent"))
+		return "an error message, not a recording";
+	if ((n >= 6 && memcmp(low, "top - ", 6) == 0) || has(low, n, "pid user") ||
+	    has(low, n, " lwp ") || has(low, n, " tgid ") || has(low, n, "threads:"))
+		return "thread CPU from top, ps or pidstat: give it to sift-threads --cpu";
+	if ((n >= 5 && memcmp(low, "self\t", 5) == 0) || (n >= 8 && memcmp(low, "samples ", 8) == 0) ||
+	    has(low, n, "self_pct"))
+		return "a sift table: sift tools read profiles, sift-plot reads tables";
+	static const char *const log_words[] = { "tok/s", "tokens/s", "tokens per", "tokens_per",
+		"tps", "it/s", "s/it", "samples/s", "samples per", "throughput", "loss", "iter",
+		"step", "epoch", "tflop", "mfu", "lr", NULL };
+	for (int i = 0; log_words[i]; i++)
+		if (has(low, n, log_words[i]))
+			return "a training log: try sift-tput";
+	return NULL;
+}
+
 struct held {
 	char *text;
 	size_t len;
@@ -68,7 +117,15 @@ struct sniff {
 	struct held *held;
 	size_t nheld, held_cap, replay;  /* replay: next held line to give out */
 	int replaying;
+	const char *looks_like;        /* sniff_guess of the first lines that settled nothing */
+	unsigned guessed;              /* lines guessed at so far */
+	const char *prefix;            /* "# " or "> " cut from every line of a pasted dump */
+	size_t prefix_len;
 };
+
+enum { SNIFF_GUESS_LINES = 50 };
+
+const char *sniff_looks_like(const sniff *s) { return s->looks_like; }
 
 sniff *sniff_new(in_reader *in, enum load_format forced)
 {
@@ -118,6 +175,31 @@ static int give_held(sniff *s, struct in_line *line, enum load_format *format)
 	return 1;
 }
 
+/* Dumps pasted into a code comment or a markdown quote carry a prefix on every line: the
+ * first line that is "# " or "> " before a dump header sets it for the rest of the file,
+ * and it is cut from each line after (a bare "#" or ">" is a blank line). Line numbers
+ * stay the file's. */
+static void strip_prefix(sniff *s, struct in_line *line)
+{
+	static const char *const prefixes[] = { "# ", "> ", NULL };
+	if (!s->prefix_len && line->len > 2 && (line->text[0] == '#' || line->text[0] == '>')) {
+		for (int p = 0; prefixes[p]; p++)
+			if (starts(line->text, line->len, prefixes[p]) &&
+			    sniff_line(line->text + 2, line->len - 2) == LOAD_DUMP) {
+				s->prefix = prefixes[p];
+				s->prefix_len = 2;
+			}
+	}
+	if (!s->prefix_len)
+		return;
+	if (starts(line->text, line->len, s->prefix)) {
+		line->text += s->prefix_len;
+		line->len -= s->prefix_len;
+	} else if (line->len == 1 && line->text[0] == s->prefix[0]) {
+		line->len = 0;
+	}
+}
+
 int sniff_next(sniff *s, struct in_line *line, enum load_format *format)
 {
 	if (s->replaying) {
@@ -132,6 +214,13 @@ int sniff_next(sniff *s, struct in_line *line, enum load_format *format)
 			s->current = LOAD_RAW;
 			s->replaying = 1;
 			return give_held(s, line, format);
+		}
+		if (line->lineno == 1)
+			s->prefix_len = 0;
+		strip_prefix(s, line);
+		if (s->guessed < SNIFF_GUESS_LINES && !s->looks_like && line->len) {
+			s->guessed++;
+			s->looks_like = sniff_guess(line->text, line->len);
 		}
 		/* A file that proved nothing lends its lines to the next decision. */
 		if (line->lineno == 1 && s->nheld == 0)

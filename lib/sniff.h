@@ -23,6 +23,11 @@ typedef struct sniff sniff;
  * proves one. Undecided lines wait (a bounded number) and are then given out in order;
  * files that prove nothing are read as folded stacks. */
 sniff *sniff_new(in_reader *in, enum load_format forced);
+/* What the first lines read look like, for a message when nothing in them parsed:
+ * "a training log: try sift-tput", or NULL when they say nothing. */
+const char *sniff_looks_like(const sniff *s);
+/* The same for one line. */
+const char *sniff_guess(const char *text, size_t len);
 int sniff_next(sniff *s, struct in_line *line, enum load_format *format);
 void sniff_free(sniff *s);
 

@@ -184,16 +184,6 @@ static void plan(struct worker *w, unsigned nworkers, char *const *paths, size_t
 	}
 }
 
-static int add_stats(struct load_stats *to, const struct load_stats *from)
-{
-	if (to->samples_read > UINT64_MAX - from->samples_read)
-		return -1;
-	to->samples_read += from->samples_read;
-	to->samples_kept += from->samples_kept;
-	to->stacks_read += from->stacks_read;
-	return 0;
-}
-
 static int sum_parallel(char *const *paths, size_t npaths, const struct load_opts *opts,
 			const struct agg_spec *spec, unsigned nworkers, struct err_lines *errs,
 			const unsigned long long *sizes, unsigned long long total, struct part *into,
@@ -226,7 +216,7 @@ static int sum_parallel(char *const *paths, size_t npaths, const struct load_opt
 		if (k + 1 < nworkers)
 			pthread_join(w[k].thread, NULL);
 		err_lines_replay(errs, &w[k].errs);
-		if (add_stats(stats, &w[k].stats) != 0) {
+		if (load_stats_add(stats, &w[k].stats) != 0) {
 			err_warn("sample counts add up past 2^64");
 			status = 1;
 		}
