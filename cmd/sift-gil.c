@@ -59,7 +59,7 @@ struct recording {
 	size_t nfiles;
 };
 
-struct gil_opts {
+struct opts {
 	struct agg_spec keys;
 	unsigned long long limit;
 	enum table_format format;
@@ -92,7 +92,7 @@ static void load_side(const struct recording *r, const struct load_opts *lopts,
 }
 
 /* --dumps: the same questions answered from py-spy dump statuses. */
-static int run_dumps(char **files, size_t nfiles, const struct gil_opts *o, struct err_lines *errs,
+static int run_dumps(char **files, size_t nfiles, const struct opts *o, struct err_lines *errs,
 		     enum load_format from)
 {
 	gil_dumps *d = gil_dumps_new();
@@ -112,7 +112,7 @@ static int run_dumps(char **files, size_t nfiles, const struct gil_opts *o, stru
 
 int main(int argc, char **argv)
 {
-	struct gil_opts o = { { { KEY_THREAD, KEY_THREAD }, 1, NULL, 0 }, 20, TABLE_TEXT, GIL_BOTH };
+	struct opts o = { { { KEY_THREAD, KEY_THREAD }, 1, NULL, 0 }, 20, TABLE_TEXT, GIL_BOTH };
 	struct rules_opts ropts = { 0 };
 	char msg[256];
 	struct recording tr = { 0 }, gr = { 0 };
