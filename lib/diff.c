@@ -1,0 +1,232 @@
+/* diff: the comparison of two profiles apart from sift-diff's options, so each figure is
+ * tested on its own and other tools can compare sums the same way. */
+#include "diff.h"
+#include "err.h"
+#include "intern.h"
+#include "xalloc.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct diff {
+	const agg *sides[2];
+	struct diff_base base;
+	struct diff_row *rows;
+	size_t nrows;
+};
+
+const char *diff_key(const diff *d, const struct diff_row *row, size_t k, size_t *len)
+{
+	return agg_join_key(d->sides[0], d->sides[1], &row->key, k, len);
+}
+
+static int cmp_keys(const diff *d, const struct diff_row *x, const struct diff_row *y)
+{
+	for (size_t k = 0; k < d->base.nkeys; k++) {
+		size_t lx, ly;
+		const char *sx = diff_key(d, x, k, &lx), *sy = diff_key(d, y, k, &ly);
+		int c = memcmp(sx, sy, lx < ly ? lx : ly);
+		if (c || lx != ly)
+			return c ? c : (lx > ly) - (lx < ly);
+	}
+	return 0;
+}
+
+static int cmp_rows(const void *pa, const void *pb, void *arg)
+{
+	const struct diff_row *x = pa, *y = pb;
+	double dx = fabs(x->delta), dy = fabs(y->delta);
+	if (dx != dy)
+		return dx < dy ? 1 : -1;
+	uint64_t sx = x->count[0] + x->count[1], sy = y->count[0] + y->count[1];
+	if (sx != sy)
+		return sx < sy ? 1 : -1;
+	return cmp_keys(arg, x, y);
+}
+
+static double share(const struct diff_base *b, int side, uint64_t count)
+{
+	if (b->work[side] > 0)
+		return 1000.0 * (double)count / b->work[side];
+	return table_pct(count, b->samples[side]);
+}
+
+diff *diff_new(const agg *before, const agg *after, const struct diff_base *base)
+{
+	diff *d = xcalloc(1, sizeof *d);
+	d->sides[0] = before;
+	d->sides[1] = after;
+	d->base = *base;
+	struct agg_join_row *joined;
+	size_t nj = agg_join(before, after, &joined);
+	d->rows = xcalloc(nj + 1, sizeof *d->rows);
+	for (size_t i = 0; i < nj; i++) {
+		struct diff_row r = { joined[i], { 0, 0 }, { 0, 0 }, 0 };
+		for (int s = 0; s < 2; s++)
+			if (joined[i].side[s])
+				r.count[s] = base->total ? joined[i].side[s]->total : joined[i].side[s]->self;
+		if (r.count[0] == 0 && r.count[1] == 0)
+			continue; /* a key with only total samples, when comparing self */
+		for (int s = 0; s < 2; s++)
+			r.share[s] = share(base, s, r.count[s]);
+		r.delta = r.share[1] - r.share[0];
+		d->rows[d->nrows++] = r;
+	}
+	free(joined);
+	if (d->nrows)
+		qsort_r(d->rows, d->nrows, sizeof *d->rows, cmp_rows, d);
+	return d;
+}
+
+void diff_free(diff *d)
+{
+	if (!d)
+		return;
+	free(d->rows);
+	free(d);
+}
+
+size_t diff_row_count(const diff *d) { return d->nrows; }
+const struct diff_row *diff_rows(const diff *d) { return d->rows; }
+
+table *diff_table(const diff *d, unsigned long long limit)
+{
+	int per_work = d->base.work[0] > 0;
+	size_t nk = d->base.nkeys;
+	const struct table_column cols[] = {
+		{ frame_key_names[d->base.keys[0]], TABLE_STR, 0 },
+		{ frame_key_names[d->base.keys[1]], TABLE_STR, 0 },
+		{ "before", TABLE_UINT, 0 },
+		{ "after", TABLE_UINT, 0 },
+		{ per_work ? "before_rate" : "before_pct", per_work ? TABLE_REAL : TABLE_PCT, 3 },
+		{ per_work ? "after_rate" : "after_pct", per_work ? TABLE_REAL : TABLE_PCT, 3 },
+		{ per_work ? "delta_rate" : "delta_pts", per_work ? TABLE_REAL : TABLE_PCT, 3 },
+		{ "ratio", TABLE_REAL, 2 },
+		{ "flag", TABLE_STR, 0 },
+	};
+	/* One column per key: with one key, the second column is left out. */
+	struct table_column used[9];
+	size_t nc = 0;
+	for (size_t c = 0; c < sizeof cols / sizeof cols[0]; c++)
+		if (c != 1 || nk == 2)
+			used[nc++] = cols[c];
+	table *t = table_new(used, nc);
+	for (size_t i = 0; i < d->nrows && (limit == 0 || i < limit); i++) {
+		const struct diff_row *r = &d->rows[i];
+		table_add_row(t);
+		for (size_t k = 0; k < nk; k++) {
+			size_t len;
+			const char *key = diff_key(d, r, k, &len);
+			table_set_str(t, k, key, len);
+		}
+		table_set_uint(t, nk, r->count[0]);
+		table_set_uint(t, nk + 1, r->count[1]);
+		table_set_real(t, nk + 2, r->share[0]);
+		table_set_real(t, nk + 3, r->share[1]);
+		table_set_real(t, nk + 4, r->delta);
+		table_set_real(t, nk + 5, r->share[0] > 0 ? r->share[1] / r->share[0] : NAN);
+		if (r->count[0] == 0)
+			table_set_str(t, nk + 6, "NEW", 3);
+		else if (r->count[1] == 0)
+			table_set_str(t, nk + 6, "GONE", 4);
+	}
+	return t;
+}
+
+/* A gate names a key as written, or a pair as FIRST,SECOND. */
+static int gate_names(const diff *d, const struct diff_gate *gate, const struct diff_row *r)
+{
+	size_t l1, l2 = 0;
+	const char *k1 = diff_key(d, r, 0, &l1);
+	const char *k2 = d->base.nkeys == 2 ? diff_key(d, r, 1, &l2) : "";
+	if (d->base.nkeys == 1)
+		return gate->key_len == l1 && memcmp(gate->key, k1, l1) == 0;
+	return gate->key_len == l1 + 1 + l2 && memcmp(gate->key, k1, l1) == 0 &&
+	       gate->key[l1] == ',' && memcmp(gate->key + l1 + 1, k2, l2) == 0;
+}
+
+double diff_gate_delta(const diff *d, const struct diff_gate *gate)
+{
+	double delta = 0;
+	for (size_t i = 0; i < d->nrows; i++)
+		if (gate_names(d, gate, &d->rows[i]))
+			delta = d->rows[i].delta;
+	return delta;
+}
+
+int diff_check_gates(const diff *d, const struct diff_gate *gates, size_t ngates)
+{
+	int failed = 0;
+	for (size_t g = 0; g < ngates; g++) {
+		const struct diff_gate *gate = &gates[g];
+		double delta = diff_gate_delta(d, gate);
+		if (delta > gate->points) {
+			err_warn("%.*s grew by %.2f %s (limit %g)", (int)gate->key_len, gate->key, delta,
+				 d->base.work[0] > 0 ? "samples per 1,000 units" : "points", gate->points);
+			failed = 1;
+		}
+	}
+	return failed;
+}
+
+/* A stack's text, frames joined by ';' as folded lines write them. */
+static size_t stack_text(const prof *p, size_t s, uint64_t *count, char **buf, size_t *cap)
+{
+	size_t n, used = 0;
+	const uint32_t *ids = prof_stack(p, s, &n, count);
+	for (size_t f = 0; f < n; f++) {
+		size_t len;
+		const char *fr = intern_str(prof_frames_const(p), ids[f], &len);
+		*buf = xgrow(*buf, cap, used + len + 2, 1);
+		if (f)
+			(*buf)[used++] = ';';
+		memcpy(*buf + used, fr, len);
+		used += len;
+	}
+	return used;
+}
+
+static int cmp_ids(const void *pa, const void *pb, void *arg)
+{
+	uint32_t x = *(const uint32_t *)pa, y = *(const uint32_t *)pb;
+	return strcmp(intern_str(arg, x, NULL), intern_str(arg, y, NULL));
+}
+
+void diff_write_folded(const prof *before, const prof *after, FILE *out)
+{
+	const prof *const ps[2] = { before, after };
+	intern *stacks = intern_new();
+	uint64_t *counts = NULL;
+	size_t cap = 0, bcap = 0;
+	char *buf = NULL;
+	for (int side = 0; side < 2; side++) {
+		for (size_t s = 0; s < prof_stack_count(ps[side]); s++) {
+			uint64_t count;
+			size_t len = stack_text(ps[side], s, &count, &buf, &bcap);
+			uint32_t id = intern_add(stacks, buf ? buf : "", len);
+			if (2 * (size_t)id + 2 > cap) {
+				size_t old = cap;
+				counts = xgrow(counts, &cap, 2 * (size_t)id + 2, sizeof *counts);
+				memset(counts + old, 0, (cap - old) * sizeof *counts);
+			}
+			counts[2 * id + (size_t)side] += count;
+		}
+	}
+	size_t n = intern_count(stacks);
+	uint32_t *order = xmalloc((n + 1) * sizeof *order);
+	for (size_t i = 0; i < n; i++)
+		order[i] = (uint32_t)i;
+	qsort_r(order, n, sizeof *order, cmp_ids, stacks);
+	for (size_t i = 0; i < n; i++) {
+		size_t len;
+		const char *text = intern_str(stacks, order[i], &len);
+		fwrite(text, 1, len, out);
+		fprintf(out, " %llu %llu\n", (unsigned long long)counts[2 * order[i]],
+			(unsigned long long)counts[2 * order[i] + 1]);
+	}
+	free(order);
+	free(buf);
+	free(counts);
+	intern_free(stacks);
+}

@@ -1,0 +1,288 @@
+/* test_gil: GIL utilization, mean active threads and shares from two sums and from dump
+ * statuses; the keys table, its order and flags; the report's parts in text and JSON. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gil.h"
+
+/* Add a stack written as "a;b" with count samples. */
+static void add(prof *p, const char *stack, uint64_t count)
+{
+	uint32_t ids[8];
+	size_t n = 0;
+	for (const char *s = stack;; s++) {
+		const char *semi = strchr(s, ';');
+		size_t len = semi ? (size_t)(semi - s) : strlen(s);
+		ids[n++] = intern_add(prof_frames(p), s, len);
+		if (!semi)
+			break;
+		s = semi;
+	}
+	assert_int_equal(prof_add(p, ids, n, count), 0);
+}
+
+/* What a table writes, as one string (the caller frees it). */
+static char *written(const table *t, enum table_format format, unsigned flags)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_int_equal(table_write(t, f, format, flags), 0);
+	fclose(f);
+	return buf;
+}
+
+static const struct gil_figure *figure(const struct gil_figure *f, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(f[i].name, name) == 0)
+			return &f[i];
+	fail_msg("no figure %s", name);
+	return NULL;
+}
+
+static void test_per_wall_second(void **state)
+{
+	(void)state;
+	struct gil_side s = { NULL, 0, 30, 100 };
+	assert_true(gil_per_wall_second(300, &s) == 0.1);
+	s.seconds = 0;
+	assert_true(isnan(gil_per_wall_second(300, &s)));
+}
+
+static void test_summary_timed(void **state)
+{
+	(void)state;
+	struct gil_side total = { NULL, 4000, 10, 100 }, gil = { NULL, 250, 10, 100 };
+	struct gil_figure f[GIL_FIGURES_MAX];
+	size_t n = gil_summary(&total, &gil, 1, f);
+	assert_int_equal(n, 11);
+	assert_string_equal(f[0].name, "total_samples");
+	assert_true(f[0].is_count && f[0].count == 4000);
+	assert_true(f[1].is_count && f[1].count == 250);
+	assert_true(figure(f, n, "total_seconds")->value == 10.0);
+	assert_true(figure(f, n, "gil_rate_hz")->value == 100.0);
+	assert_true(figure(f, n, "mean_active_threads")->value == 4.0);
+	assert_int_equal(figure(f, n, "mean_active_threads")->decimals, 2);
+	assert_true(figure(f, n, "gil_utilization_pct")->value == 25.0);
+	assert_true(figure(f, n, "gil_share_of_active_pct")->value == 6.25);
+	assert_true(isnan(figure(f, n, "gil_to_total_ratio_pct")->value));
+	assert_string_equal(figure(f, n, "note")->text, "rate not given: 100 Hz assumed");
+	n = gil_summary(&total, &gil, 0, f);
+	assert_null(figure(f, n, "note")->text);
+}
+
+static void test_summary_untimed(void **state)
+{
+	(void)state;
+	struct gil_side total = { NULL, 4000, 0, 0 }, gil = { NULL, 250, 0, 0 };
+	struct gil_figure f[GIL_FIGURES_MAX];
+	size_t n = gil_summary(&total, &gil, 0, f);
+	assert_true(isnan(figure(f, n, "total_seconds")->value));
+	assert_true(isnan(figure(f, n, "mean_active_threads")->value));
+	assert_true(isnan(figure(f, n, "gil_share_of_active_pct")->value));
+	assert_true(figure(f, n, "gil_to_total_ratio_pct")->value == 6.25);
+	assert_string_equal(figure(f, n, "note")->text,
+			    "no seconds given: both recordings assumed of the same duration and rate");
+}
+
+/* Total: t1 100, t2 50, t3 10; GIL: t1 20, t2 60, t4 5. */
+static void sums(agg **total, agg **gil)
+{
+	prof *tp = prof_new(), *gp = prof_new();
+	add(tp, "thread (1): a;f", 100);
+	add(tp, "thread (2): b;f", 50);
+	add(tp, "thread (3): c;f", 10);
+	add(gp, "thread (1): a;f", 20);
+	add(gp, "thread (2): b;f", 60);
+	add(gp, "thread (4): d;f", 5);
+	*total = agg_new(tp, KEY_THREAD);
+	*gil = agg_new(gp, KEY_THREAD);
+	prof_free(tp);
+	prof_free(gp);
+}
+
+static void test_rows_untimed(void **state)
+{
+	(void)state;
+	agg *ta, *ga;
+	sums(&ta, &ga);
+	struct gil_side total = { ta, 160, 0, 0 }, gil = { ga, 85, 0, 0 };
+	struct gil_row *rows;
+	size_t n = gil_rows(&total, &gil, &rows);
+	assert_int_equal(n, 4);
+	/* Most GIL first: t2, t1, t4 (GIL only), t3 (no GIL). */
+	assert_true(rows[0].gil == 60 && rows[0].total == 50 && rows[0].share == 120.0);
+	assert_true(rows[1].gil == 20 && rows[1].total == 100 && rows[1].share == 20.0);
+	assert_true(rows[2].gil == 5 && rows[2].total == 0 && isinf(rows[2].share));
+	assert_null(rows[2].join.side[0]);
+	assert_true(rows[3].gil == 0 && rows[3].total == 10 && rows[3].share == 0.0);
+	free(rows);
+
+	struct agg_spec keys = { { KEY_THREAD, KEY_THREAD }, 1, NULL, 0 };
+	table *t = gil_keys_table(&total, &gil, &keys, 0);
+	char *text = written(t, TABLE_TSV, 0);
+	assert_string_equal(text,
+		"thread\ttotal\tgil\ttotal_per_s\tgil_per_s\tgil_share_pct\tflag\n"
+		"thread (2): b\t50\t60\t\t\t120.00\tOVER-100\n"
+		"thread (1): a\t100\t20\t\t\t20.00\t\n"
+		"thread (4): d\t0\t5\t\t\t\tGIL-ONLY\n"
+		"thread (3): c\t10\t0\t\t\t0.00\t\n");
+	free(text);
+	table_free(t);
+	t = gil_keys_table(&total, &gil, &keys, 2);
+	assert_int_equal(table_rows(t), 2);
+	table_free(t);
+	agg_free(ta);
+	agg_free(ga);
+}
+
+static void test_rows_timed(void **state)
+{
+	(void)state;
+	agg *ta, *ga;
+	sums(&ta, &ga);
+	/* Per wall second: total over 10 s at 10 Hz, GIL over 5 s at 10 Hz. */
+	struct gil_side total = { ta, 160, 10, 10 }, gil = { ga, 85, 5, 10 };
+	struct agg_spec keys = { { KEY_THREAD, KEY_THREAD }, 1, NULL, 0 };
+	table *t = gil_keys_table(&total, &gil, &keys, 0);
+	char *text = written(t, TABLE_TSV, 0);
+	/* t2: 0.5/s total, 1.2/s GIL: 240%; t1: 1.0 and 0.4: 40%. */
+	assert_string_equal(text,
+		"thread\ttotal\tgil\ttotal_per_s\tgil_per_s\tgil_share_pct\tflag\n"
+		"thread (2): b\t50\t60\t0.5000\t1.2000\t240.00\tOVER-100\n"
+		"thread (1): a\t100\t20\t1.0000\t0.4000\t40.00\t\n"
+		"thread (4): d\t0\t5\t0.0000\t0.1000\t\tGIL-ONLY\n"
+		"thread (3): c\t10\t0\t0.1000\t0.0000\t0.00\t\n");
+	free(text);
+	table_free(t);
+	agg_free(ta);
+	agg_free(ga);
+}
+
+static void thread(gil_dumps *d, uint64_t snapshot, const char *pid, const char *tid,
+		   const char *frame, enum dump_status status)
+{
+	struct dump_thread t;
+	memset(&t, 0, sizeof t);
+	t.snapshot = snapshot;
+	t.tid = (struct dump_text){ tid, strlen(tid) };
+	t.thread_frame = (struct dump_text){ frame, strlen(frame) };
+	t.status = status;
+	if (pid) {
+		t.procs[0].pid = (struct dump_text){ pid, strlen(pid) };
+		t.nprocs = 1;
+	}
+	gil_dumps_thread(d, &t);
+}
+
+static void test_dumps(void **state)
+{
+	(void)state;
+	gil_dumps *d = gil_dumps_new();
+	thread(d, 1, "12", "1", "thread (1): Main", DUMP_ACTIVE_GIL);
+	thread(d, 1, "12", "2", "thread (2): w", DUMP_IDLE);
+	thread(d, 2, "12", "1", "thread (1): Main", DUMP_ACTIVE);
+	thread(d, 2, "12", "2", "thread (2): w", DUMP_ACTIVE_GIL);
+	thread(d, 3, "12", "1", "thread (1): Main", DUMP_IDLE);
+	thread(d, 3, "13", "1", "thread (1): other", DUMP_ACTIVE); /* same TID, other process */
+	struct gil_figure f[GIL_FIGURES_MAX];
+	size_t n = gil_dumps_summary(d, 4, f);
+	assert_int_equal(n, 5);
+	assert_true(f[0].is_count && f[0].count == 4);
+	assert_string_equal(f[1].name, "snapshots_with_gil");
+	assert_true(f[1].count == 2);
+	assert_true(figure(f, n, "mean_active_threads")->value == 1.0);
+	assert_true(figure(f, n, "gil_utilization_pct")->value == 50.0);
+	assert_true(figure(f, n, "gil_share_of_active_pct")->value == 50.0);
+	table *t = gil_dumps_table(d, 4, 0);
+	char *text = written(t, TABLE_TSV, 0);
+	assert_string_equal(text,
+		"thread\tseen\tactive\tgil\tactive_pct\tgil_pct\n"
+		"thread (1): Main\t3\t2\t1\t50.00\t25.00\n"
+		"thread (2): w\t2\t1\t1\t25.00\t25.00\n"
+		"thread (1): other\t1\t1\t0\t25.00\t0.00\n");
+	free(text);
+	table_free(t);
+	gil_dumps_free(d);
+
+	/* No thread ever active: no share. */
+	d = gil_dumps_new();
+	thread(d, 1, NULL, "1", "thread (1)", DUMP_IDLE);
+	n = gil_dumps_summary(d, 1, f);
+	assert_true(figure(f, n, "mean_active_threads")->value == 0.0);
+	assert_true(isnan(figure(f, n, "gil_share_of_active_pct")->value));
+	gil_dumps_free(d);
+}
+
+/* The report with a two-row summary and a one-row keys table. */
+static char *report(enum table_format format, enum gil_part part)
+{
+	const struct gil_figure f[] = {
+		{ "snapshots", 0, 0, NULL, 1, 3 },
+		{ "gil_pct", 33.333, 1, NULL, 0, 0 },
+		{ "skipped", NAN, 1, NULL, 0, 0 },
+		{ "note", NAN, 0, "a note", 0, 0 },
+	};
+	const struct table_column cols[] = { { "thread", TABLE_STR, 0 }, { "gil", TABLE_UINT, 0 } };
+	table *t = table_new(cols, 2);
+	table_add_row(t);
+	table_set_str(t, 0, "main", 4);
+	table_set_uint(t, 1, 7);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	gil_write(out, format, part, f, 4, t, 0);
+	fclose(out);
+	table_free(t);
+	return buf;
+}
+
+static void test_write(void **state)
+{
+	(void)state;
+	char *s = report(TABLE_TEXT, GIL_BOTH);
+	assert_string_equal(s, "snapshots                  3\n"
+			       "gil_pct                    33.3\n"
+			       "note                       a note\n"
+			       "\n"
+			       "thread  gil\n"
+			       "main      7\n");
+	free(s);
+	s = report(TABLE_CSV, GIL_SUMMARY);
+	assert_string_equal(s, "name,value\r\nsnapshots,3\r\ngil_pct,33.3\r\nnote,a note\r\n");
+	free(s);
+	s = report(TABLE_TSV, GIL_KEYS);
+	assert_string_equal(s, "thread\tgil\nmain\t7\n");
+	free(s);
+	s = report(TABLE_JSON, GIL_BOTH);
+	assert_string_equal(s, "{\n\"summary\": {\n  \"snapshots\": 3,\n  \"gil_pct\": 33.3,\n"
+			       "  \"note\": \"a note\"\n},\n\"keys\": [\n  {\n    \"thread\": \"main\",\n"
+			       "    \"gil\": 7\n  }\n]\n}\n");
+	free(s);
+	s = report(TABLE_JSON, GIL_SUMMARY);
+	assert_string_equal(s, "{\n  \"snapshots\": 3,\n  \"gil_pct\": 33.3,\n  \"note\": \"a note\"\n}\n");
+	free(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_per_wall_second),
+		cmocka_unit_test(test_summary_timed),
+		cmocka_unit_test(test_summary_untimed),
+		cmocka_unit_test(test_rows_untimed),
+		cmocka_unit_test(test_rows_timed),
+		cmocka_unit_test(test_dumps),
+		cmocka_unit_test(test_write),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
