@@ -170,7 +170,7 @@ int main(int argc, char **argv)
 				  { o.work[0], o.work[1] }, { 0, 0 } };
 	int status = 0;
 	for (int s = 0; s < 2; s++) {
-		struct load_stats st = { 0, 0, 0 };
+		struct load_stats st = { 0 };
 		if (o.folded) {
 			ps[s] = prof_new();
 			status |= load_files(ps[s], o.files[s], o.nfiles[s], &lopts, &errs, &st);
