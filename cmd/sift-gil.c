@@ -96,9 +96,12 @@ static int run_dumps(char **files, size_t nfiles, const struct opts *o, struct e
 		     enum load_format from)
 {
 	gil_dumps *d = gil_dumps_new();
-	uint64_t snapshots = 0;
-	int status = sniff_read_dumps(files, nfiles, from, errs, gil_dumps_thread, d, &snapshots);
+	struct sniff_dumps found;
+	int status = sniff_read_dumps(files, nfiles, from, errs, gil_dumps_thread, d, &found);
+	uint64_t snapshots = found.snapshots;
 	err_lines_finish(errs);
+	if (sniff_report_no_dumps(&found))
+		exit(EXIT_DATA);
 	if (snapshots == 0)
 		err_exit(EXIT_DATA, "no py-spy dump snapshots in the input");
 	struct gil_figure summary[GIL_FIGURES_MAX];

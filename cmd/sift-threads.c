@@ -11,7 +11,7 @@
 
 #include <stdio.h>
 
-enum { OPT_CPU = 'c', OPT_FORMAT = 'f', OPT_FROM = 0x2000, OPT_STRICT, OPT_VERBOSE = 'v' };
+enum { OPT_CPU = 'c', OPT_FORMAT = 'f', OPT_FROM = 0x2000, OPT_STRICT, OPT_IDLE, OPT_VERBOSE = 'v' };
 
 static const struct cli_option options[] = {
 	{ "cpu", OPT_CPU, "FILE", "per-thread CPU: top -H -b, ps -eLo pid,tid,pcpu,comm, ps -L or pidstat -t" },
@@ -19,6 +19,7 @@ static const struct cli_option options[] = {
 	{ "from", OPT_FROM, "FMT", "dump input format: auto (default, from content), dump, json" },
 	{ "strict", OPT_STRICT, NULL, "a bad input line is fatal (exit 1)" },
 	{ "verbose", OPT_VERBOSE, NULL, "name every bad and skipped line" },
+	{ "idle", OPT_IDLE, NULL, "accepted as in the other tools: idle threads are always listed here" },
 	RULES_FILE_ROW,
 	{ 0, 0, 0, 0 },
 };
@@ -30,7 +31,8 @@ static const struct cli_spec spec = {
 	"native code; with --cpu, the thread's CPU% joined by thread id. Threads that use CPU but\n"
 	"never appear in a dump are listed too. Sorted by CPU, else by active snapshots.",
 	options,
-	"Exit status: 0 ok, 1 unreadable input or bad lines with --strict, 2 usage error.\n",
+	"Exit status: 0 ok, 1 unreadable input, no dump snapshot or no --cpu row, or bad lines with\n"
+	"--strict, 2 usage error.\n",
 };
 
 static const char *const from_names[] = { "auto", "dump", "json", NULL };
@@ -60,6 +62,7 @@ int main(int argc, char **argv)
 		}
 		case OPT_STRICT: errs.strict = 1; break;
 		case OPT_VERBOSE: errs.verbose = 1; break;
+		case OPT_IDLE: break; /* the idle column and idle-only threads are always shown */
 		default:
 			if (!rules_opts_handle(&ropts, key, value))
 				cli_usage_error(&spec, NULL);
@@ -70,9 +73,12 @@ int main(int argc, char **argv)
 	threadtab *threads = threadtab_new(r);
 	int status = 0;
 
-	uint64_t snapshots = 0;
+	struct sniff_dumps found;
 	if (sniff_read_dumps(argv + first, (size_t)(argc - first), from, &errs, threadtab_thread, threads,
-			     &snapshots))
+			     &found))
+		status = 1;
+	uint64_t snapshots = found.snapshots;
+	if (sniff_report_no_dumps(&found))
 		status = 1;
 
 	cpu_table *cpu = NULL;
@@ -83,8 +89,13 @@ int main(int argc, char **argv)
 		cpu = cpu_new(&errs);
 		while (in_next(cin, &line))
 			cpu_line(cpu, &line);
-		if (in_failed(cin))
+		if (in_failed(cin)) {
 			status = 1;
+		} else if (cpu_count(cpu) == 0) {
+			err_warn("%s: no thread CPU rows (expected top -H -b, ps -eLo pid,tid,pcpu,comm, "
+				 "ps -L, ps -eLf or pidstat -t output)", cpu_path);
+			status = 1;
+		}
 		in_close(cin);
 	}
 	err_lines_finish(&errs);

@@ -268,7 +268,7 @@ static void from_text(void *ctx, const struct dump_thread *t) { renumber(ctx, "t
 static void from_json(void *ctx, const struct dump_thread *t) { renumber(ctx, "json", t); }
 
 int sniff_read_dumps(char *const *paths, size_t npaths, enum load_format forced,
-		     struct err_lines *errs, dump_fn *fn, void *ctx, uint64_t *snapshots)
+		     struct err_lines *errs, dump_fn *fn, void *ctx, struct sniff_dumps *found)
 {
 	struct renumber r = { fn, ctx, NULL, 0, 0 };
 	in_reader *in = in_open(paths, npaths);
@@ -277,7 +277,9 @@ int sniff_read_dumps(char *const *paths, size_t npaths, enum load_format forced,
 	dumpjson *dj = dumpjson_new(errs, from_json, &r);
 	struct in_line line;
 	enum load_format fmt;
+	unsigned long lines = 0;
 	while (sniff_next(sn, &line, &fmt)) {
+		lines += line.len > 0;
 		if (fmt == LOAD_JSON)
 			dumpjson_line(dj, &line);
 		else /* folded stacks hold no snapshots: read as text, everything is skipped */
@@ -286,10 +288,21 @@ int sniff_read_dumps(char *const *paths, size_t npaths, enum load_format forced,
 	dump_finish(dp);
 	dumpjson_finish(dj);
 	int status = in_failed(in) ? 1 : 0;
-	*snapshots = r.count;
+	found->snapshots = r.count;
+	found->lines = lines;
+	found->looks_like = sniff_looks_like(sn);
 	dump_free(dp);
 	dumpjson_free(dj);
 	sniff_free(sn);
 	in_close(in);
 	return status;
+}
+
+int sniff_report_no_dumps(const struct sniff_dumps *found)
+{
+	if (found->snapshots || !found->lines)
+		return 0;
+	err_warn("no py-spy dump snapshot in the input (expected py-spy dump output, text or --json)%s%s",
+		 found->looks_like ? "; it looks like " : "", found->looks_like ? found->looks_like : "");
+	return 1;
 }

@@ -31,11 +31,20 @@ const char *sniff_guess(const char *text, size_t len);
 int sniff_next(sniff *s, struct in_line *line, enum load_format *format);
 void sniff_free(sniff *s);
 
+/* What sniff_read_dumps found. */
+struct sniff_dumps {
+	uint64_t snapshots;      /* numbered 1, 2, ... across all files and both formats */
+	unsigned long lines;     /* non-blank lines read */
+	const char *looks_like;  /* sniff_guess of the first lines, or NULL */
+};
+
 /* Read files (none: stdin) as py-spy dumps, text or JSON by content unless forced: each
- * thread of each snapshot goes to fn, snapshots numbered 1, 2, ... across all files and
- * both formats. *snapshots gets their number. Returns 0, or 1 when a file could not be
- * read (reported). */
+ * thread of each snapshot goes to fn. Returns 0, or 1 when a file could not be read
+ * (reported). */
 int sniff_read_dumps(char *const *paths, size_t npaths, enum load_format forced,
-		     struct err_lines *errs, dump_fn *fn, void *ctx, uint64_t *snapshots);
+		     struct err_lines *errs, dump_fn *fn, void *ctx, struct sniff_dumps *found);
+/* After sniff_read_dumps: when lines were read but no snapshot found, say so on stderr with
+ * what the input looks like, and return 1; else 0. */
+int sniff_report_no_dumps(const struct sniff_dumps *found);
 
 #endif

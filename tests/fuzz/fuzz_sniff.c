@@ -42,7 +42,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	err_lines_init(&errs);
 	errs.limit = 0;
 	uint64_t last = 0, snapshots;
-	sniff_read_dumps(paths, 2, LOAD_AUTO, &errs, on_thread, &last, &snapshots);
+	struct sniff_dumps found;
+	sniff_read_dumps(paths, 2, LOAD_AUTO, &errs, on_thread, &last, &found);
+	snapshots = found.snapshots;
 	close(fd);
 	return 0;
 }
