@@ -95,6 +95,11 @@ int main(int argc, char **argv)
 	if (column && chart_set_column(kind, &t, &s, column) != 0)
 		err_exit(EXIT_USAGE, "--column %s: no such column to draw in this %s table", column,
 			 chart_kind_name(kind));
+	/* An empty table would draw an empty (with png, 0-byte) picture without a word. */
+	if (t.nrows == 0)
+		err_exit(EXIT_DATA, "%s: a %s table with a header but no rows: nothing to draw (the command "
+			 "that wrote it printed an empty table; check its input and options)", t.file,
+			 chart_kind_name(kind));
 	chart_write(stdout, kind, &t, &s, &o);
 	err_close_stdout();
 	tsv_free(&t);
