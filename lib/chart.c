@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+/* Non-zero when the whole cell is a finite number, in *out. */
 static int number(const char *s, double *out)
 {
 	char *end;
