@@ -1,0 +1,566 @@
+/* chart: the sift tables sift-plot draws, one table of kinds, each recognising its table by
+ * the header and drawing it as an inert gnuplot script. */
+#include "chart.h"
+
+#include "intern.h"
+#include "xalloc.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* Non-zero when the whole cell is a finite number, in *out. */
+static int number(const char *s, double *out)
+{
+	char *end;
+	if (!s || !*s)
+		return 0;
+	*out = strtod(s, &end);
+	return *end == '\0' && isfinite(*out);
+}
+
+static void spec_init(struct chart_spec *s, const char *what)
+{
+	snprintf(s->what, sizeof s->what, "%s", what);
+	s->label[0] = s->label[1] = s->alt[0] = s->alt[1] = s->value[0] = s->value[1] = -1;
+}
+
+/* A ranked table of one or two key columns then `names`: rows labelled by the keys
+ * ("A / B"), the figure in `value`. Returns the number of key columns, 0 when no match. */
+static size_t match_keyed(const struct tsv *t, struct chart_spec *s, const char *names,
+			  size_t ncols, const char *value)
+{
+	for (size_t k = 1; k <= 2; k++) {
+		if (t->ncols != k + ncols || !tsv_has_run(t, k, names))
+			continue;
+		char what[128];
+		snprintf(what, sizeof what, k == 2 ? "%s / %s" : "%s", t->head[0], t->head[1]);
+		spec_init(s, what);
+		s->label[0] = 0;
+		s->label[1] = k == 2 ? 1 : -1;
+		s->value[0] = value ? tsv_col(t, value) : -1;
+		return k;
+	}
+	return 0;
+}
+
+/* sift-top: KEY [KEY2] self self_pct total total_pct. */
+static int match_top(const struct tsv *t, struct chart_spec *s)
+{
+	return match_keyed(t, s, "self self_pct total total_pct", 4, "self_pct") > 0;
+}
+
+/* sift-diff: KEY [KEY2] before after before_pct after_pct delta_pts ratio flag (or _rate). */
+static int match_diff(const struct tsv *t, struct chart_spec *s)
+{
+	size_t k = match_keyed(t, s, "before after before_pct|before_rate after_pct|after_rate "
+				     "delta_pts|delta_rate ratio flag", 7, NULL);
+	s->value[0] = (int)k + 2;
+	s->value[1] = (int)k + 3;
+	return k > 0;
+}
+
+/* sift-tput's series; loss is optional (older or hand-made series stop at unit). */
+static int match_series(const struct tsv *t, struct chart_spec *s)
+{
+	if (!tsv_has_run(t, 0, "source line rank step time value unit"))
+		return 0;
+	spec_init(s, "throughput");
+	s->value[0] = tsv_col(t, "value");
+	return 1;
+}
+
+/* Non-zero when every row holds the same text in column c. */
+static int same_in_all(const struct tsv *t, int c)
+{
+	for (size_t r = 1; r < t->nrows; r++)
+		if (strcmp(t->rows[r][c], t->rows[0][c]) != 0)
+			return 0;
+	return 1;
+}
+
+/* sift-tput --stats: one box per source (and unit, when the table holds several). */
+static int match_stats(const struct tsv *t, struct chart_spec *s)
+{
+	if (t->ncols != 14 ||
+	    !tsv_has_run(t, 0, "source unit n warmup dup nan mean median p5 p95 stddev cv_pct min max"))
+		return 0;
+	spec_init(s, "throughput");
+	s->label[0] = 0;
+	s->label[1] = same_in_all(t, 1) ? -1 : 1;
+	return 1;
+}
+
+/* sift-tput --compare: the speedup and its interval, one point per unit. */
+static int match_compare(const struct tsv *t, struct chart_spec *s)
+{
+	if (t->ncols != 12 ||
+	    !tsv_has_run(t, 0, "unit before_n after_n before_median after_median before_cv_pct "
+			   "after_cv_pct speedup ci_low ci_high p_value verdict"))
+		return 0;
+	spec_init(s, "speedup, after versus before (median ratio, 95% interval)");
+	s->label[0] = 0;
+	s->value[0] = tsv_col(t, "speedup");
+	return 1;
+}
+
+/* Non-zero when some row has a number in column c. */
+static int any_number(const struct tsv *t, int c)
+{
+	double v;
+	for (size_t r = 0; r < t->nrows; r++)
+		if (number(t->rows[r][c], &v))
+			return 1;
+	return 0;
+}
+
+/* sift-threads: CPU per thread, labelled by the thread's name, else its tid (and OS name);
+ * without --cpu the CPU columns are empty and the bars show active snapshots. */
+static int match_threads(const struct tsv *t, struct chart_spec *s)
+{
+	if (t->ncols != 13 ||
+	    !tsv_has_run(t, 0, "pid tid thread os_thread seen active idle gil cpu_mean cpu_max leaf "
+			   "handoff category"))
+		return 0;
+	spec_init(s, "thread");
+	s->label[0] = tsv_col(t, "thread");
+	s->alt[0] = tsv_col(t, "tid");
+	s->alt[1] = tsv_col(t, "os_thread");
+	s->value[0] = tsv_col(t, any_number(t, tsv_col(t, "cpu_mean")) ? "cpu_mean" : "active");
+	return 1;
+}
+
+/* sift-gil's keys table (profiles): KEY [KEY2] total gil ... gil_share_pct flag. */
+static int match_gil(const struct tsv *t, struct chart_spec *s)
+{
+	return match_keyed(t, s, "total gil total_per_s gil_per_s gil_share_pct flag", 6,
+			   "gil_share_pct") > 0;
+}
+
+/* sift-gil --dumps keys table: KEY [KEY2] seen active gil active_pct gil_pct. */
+static int match_gil_dumps(const struct tsv *t, struct chart_spec *s)
+{
+	return match_keyed(t, s, "seen active gil active_pct gil_pct", 5, "gil_pct") > 0;
+}
+
+typedef int chart_match_fn(const struct tsv *t, struct chart_spec *s);
+typedef void chart_draw_fn(FILE *out, const struct tsv *t, const struct chart_spec *s,
+			   const struct chart_opts *o);
+static chart_draw_fn draw_bars, draw_pairs, draw_series, draw_boxes, draw_speedup;
+
+struct chart_kind {
+	const char *name;
+	chart_match_fn *match;     /* non-zero (and s filled in) when the header is this table */
+	chart_draw_fn *draw;       /* the datablock and plot, after the preamble */
+	enum { TITLE_WHAT, TITLE_FIGURE_BY, TITLE_BEFORE_AFTER } title;
+	int any_column;            /* --column may draw another column (one figure per row) */
+};
+
+/* Headers are matched whole, so a tool's changed header fails loudly here instead of
+ * drawing the wrong column. Adding a table is one row here; the first match wins. */
+static const struct chart_kind kinds[] = {
+	{ "diff", match_diff, draw_pairs, TITLE_BEFORE_AFTER, 0 },
+	{ "top", match_top, draw_bars, TITLE_FIGURE_BY, 1 },
+	{ "series", match_series, draw_series, TITLE_WHAT, 1 },
+	{ "stats", match_stats, draw_boxes, TITLE_WHAT, 0 },
+	{ "compare", match_compare, draw_speedup, TITLE_WHAT, 0 },
+	{ "threads", match_threads, draw_bars, TITLE_FIGURE_BY, 1 },
+	{ "gil", match_gil, draw_bars, TITLE_FIGURE_BY, 1 },
+	{ "gil dumps", match_gil_dumps, draw_bars, TITLE_FIGURE_BY, 1 },
+};
+
+/* A row's label: its label columns joined by " / ", shortened for the axis. */
+static size_t row_label(const struct tsv *t, const struct chart_spec *s, size_t r, size_t width,
+			char *buf, size_t cap)
+{
+	char *joined = NULL;
+	size_t len = 0, jcap = 0;
+	const int *cols = s->alt[0] >= 0 && !t->rows[r][s->label[0]][0] ? s->alt : s->label;
+	for (int i = 0; i < 2; i++) {
+		if (cols[i] < 0 || !t->rows[r][cols[i]][0])
+			continue;
+		const char *cell = t->rows[r][cols[i]];
+		size_t n = strlen(cell);
+		joined = xgrow(joined, &jcap, len + n + 4, 1);
+		if (len)
+			memcpy(joined + len, " / ", 3), len += 3;
+		memcpy(joined + len, cell, n);
+		len += n;
+	}
+	size_t n = gnuplot_shorten(joined ? joined : "", len, width, buf, cap);
+	free(joined);
+	return n;
+}
+
+static void axis_label(FILE *out, const char *axis, const char *text)
+{
+	fprintf(out, "set %slabel ", axis);
+	gnuplot_quote(out, text, strlen(text), 0);
+	putc('\n', out);
+}
+
+/* Category tics: ("label" pos, ...); labels are formats to gnuplot, hence GNUPLOT_FORMAT. */
+static void tics(FILE *out, const char *axis, char **labels, const double *pos, size_t n)
+{
+	fprintf(out, "set %stics (", axis);
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			fputs(", ", out);
+		gnuplot_quote(out, labels[i], strlen(labels[i]), GNUPLOT_FORMAT);
+		putc(' ', out);
+		gnuplot_number(out, pos[i]);
+	}
+	fputs(")\n", out);
+}
+
+/* The rows drawn as bars: those with a figure in every value column, at most limit. */
+static size_t pick_rows(const struct tsv *t, const struct chart_spec *s, const struct chart_opts *o,
+			size_t *picked, double (*vals)[2])
+{
+	size_t n = 0;
+	for (size_t r = 0; r < t->nrows && (o->limit == 0 || n < o->limit); r++) {
+		double v[2] = { 0, 0 };
+		int ok = 1;
+		for (int i = 0; i < 2; i++)
+			if (s->value[i] >= 0)
+				ok &= number(t->rows[r][s->value[i]], &v[i]);
+		if (!ok)
+			continue;
+		picked[n] = r;
+		vals[n][0] = v[0];
+		vals[n][1] = v[1];
+		n++;
+	}
+	return n;
+}
+
+/* Horizontal bars, first row on top; shared by single and paired bars. */
+static void draw_hbars(FILE *out, const struct tsv *t, const struct chart_spec *s,
+			const struct chart_opts *o, int pairs)
+{
+	size_t *picked = xmalloc((t->nrows + 1) * sizeof *picked);
+	double (*vals)[2] = xmalloc((t->nrows + 1) * sizeof *vals);
+	size_t n = pick_rows(t, s, o, picked, vals);
+	char **labels = xmalloc((n + 1) * sizeof *labels);
+	double *pos = xmalloc((n + 1) * sizeof *pos);
+	size_t cap = o->label_width * 4 + 8;
+	for (size_t i = 0; i < n; i++) {
+		labels[i] = xmalloc(cap);
+		row_label(t, s, picked[i], o->label_width, labels[i], cap);
+		pos[i] = (double)(n - 1 - i);
+	}
+	gnuplot_block_begin(out, "D");
+	for (size_t i = 0; i < n; i++) {
+		gnuplot_number(out, pos[i]);
+		for (int k = 0; k < 1 + pairs; k++) {
+			putc(' ', out);
+			gnuplot_number(out, vals[i][k]);
+		}
+		putc('\n', out);
+	}
+	gnuplot_block_end(out);
+	if (n)
+		tics(out, "y", labels, pos, n);
+	fprintf(out, "set yrange [-0.6:%zu.4]\n", n ? n - 1 : 0);
+	fputs("set ytics scale 0\nset grid xtics\nset style fill solid 0.85 border -1\n", out);
+	/* Bars start at zero; a table of zeros (or negatives) still gets an axis. */
+	fputs("set xrange [0:*]\nset offsets 0, graph 0.05, 0, 0\n", out);
+	const char *figure = t->head[s->value[0]];
+	if (pairs) /* before_pct / before_rate: say what both bars measure */
+		figure = strstr(figure, "_rate") ? "samples per 1,000 units of work" : "% of samples";
+	axis_label(out, "x", figure);
+	if (pairs) {
+		/* The extra height keeps the key clear of the axis label (pngcairo overlaps them). */
+		fputs("set key below horizontal spacing 1.5 height 1\n", out);
+		fputs("plot $D using ($2/2):($1+0.2):(0):2:($1+0.02):($1+0.38) with boxxyerror lc rgb \"#8c8c8c\" title \"before\", \\\n"
+		      "     $D using ($3/2):($1-0.2):(0):3:($1-0.38):($1-0.02) with boxxyerror lc rgb \"#c0392b\" title \"after\"\n",
+		      out);
+	} else {
+		fputs("unset key\n", out);
+		fputs("plot $D using ($2/2):1:(0):2:($1-0.4):($1+0.4) with boxxyerror lc rgb \"#4878a8\"\n", out);
+	}
+	for (size_t i = 0; i < n; i++)
+		free(labels[i]);
+	free(labels);
+	free(pos);
+	free(vals);
+	free(picked);
+}
+
+static void draw_bars(FILE *out, const struct tsv *t, const struct chart_spec *s,
+			const struct chart_opts *o)
+{
+	draw_hbars(out, t, s, o, 0);
+}
+
+static void draw_pairs(FILE *out, const struct tsv *t, const struct chart_spec *s,
+			const struct chart_opts *o)
+{
+	draw_hbars(out, t, s, o, 1);
+}
+
+/* Seconds since 1970 of "YYYY-MM-DD[T ]HH:MM:SS[.,frac]", or a plain number. */
+static int parse_time(const char *s, double *out)
+{
+	if (number(s, out))
+		return 1;
+	struct tm tm = { 0 };
+	int consumed = 0;
+	if (sscanf(s, "%4d-%2d-%2d%*1[T ]%2d:%2d:%2d%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
+		   &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &consumed) != 6)
+		return 0;
+	tm.tm_year -= 1900;
+	tm.tm_mon -= 1;
+	double frac = 0;
+	if (s[consumed] == '.' || s[consumed] == ',') {
+		const char *digits = s + consumed + 1;
+		frac = atof(digits) / pow(10, (double)strspn(digits, "0123456789"));
+	}
+	*out = (double)timegm(&tm) + frac;
+	return 1;
+}
+
+/* One line per group (source, then rank when a source has several), in order of appearance. */
+static void draw_series(FILE *out, const struct tsv *t, const struct chart_spec *s,
+			const struct chart_opts *o)
+{
+	int csrc = 0, crank = 2, cx = o->x_time ? 4 : 3, cunit = 6;
+	size_t ngroups = 0, gcap = 0;
+	struct group { size_t first; size_t *rows; size_t n, cap; } *groups = NULL;
+	int by_rank = 0;
+	double t0 = NAN;
+	/* Ranks split lines only when some source has more than one: each row against its
+	 * source's first row, found by key (comparing every pair was quadratic). */
+	intern *keys = intern_new();
+	size_t *first = NULL, ncap = 0;
+	char *key = NULL;
+	size_t kcap = 0;
+	for (size_t r = 0; r < t->nrows && !by_rank; r++) {
+		size_t seen = intern_count(keys);
+		uint32_t id = intern_add(keys, t->rows[r][csrc], strlen(t->rows[r][csrc]));
+		if (id == seen) {
+			first = xgrow(first, &ncap, (size_t)id + 1, sizeof *first);
+			first[id] = r;
+		}
+		by_rank = strcmp(t->rows[first[id]][crank], t->rows[r][crank]) != 0;
+	}
+	intern_free(keys);
+	free(first);
+	/* Group by "SOURCE\tRANK" (fields hold no tab): intern ids are group numbers. */
+	keys = intern_new();
+	for (size_t r = 0; r < t->nrows; r++) {
+		double x, y;
+		if (!number(t->rows[r][s->value[0]], &y) ||
+		    !(o->x_time ? parse_time(t->rows[r][cx], &x) : number(t->rows[r][cx], &x)))
+			continue;
+		size_t ls = strlen(t->rows[r][csrc]), lr = by_rank ? strlen(t->rows[r][crank]) : 0;
+		key = xgrow(key, &kcap, ls + lr + 2, 1);
+		memcpy(key, t->rows[r][csrc], ls);
+		key[ls] = '\t';
+		memcpy(key + ls + 1, t->rows[r][crank], lr);
+		size_t g = intern_add(keys, key, ls + 1 + lr);
+		if (g == ngroups) {
+			groups = xgrow(groups, &gcap, ngroups + 1, sizeof *groups);
+			groups[ngroups++] = (struct group){ r, NULL, 0, 0 };
+		}
+		groups[g].rows = xgrow(groups[g].rows, &groups[g].cap, groups[g].n + 1, sizeof(size_t));
+		groups[g].rows[groups[g].n++] = r;
+	}
+	intern_free(keys);
+	free(key);
+	gnuplot_block_begin(out, "D");
+	for (size_t g = 0; g < ngroups; g++) {
+		if (g)
+			fputs("\n\n", out); /* gnuplot's index separator */
+		/* Each line starts at 0 s: runs recorded at different times still overlay. */
+		t0 = NAN;
+		for (size_t i = 0; i < groups[g].n && o->x_time; i++) {
+			double x = 0;
+			parse_time(t->rows[groups[g].rows[i]][cx], &x);
+			if (!(t0 <= x))
+				t0 = x;
+		}
+		for (size_t i = 0; i < groups[g].n; i++) {
+			char **row = t->rows[groups[g].rows[i]];
+			double x = 0, y = 0;
+			if (o->x_time)
+				parse_time(row[cx], &x), x = round((x - t0) * 1e6) / 1e6; /* no float noise */
+			else
+				number(row[cx], &x);
+			number(row[s->value[0]], &y);
+			gnuplot_number(out, x);
+			putc(' ', out);
+			gnuplot_number(out, y);
+			putc('\n', out);
+		}
+	}
+	gnuplot_block_end(out);
+	axis_label(out, "x", o->x_time ? "seconds" : "step");
+	axis_label(out, "y", ngroups ? t->rows[groups[0].first][cunit] : "value");
+	fputs("set grid\nset key bottom right\nset yrange [0:*]\n", out);
+	if (!ngroups)
+		fputs("set xrange [0:1]\nplot 1/0 notitle\n", out);
+	for (size_t g = 0; g < ngroups; g++) {
+		char **f = t->rows[groups[g].first];
+		char title[512];
+		snprintf(title, sizeof title, by_rank ? "%s rank %s" : "%s", f[csrc], f[crank]);
+		fprintf(out, "%s $D index %zu using 1:2 with lines lw 2 title ", g ? ", \\\n    " : "plot", g);
+		gnuplot_quote(out, title, strlen(title), 0);
+		free(groups[g].rows);
+	}
+	if (ngroups)
+		putc('\n', out);
+	free(groups);
+}
+
+/* sift-tput --stats rows as boxes: p5..p95, whiskers min..max, the median in red. The
+ * stats carry no quartiles; p5/p95 are the figures the tool already trims warm-up for. */
+static void draw_boxes(FILE *out, const struct tsv *t, const struct chart_spec *s,
+			const struct chart_opts *o)
+{
+	int need[5] = { tsv_col(t, "p5"), tsv_col(t, "p95"), tsv_col(t, "min"), tsv_col(t, "max"),
+			tsv_col(t, "median") };
+	size_t cap = o->label_width * 4 + 8, n = 0;
+	char **labels = xmalloc((t->nrows + 1) * sizeof *labels);
+	double *pos = xmalloc((t->nrows + 1) * sizeof *pos);
+	gnuplot_block_begin(out, "D");
+	for (size_t r = 0; r < t->nrows && (o->limit == 0 || n < o->limit); r++) {
+		double v[5];
+		int ok = 1;
+		for (int i = 0; i < 5; i++)
+			ok &= number(t->rows[r][need[i]], &v[i]);
+		if (!ok)
+			continue;
+		labels[n] = xmalloc(cap);
+		row_label(t, s, r, o->label_width, labels[n], cap);
+		pos[n] = (double)(n + 1);
+		gnuplot_number(out, pos[n]);
+		for (int i = 0; i < 5; i++) {
+			putc(' ', out);
+			gnuplot_number(out, v[i]);
+		}
+		putc('\n', out);
+		n++;
+	}
+	gnuplot_block_end(out);
+	if (n)
+		tics(out, "x", labels, pos, n);
+	fprintf(out, "set xrange [0.4:%zu.6]\n", n);
+	fputs("set xtics scale 0\nset grid ytics\nset yrange [0:*]\nunset key\n"
+	      "set style fill solid 0.5 border -1\nset boxwidth 0.5\n", out);
+	/* One unit: name it on the axis (the labels then hold only the sources). */
+	char ylabel[256];
+	snprintf(ylabel, sizeof ylabel, "%s%sbox p5-p95, whiskers min-max, median",
+		 s->label[1] < 0 && t->nrows ? t->rows[0][1] : "", s->label[1] < 0 && t->nrows ? ": " : "");
+	axis_label(out, "y", ylabel);
+	if (n)
+		fputs("plot $D using 1:2:4:5:3 with candlesticks lc rgb \"#4878a8\" whiskerbars, \\\n"
+		      "     $D using 1:6:6:6:6 with candlesticks lc rgb \"#c0392b\" lw 2\n", out);
+	else
+		fputs("plot 1/0 notitle\n", out);
+	for (size_t i = 0; i < n; i++)
+		free(labels[i]);
+	free(labels);
+	free(pos);
+}
+
+/* sift-tput --compare rows: the speedup as a point with its 95% interval as error bars,
+ * one per unit labelled "UNIT (verdict)", against a dashed line at 1 (no change). */
+static void draw_speedup(FILE *out, const struct tsv *t, const struct chart_spec *s,
+			const struct chart_opts *o)
+{
+	int need[3] = { tsv_col(t, "speedup"), tsv_col(t, "ci_low"), tsv_col(t, "ci_high") };
+	int cverdict = tsv_col(t, "verdict");
+	size_t cap = o->label_width * 4 + 8, n = 0;
+	char **labels = xmalloc((t->nrows + 1) * sizeof *labels);
+	double *pos = xmalloc((t->nrows + 1) * sizeof *pos);
+	double lo = 1, hi = 1; /* the range always shows the no-change line */
+	gnuplot_block_begin(out, "D");
+	for (size_t r = 0; r < t->nrows && (o->limit == 0 || n < o->limit); r++) {
+		double v[3];
+		int ok = 1;
+		for (int i = 0; i < 3; i++)
+			ok &= number(t->rows[r][need[i]], &v[i]);
+		if (!ok)
+			continue;
+		const char *unit = t->rows[r][s->label[0]], *verdict = t->rows[r][cverdict];
+		size_t len = strlen(unit) + strlen(verdict) + 4;
+		char *text = xmalloc(len);
+		snprintf(text, len, *verdict ? "%s (%s)" : "%s", unit, verdict);
+		labels[n] = xmalloc(cap);
+		gnuplot_shorten(text, strlen(text), o->label_width, labels[n], cap);
+		free(text);
+		pos[n] = (double)(n + 1);
+		gnuplot_number(out, pos[n]);
+		for (int i = 0; i < 3; i++) {
+			putc(' ', out);
+			gnuplot_number(out, v[i]);
+			lo = fmin(lo, v[i]);
+			hi = fmax(hi, v[i]);
+		}
+		putc('\n', out);
+		n++;
+	}
+	gnuplot_block_end(out);
+	if (n)
+		tics(out, "x", labels, pos, n);
+	double pad = (hi - lo) * 0.15 + 0.01;
+	fprintf(out, "set xrange [0.4:%zu.6]\nset yrange [", n);
+	gnuplot_number(out, round((lo - pad) * 1000) / 1000);
+	putc(':', out);
+	gnuplot_number(out, round((hi + pad) * 1000) / 1000);
+	fputs("]\nset xtics scale 0\nset grid ytics\nunset key\n", out);
+	axis_label(out, "y", "speedup (above 1: faster), 95% interval");
+	if (n)
+		fputs("plot 1 with lines dt 2 lc rgb \"#8c8c8c\", \\\n"
+		      "     $D using 1:2:3:4 with yerrorbars pt 7 ps 1.5 lw 2 lc rgb \"#c0392b\"\n", out);
+	else
+		fputs("plot 1/0 notitle\n", out);
+	for (size_t i = 0; i < n; i++)
+		free(labels[i]);
+	free(labels);
+	free(pos);
+}
+
+const struct chart_kind *chart_recognise(const struct tsv *t, struct chart_spec *s)
+{
+	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+		if (kinds[i].match(t, s))
+			return &kinds[i];
+	return NULL;
+}
+
+const char *chart_kind_name(const struct chart_kind *k)
+{
+	return k->name;
+}
+
+int chart_set_column(const struct chart_kind *k, const struct tsv *t, struct chart_spec *s,
+		     const char *name)
+{
+	int c = tsv_col(t, name);
+	if (c < 0 || !k->any_column)
+		return -1;
+	s->value[0] = c;
+	return 0;
+}
+
+void chart_write(FILE *out, const struct chart_kind *k, const struct tsv *t,
+		 const struct chart_spec *s, const struct chart_opts *o)
+{
+	struct gnuplot_page page = o->page;
+	char title[256];
+	if (!page.title) {
+		const char *figure = s->value[0] >= 0 ? t->head[s->value[0]] : "";
+		if (k->title == TITLE_FIGURE_BY)
+			snprintf(title, sizeof title, "%s by %s", figure, s->what);
+		else if (k->title == TITLE_BEFORE_AFTER)
+			snprintf(title, sizeof title, "%s: before and after", s->what);
+		else
+			snprintf(title, sizeof title, "%s", s->what);
+		page.title = title;
+	}
+	gnuplot_begin(out, &page);
+	k->draw(out, t, s, o);
+}
