@@ -53,8 +53,8 @@ static const struct cli_spec spec = {
 
 struct opts {
 	int stats, list;
-	struct tputread_opts read;
-	struct series_keep keep;
+	struct tputread_opts read;  /* --unit, --rank, --jobs; -v and --strict read in order */
+	struct series_keep keep;    /* --warmup, --per-rank */
 	double fail_below;         /* NaN: none */
 	enum table_format format;
 	char **before, **after;
