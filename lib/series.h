@@ -1,0 +1,91 @@
+/* series: throughput series (one source's points in one unit), the values their statistics
+ * are taken on (warm-up and per-rank copies dropped), and before/after comparisons. It lives
+ * apart from any tool so that every comparison is computed, and tested, in one place. */
+#ifndef SIFT_SERIES_H
+#define SIFT_SERIES_H
+
+#include <stddef.h>
+
+#include "stats.h"
+#include "tput.h"
+
+struct series_point {
+	double value;
+	long long step;  /* -1 when unknown */
+	long rank;       /* -1 when unknown */
+};
+
+/* The points of a source (or of a compare side's log) in one unit, in input order. */
+struct series {
+	char *source;
+	enum tput_unit unit;
+	struct series_point *pts;
+	size_t n, cap;
+	size_t nan;      /* nan values seen: counted, never kept */
+};
+
+/* Series in order of their first point. */
+struct series_set {
+	struct series *s;
+	size_t n, cap;
+};
+
+/* The series of source in unit, made (empty) when new. */
+struct series *series_get(struct series_set *set, const char *source, enum tput_unit unit);
+void series_add(struct series *s, struct series_point point);
+void series_set_free(struct series_set *set);
+
+/* What statistics skip: the warm-up (the first `warmup` steps, or that percentage of the
+ * points when pct), and unless per_rank, every rank's copy of a step but the lowest rank's. */
+struct series_keep {
+	int per_rank;
+	int pct;
+	double warmup;
+};
+
+/* --warmup's "N" (steps) or "P%" (of points, below 100) into how; -1 when malformed. */
+int series_keep_parse(struct series_keep *how, const char *text);
+
+/* The values statistics are taken on, and what was left out. */
+struct series_kept {
+	double *v;
+	size_t n, warmup, dups;
+};
+
+void series_keep(const struct series *s, const struct series_keep *how, struct series_kept *out);
+/* Every series of one unit in set, each losing its own warm-up and copies, pooled;
+ * their nan counts summed into *nan. */
+void series_pool(const struct series_set *set, enum tput_unit unit, const struct series_keep *how,
+		 struct series_kept *out, size_t *nan);
+/* stats_summarize on a copy: k stays in input order. */
+void series_summary(const struct series_kept *k, struct stats_summary *out);
+
+/* Two samples compared: the speedup is the after/before ratio of medians (before/after when
+ * lower_is_better, so that above 1 is always faster) with its bootstrap interval, and a
+ * Mann-Whitney test; the verdict needs both to agree at 5%. */
+struct series_cmp {
+	struct stats_summary before, after;
+	struct stats_ratio_ci ci;    /* NaN when not ok */
+	struct stats_mwu mw;         /* NaN when not ok */
+	int ok;                      /* enough data for both */
+	const char *verdict;         /* "faster", "slower", "no significant change", "not enough data" */
+};
+void series_compare_values(const double *before, size_t nb, const double *after, size_t na,
+			   int lower_is_better, struct series_cmp *out);
+
+enum series_side { SERIES_BOTH, SERIES_BEFORE_ONLY, SERIES_AFTER_ONLY };
+
+/* One unit of a before/after comparison of logs. */
+struct series_unit_cmp {
+	enum tput_unit unit;
+	enum series_side side;           /* only SERIES_BOTH is compared */
+	struct series_kept before, after; /* counts of the pooled sides (values freed) */
+	size_t before_nan, after_nan;
+	struct series_cmp cmp;
+};
+/* The units of before in the order they first appear, then those only in after; *n gets
+ * their count. Free with free(). */
+struct series_unit_cmp *series_compare(const struct series_set *before, const struct series_set *after,
+				       const struct series_keep *how, size_t *n);
+
+#endif

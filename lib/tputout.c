@@ -1,0 +1,231 @@
+/* tputout: sift-tput's output: series rows (printf-free for the common numbers, since there
+ * is one per matched line), the stats and comparison tables, the preset list. */
+#include "tputout.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A row being built in its caller's buffer of TPUTOUT_ROW_MAX bytes. */
+struct row {
+	char *buf;
+	size_t len;
+};
+
+static void row_put(struct row *r, const char *s, size_t n)
+{
+	if (n > TPUTOUT_ROW_MAX - r->len)  /* cannot happen: see TPUTOUT_ROW_MAX */
+		abort();
+	memcpy(r->buf + r->len, s, n);
+	r->len += n;
+}
+
+/* Digits of u with `frac` of them after a point (trailing zeros already dropped). */
+static void row_fixed(struct row *r, int neg, unsigned long long u, int frac)
+{
+	char buf[32], *p = buf + sizeof buf;
+	for (int d = 0; d < frac; d++, u /= 10)
+		*--p = (char)('0' + u % 10);
+	if (frac)
+		*--p = '.';
+	do
+		*--p = (char)('0' + u % 10);
+	while ((u /= 10) != 0);
+	if (neg)
+		*--p = '-';
+	row_put(r, p, (size_t)(buf + sizeof buf - p));
+}
+
+/* Up to 6 decimals, trailing zeros dropped; 0 when v is not the double nearest to such a
+ * decimal. When it is, and v < 2^33 (half its ulp then stays below 5e-7), printf's %.6f
+ * rounds v's exact value to the same digits. max (at most 2^33 * 1e6) bounds v * 1e6. */
+static int row_short(struct row *r, double v, double max)
+{
+	double a = fabs(v), x = a * 1e6;
+	if (!(x < max))
+		return 0;
+	unsigned long long u = (unsigned long long)(x + 0.5);  /* a cast: nearbyint is a libm call */
+	if ((double)u / 1e6 != a)
+		return 0;
+	int frac = 6;
+	while (frac > 0 && u % 10 == 0) {
+		u /= 10;
+		frac--;
+	}
+	row_fixed(r, v < 0, u, frac);
+	return 1;
+}
+
+/* Numbers as %.10g writes them (whole numbers below 1e15 whole: no digit lost), the common
+ * short ones without printf. */
+static void row_num(struct row *r, double v)
+{
+	if (isnan(v))
+		return;
+	if (fabs(v) < 1e15 && v == (double)(long long)v) {
+		row_fixed(r, v < 0, (unsigned long long)fabs(v), 0);
+		return;
+	}
+	/* below 1e10 scaled, six decimals and at most ten digits: %.10g's own spelling */
+	if (fabs(v) >= 1e-4 && row_short(r, v, 1e10))
+		return;
+	char buf[32];
+	int n = snprintf(buf, sizeof buf, "%.10g", v);
+	row_put(r, buf, (size_t)n);
+}
+
+/* Seconds as %.6f writes them, trailing zeros dropped. */
+static void row_time(struct row *r, double t)
+{
+	if (isnan(t))
+		return;
+	if (row_short(r, t, 8.5e15))
+		return;
+	char buf[400];  /* %.6f of 1.8e308: 309 digits, a point and six */
+	int n = snprintf(buf, sizeof buf, "%.6f", t);
+	while (n > 0 && buf[n - 1] == '0')
+		n--;
+	if (n > 0 && buf[n - 1] == '.')
+		n--;
+	row_put(r, buf, (size_t)n);
+}
+
+size_t tputout_row(char *buf, const struct tput_point *pt)
+{
+	struct row r = { buf, 0 };
+	row_put(&r, "\t", 1);
+	if (pt->rank >= 0)
+		row_fixed(&r, 0, (unsigned long long)pt->rank, 0);
+	row_put(&r, "\t", 1);
+	if (pt->step >= 0)
+		row_fixed(&r, 0, (unsigned long long)pt->step, 0);
+	row_put(&r, "\t", 1);
+	row_time(&r, pt->time);
+	row_put(&r, "\t", 1);
+	row_num(&r, pt->value);
+	row_put(&r, "\t", 1);
+	row_put(&r, tput_unit_names[pt->unit], strlen(tput_unit_names[pt->unit]));
+	row_put(&r, "\t", 1);
+	row_num(&r, pt->loss);
+	row_put(&r, "\n", 1);
+	return r.len;
+}
+
+void tputout_presets(FILE *out, enum table_format format)
+{
+	static const struct table_column cols[] = {
+		{ "preset", TABLE_STR, 0 }, { "source", TABLE_STR, 0 }, { "unit", TABLE_STR, 0 },
+		{ "example", TABLE_STR, 0 },
+	};
+	table *t = table_new(cols, 4);
+	for (size_t i = 0; i < tput_npresets; i++) {
+		const struct tput_preset *p = &tput_presets[i];
+		const char *unit = p->unit ? p->unit : "from the line";
+		table_add_row(t);
+		table_set_str(t, 0, p->name, strlen(p->name));
+		table_set_str(t, 1, p->source, strlen(p->source));
+		table_set_str(t, 2, unit, strlen(unit));
+		table_set_str(t, 3, p->example, strlen(p->example));
+	}
+	table_write(t, out, format, 0);
+	table_free(t);
+}
+
+static const struct table_column stats_cols[] = {
+	{ "source", TABLE_STR, 0 }, { "unit", TABLE_STR, 0 }, { "n", TABLE_UINT, 0 },
+	{ "warmup", TABLE_UINT, 0 }, { "dup", TABLE_UINT, 0 }, { "nan", TABLE_UINT, 0 },
+	{ "mean", TABLE_REAL, 4 }, { "median", TABLE_REAL, 4 }, { "p5", TABLE_REAL, 4 },
+	{ "p95", TABLE_REAL, 4 }, { "stddev", TABLE_REAL, 4 }, { "cv_pct", TABLE_PCT, 0 },
+	{ "min", TABLE_REAL, 4 }, { "max", TABLE_REAL, 4 },
+};
+
+static void stats_row(table *t, const char *source, enum tput_unit unit, size_t nan, const struct series_kept *k,
+		      const struct stats_summary *sum)
+{
+	table_add_row(t);
+	table_set_str(t, 0, source, strlen(source));
+	const char *u = tput_unit_names[unit];
+	table_set_str(t, 1, u, strlen(u));
+	table_set_uint(t, 2, k->n);
+	table_set_uint(t, 3, k->warmup);
+	table_set_uint(t, 4, k->dups);
+	table_set_uint(t, 5, nan);
+	double f[] = { sum->mean, sum->median, sum->p5, sum->p95, sum->stddev, sum->cv_pct, sum->min, sum->max };
+	for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
+		table_set_real(t, 6 + i, f[i]);
+}
+
+/* Text output starts with what was left out. */
+static void text_note(FILE *out, const struct series_keep *how, unsigned long bad)
+{
+	if (how->pct)
+		fprintf(out, "warm-up: first %g%% of points skipped per series\n", how->warmup);
+	else
+		fprintf(out, "warm-up: first %g steps skipped per series\n", how->warmup);
+	fprintf(out, "bad lines %lu\n", bad);
+}
+
+void tputout_stats(FILE *out, const struct series_set *set, const struct series_keep *how,
+		   enum table_format format, unsigned long bad)
+{
+	table *t = table_new(stats_cols, sizeof stats_cols / sizeof stats_cols[0]);
+	for (size_t i = 0; i < set->n; i++) {
+		struct series_kept k;
+		struct stats_summary sum;
+		series_keep(&set->s[i], how, &k);
+		series_summary(&k, &sum);
+		stats_row(t, set->s[i].source, set->s[i].unit, set->s[i].nan, &k, &sum);
+		free(k.v);
+	}
+	if (format == TABLE_TEXT)
+		text_note(out, how, bad);
+	table_write(t, out, format, 0);
+	table_free(t);
+}
+
+void tputout_compare(FILE *out, const struct series_unit_cmp *c, size_t n, const struct series_keep *how,
+		     enum table_format format, unsigned long bad)
+{
+	static const struct table_column cols[] = {
+		{ "unit", TABLE_STR, 0 }, { "before_n", TABLE_UINT, 0 }, { "after_n", TABLE_UINT, 0 },
+		{ "before_median", TABLE_REAL, 4 }, { "after_median", TABLE_REAL, 4 },
+		{ "before_cv_pct", TABLE_PCT, 0 }, { "after_cv_pct", TABLE_PCT, 0 },
+		{ "speedup", TABLE_REAL, 4 }, { "ci_low", TABLE_REAL, 4 }, { "ci_high", TABLE_REAL, 4 },
+		{ "p_value", TABLE_REAL, 6 }, { "verdict", TABLE_STR, 0 },
+	};
+	table *st = table_new(stats_cols, sizeof stats_cols / sizeof stats_cols[0]);
+	table *t = table_new(cols, sizeof cols / sizeof cols[0]);
+	for (size_t i = 0; i < n; i++) {
+		const struct series_cmp *m = &c[i].cmp;
+		if (c[i].side != SERIES_BOTH)
+			continue;
+		stats_row(st, "before", c[i].unit, c[i].before_nan, &c[i].before, &m->before);
+		stats_row(st, "after", c[i].unit, c[i].after_nan, &c[i].after, &m->after);
+		table_add_row(t);
+		const char *u = tput_unit_names[c[i].unit];
+		table_set_str(t, 0, u, strlen(u));
+		table_set_uint(t, 1, c[i].before.n);
+		table_set_uint(t, 2, c[i].after.n);
+		double f[] = { m->before.median, m->after.median, m->before.cv_pct, m->after.cv_pct,
+			       m->ci.ratio, m->ci.low, m->ci.high, m->mw.p };
+		for (size_t j = 0; j < sizeof f / sizeof f[0]; j++)
+			table_set_real(t, 3 + j, f[j]);
+		table_set_str(t, 11, m->verdict, strlen(m->verdict));
+	}
+	if (format == TABLE_TEXT) {
+		text_note(out, how, bad);
+		table_write(st, out, format, 0);
+		putc('\n', out);
+		table_write(t, out, format, 0);
+		putc('\n', out);
+		for (size_t i = 0; i < n; i++)
+			if (c[i].side == SERIES_BOTH)
+				fprintf(out, "%s: %s: speedup %.4f (95%% CI %.4f to %.4f), Mann-Whitney p %.3g\n",
+					tput_unit_names[c[i].unit], c[i].cmp.verdict, c[i].cmp.ci.ratio, c[i].cmp.ci.low,
+					c[i].cmp.ci.high, c[i].cmp.mw.p);
+	} else {
+		table_write(t, out, format, 0);
+	}
+	table_free(st);
+	table_free(t);
+}

@@ -1,0 +1,33 @@
+/* tputout: what sift-tput writes: a series row per point (formatted on reader threads,
+ * so mostly without printf), the stats and comparison tables, the preset list. Kept out
+ * of the tool so the exact spelling of every figure is tested in one place. */
+#ifndef SIFT_TPUTOUT_H
+#define SIFT_TPUTOUT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "series.h"
+#include "table.h"
+#include "tput.h"
+
+#define TPUTOUT_HEADER "source\tline\trank\tstep\ttime\tvalue\tunit\tloss\n"
+/* The longest row is under 400 bytes (%.6f of the largest double). */
+enum { TPUTOUT_ROW_MAX = 512 };
+
+/* A row but for its source and line, "\trank\tstep\ttime\tvalue\tunit\tloss\n", into buf
+ * (TPUTOUT_ROW_MAX bytes); returns its length. Unknown fields stay empty; values are
+ * spelled as %.10g, times as %.6f without trailing zeros. */
+size_t tputout_row(char *buf, const struct tput_point *pt);
+
+/* The presets, with an example line each. */
+void tputout_presets(FILE *out, enum table_format format);
+/* One row per series; text adds the warm-up and the bad line count above the table. */
+void tputout_stats(FILE *out, const struct series_set *set, const struct series_keep *how,
+		   enum table_format format, unsigned long bad);
+/* The compared units (SERIES_BOTH) of c[0..n): text writes both sides' stats, the
+ * comparison table and a verdict line per unit; other formats the comparison table only. */
+void tputout_compare(FILE *out, const struct series_unit_cmp *c, size_t n, const struct series_keep *how,
+		     enum table_format format, unsigned long bad);
+
+#endif

@@ -1,0 +1,233 @@
+/* tputread: logs read through a tput extractor, on several threads for large plain files;
+ * what each thread finds travels back to the calling thread as records, in file order. */
+#include "tputread.h"
+
+#include "chunk.h"
+#include "input.h"
+#include "tputout.h"
+#include "xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* What a reader (this thread or a worker) finds, as records in a chunk_buf: a tag, the
+ * line number, the payload's length, then the payload. Rows are formatted by the reader,
+ * all but their source and line, which the emitter writes once the chunk's place in the
+ * file is known. */
+enum record { REC_ROW, REC_POINT, REC_NAN, REC_BAD, REC_ERROR, REC_SKIP };
+enum { RECORD_HEAD = 1 + sizeof(unsigned long) + sizeof(unsigned short) };
+
+/* A point for stats, as its record holds it. */
+struct point_rec {
+	struct series_point p;
+	unsigned char unit;
+};
+
+struct reader {
+	const struct tputread_opts *o;
+	tput_ex *ex;
+	int collect;               /* points for stats rather than rows */
+	struct chunk_buf *out;
+};
+
+/* The calling thread's side: where records end up. */
+struct emitter {
+	struct tputread *r;
+	const char *file;          /* being read */
+};
+
+/* Room for a record of up to max bytes; returns where its data goes. */
+static char *open_record(struct chunk_buf *out, enum record tag, unsigned long lineno, size_t max)
+{
+	char *at = chunk_buf_add(out, RECORD_HEAD + max);
+	*at = (char)tag;
+	memcpy(at + 1, &lineno, sizeof lineno);
+	return at + RECORD_HEAD;
+}
+
+/* The record opened last holds n of its max bytes. */
+static void close_record(struct chunk_buf *out, size_t n, size_t max)
+{
+	unsigned short len = (unsigned short)n;
+	memcpy(out->data + out->len - max - sizeof len, &len, sizeof len);
+	out->len -= max - n;
+}
+
+static void put_record(struct chunk_buf *out, enum record tag, unsigned long lineno, const void *data,
+		       size_t len)
+{
+	size_t n = len > 0xffff ? 0xffff : len;
+	memcpy(open_record(out, tag, lineno, n), data, n);
+	close_record(out, n, n);
+}
+
+/* tput_sink for a reader: filters, then records. */
+static void sink(void *ctx, unsigned long lineno, enum tput_result res, const struct tput_point *pt,
+		 const char *reason)
+{
+	struct reader *rd = ctx;
+	const struct tputread_opts *o = rd->o;
+	if (res == TPUT_BAD || res == TPUT_ERROR || res == TPUT_NOMATCH) {
+		enum record tag = res == TPUT_BAD ? REC_BAD : res == TPUT_ERROR ? REC_ERROR : REC_SKIP;
+		put_record(rd->out, tag, lineno, reason, strlen(reason));
+		return;
+	}
+	if ((o->unit >= 0 && (int)pt->unit != o->unit) || (o->rank >= 0 && pt->rank != o->rank))
+		return;
+	if (res == TPUT_NAN) {
+		unsigned char unit = (unsigned char)pt->unit;
+		put_record(rd->out, REC_NAN, lineno, &unit, 1);
+	} else if (rd->collect) {
+		struct point_rec rec = { { pt->value, pt->step, pt->rank }, (unsigned char)pt->unit };
+		put_record(rd->out, REC_POINT, lineno, &rec, sizeof rec);
+	} else {
+		/* Straight into the record: one copy less per row. */
+		char *at = open_record(rd->out, REC_ROW, lineno, TPUTOUT_ROW_MAX);
+		close_record(rd->out, tputout_row(at, pt), TPUTOUT_ROW_MAX);
+	}
+}
+
+/* Output rows are gathered here and written in large pieces. */
+struct outbuf {
+	char buf[1 << 16];
+	size_t len;
+};
+
+static void out_put(struct outbuf *ob, FILE *out, const char *s, size_t n)
+{
+	if (n > sizeof ob->buf - ob->len) {
+		fwrite(ob->buf, 1, ob->len, out);
+		ob->len = 0;
+		if (n > sizeof ob->buf) {
+			fwrite(s, 1, n, out);
+			return;
+		}
+	}
+	memcpy(ob->buf + ob->len, s, n);
+	ob->len += n;
+}
+
+/* chunk_emit_fn: a reader's records, in order, into the output, the errors and the series. */
+static void emit(void *ctx, const struct chunk_buf *in, unsigned long lines_before)
+{
+	struct emitter *e = ctx;
+	struct tputread *r = e->r;
+	struct outbuf *ob = NULL;
+	size_t file_len = strlen(e->file);
+	for (size_t at = 0; at < in->len;) {
+		enum record tag = (enum record)in->data[at];
+		unsigned long lineno;
+		unsigned short n;
+		memcpy(&lineno, in->data + at + 1, sizeof lineno);
+		memcpy(&n, in->data + at + 1 + sizeof lineno, sizeof n);
+		const char *data = in->data + at + RECORD_HEAD;
+		at += RECORD_HEAD + n;
+		lineno += lines_before;
+		switch (tag) {
+		case REC_ROW: {
+			if (!ob) {
+				ob = xmalloc(sizeof *ob);
+				ob->len = 0;
+			}
+			if (r->points++ == 0)  /* no header when nothing matched: the error says why */
+				out_put(ob, r->out, TPUTOUT_HEADER, sizeof TPUTOUT_HEADER - 1);
+			char num[24], *p = num + sizeof num;
+			unsigned long v = lineno;
+			do
+				*--p = (char)('0' + v % 10);
+			while ((v /= 10) != 0);
+			*--p = '\t';
+			out_put(ob, r->out, e->file, file_len);
+			out_put(ob, r->out, p, (size_t)(num + sizeof num - p));
+			out_put(ob, r->out, data, n);
+			break;
+		}
+		case REC_POINT: {
+			struct point_rec rec;
+			memcpy(&rec, data, sizeof rec);
+			r->points++;
+			series_add(series_get(r->set, e->file, (enum tput_unit)rec.unit), rec.p);
+			break;
+		}
+		case REC_NAN:
+			r->nans++;
+			if (r->set)
+				series_get(r->set, e->file, (enum tput_unit)(unsigned char)data[0])->nan++;
+			break;
+		case REC_ERROR: /* a pattern that cannot finish is always named */
+			if (!r->errs->verbose)
+				err_warn("%s:%lu: %.*s", e->file, lineno, (int)n, data);
+			/* fall through */
+		case REC_BAD:
+			err_bad_line(r->errs, e->file, lineno, "%.*s", (int)n, data);
+			break;
+		case REC_SKIP:
+			err_skip_line(r->errs, e->file, lineno, "%.*s", (int)n, data);
+			break;
+		}
+	}
+	if (ob) {
+		fwrite(ob->buf, 1, ob->len, r->out);
+		free(ob);
+	}
+}
+
+/* chunk_work_fn: one block through a worker's own extractor. */
+static size_t work(void *worker, struct in_block *block, struct chunk_buf *out)
+{
+	struct reader *rd = worker;
+	rd->out = out;
+	return tput_ex_block(rd->ex, block->text, block->len, block->lineno, sink, rd);
+}
+
+enum { CHUNK_MIN_FILE = 16 << 20, CHUNK_BYTES = 4 << 20 };
+
+/* One large plain file on several threads, each with its own copy of the rules. */
+static int read_parallel(struct tputread *r, const char *path, unsigned jobs)
+{
+	struct reader *readers = xcalloc(jobs, sizeof *readers);
+	void **workers = xcalloc(jobs, sizeof *workers);
+	for (unsigned k = 0; k < jobs; k++) {
+		readers[k] = (struct reader){ r->o, tput_ex_clone(r->ex), r->set != NULL, NULL };
+		workers[k] = &readers[k];
+	}
+	struct emitter e = { r, path };
+	int failed = chunk_run(path, CHUNK_BYTES, jobs, workers, work, emit, &e);
+	for (unsigned k = 0; k < jobs; k++)
+		tput_ex_free(readers[k].ex);
+	free(readers);
+	free(workers);
+	return failed;
+}
+
+int tputread_logs(struct tputread *r, char **paths, size_t npaths)
+{
+	/* Threads pay off on large plain files. */
+	unsigned jobs = r->o->jobs ? r->o->jobs : chunk_processors(8);
+	int failed = 0;
+	struct chunk_buf out = { NULL, 0, 0 };
+	struct reader rd = { r->o, r->ex, r->set != NULL, &out };
+	char *stdin_path[] = { "-" };
+	if (npaths == 0) {
+		paths = stdin_path;
+		npaths = 1;
+	}
+	for (size_t f = 0; f < npaths; f++) {
+		if (jobs > 1 && !r->o->in_order && chunk_splittable(paths[f], CHUNK_MIN_FILE)) {
+			failed |= read_parallel(r, paths[f], jobs);
+			continue;
+		}
+		in_reader *in = in_open(paths + f, 1);
+		struct in_block b;
+		while (in_next_block(in, &b)) {
+			struct emitter e = { r, b.file };
+			out.len = 0;
+			in_block_lines(in, tput_ex_block(r->ex, b.text, b.len, b.lineno, sink, &rd));
+			emit(&e, &out, 0);
+		}
+		failed |= in_failed(in);
+		in_close(in);
+	}
+	free(out.data);
+	return failed;
+}

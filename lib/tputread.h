@@ -1,0 +1,35 @@
+/* tputread: training logs through a throughput extractor, large plain files on several
+ * threads, with rows, points and bad lines coming out in file order as one thread gives
+ * them. Apart from the tool because the records that carry a chunk's findings back from a
+ * worker are a format of their own. */
+#ifndef SIFT_TPUTREAD_H
+#define SIFT_TPUTREAD_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "err.h"
+#include "series.h"
+#include "tput.h"
+
+struct tputread_opts {
+	int unit;          /* keep one unit; -1: every unit */
+	long rank;         /* keep one rank; -1: every rank */
+	unsigned jobs;     /* threads; 0: one per processor (up to 8) for large plain files */
+	int in_order;      /* one thread always: messages and exits in line order (--strict, -v) */
+};
+
+struct tputread {
+	const struct tputread_opts *o;
+	tput_ex *ex;               /* cloned for each worker thread */
+	struct err_lines *errs;    /* bad lines; skipped ones (no rule matched) too */
+	struct series_set *set;    /* points go here; NULL: rows (tputout_row) to out */
+	FILE *out;
+	unsigned long points, nans; /* kept so far (the header comes with the first row) */
+};
+
+/* Read paths (none: standard input) into r's set or out. Returns non-zero when a file
+ * could not be read (already reported). */
+int tputread_logs(struct tputread *r, char **paths, size_t npaths);
+
+#endif

@@ -1,0 +1,280 @@
+/* test_series: series by source and unit, warm-up and per-rank copies left out, pooling,
+ * and before/after verdicts on small fixed samples. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "series.h"
+
+#define near(a, b) assert_true(fabs((a) - (b)) < 1e-12)
+
+/* A series of n points: values v, steps st (NULL: -1), ranks rk (NULL: -1). */
+static struct series *fill(struct series_set *set, const char *source, enum tput_unit unit, const double *v,
+			   const long long *st, const long *rk, size_t n)
+{
+	struct series *s = series_get(set, source, unit);
+	for (size_t i = 0; i < n; i++)
+		series_add(s, (struct series_point){ v[i], st ? st[i] : -1, rk ? rk[i] : -1 });
+	return s;
+}
+
+static void assert_values(const struct series_kept *k, const double *want, size_t n)
+{
+	assert_int_equal(k->n, n);
+	for (size_t i = 0; i < n; i++)
+		assert_true(k->v[i] == want[i]);
+}
+
+static void test_get_by_source_and_unit(void **state)
+{
+	(void)state;
+	struct series_set set = { NULL, 0, 0 };
+	struct series *a = series_get(&set, "a.log", TPUT_TOKENS_S);
+	series_add(a, (struct series_point){ 1, 1, 0 });
+	series_get(&set, "a.log", TPUT_IT_S)->nan++;
+	series_get(&set, "b.log", TPUT_TOKENS_S);
+	assert_int_equal(set.n, 3);
+	assert_ptr_equal(series_get(&set, "a.log", TPUT_TOKENS_S), &set.s[0]);
+	assert_ptr_equal(series_get(&set, "a.log", TPUT_IT_S), &set.s[1]);
+	assert_int_equal(set.n, 3);
+	assert_string_equal(set.s[2].source, "b.log");
+	assert_int_equal(set.s[0].n, 1);
+	assert_int_equal(set.s[1].nan, 1);
+	assert_int_equal(set.s[1].n, 0);
+	series_set_free(&set);
+	assert_int_equal(set.n, 0);
+}
+
+static void test_keep_parse(void **state)
+{
+	(void)state;
+	struct series_keep k = { 0, 1, 10 };
+	assert_int_equal(series_keep_parse(&k, "25"), 0);
+	assert_int_equal(k.pct, 0);
+	assert_true(k.warmup == 25);
+	assert_int_equal(series_keep_parse(&k, "2.5%"), 0);
+	assert_int_equal(k.pct, 1);
+	assert_true(k.warmup == 2.5);
+	assert_int_equal(series_keep_parse(&k, "0"), 0);
+	assert_true(k.warmup == 0 && k.pct == 0);
+	static const char *const bad[] = { "", "%", "abc", "-1", "100%", "5%%", "5x", "5 %", "nan" };
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		k = (struct series_keep){ 0, 1, 10 };
+		assert_int_equal(series_keep_parse(&k, bad[i]), -1);
+		assert_true(k.pct == 1 && k.warmup == 10);  /* untouched */
+	}
+}
+
+static void test_warmup_percent(void **state)
+{
+	(void)state;
+	struct series_set set = { NULL, 0, 0 };
+	const double v[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 };
+	struct series *s = fill(&set, "a", TPUT_IT_S, v, NULL, NULL, 11);
+	struct series_kept k;
+	/* floor(11 * 20%) = 2 points, the first two in input order */
+	series_keep(s, &(struct series_keep){ 0, 1, 20 }, &k);
+	assert_int_equal(k.warmup, 2);
+	assert_int_equal(k.dups, 0);
+	assert_values(&k, v + 2, 9);
+	free(k.v);
+	series_keep(s, &(struct series_keep){ 0, 1, 0 }, &k);
+	assert_int_equal(k.warmup, 0);
+	assert_values(&k, v, 11);
+	free(k.v);
+	series_set_free(&set);
+}
+
+static void test_warmup_steps(void **state)
+{
+	(void)state;
+	struct series_set set = { NULL, 0, 0 };
+	/* Steps count from the lowest step seen, not from 0; a point without a step stays. */
+	const double v[] = { 10, 20, 30, 40, 50, 60 };
+	const long long st[] = { 105, 100, 101, -1, 102, 103 };
+	struct series *s = fill(&set, "a", TPUT_IT_S, v, st, NULL, 6);
+	struct series_kept k;
+	series_keep(s, &(struct series_keep){ 0, 0, 3 }, &k);  /* steps 100, 101, 102 */
+	assert_int_equal(k.warmup, 3);
+	assert_values(&k, (const double[]){ 10, 40, 60 }, 3);
+	free(k.v);
+	series_keep(s, &(struct series_keep){ 0, 0, 2.5 }, &k);  /* below 102.5 */
+	assert_int_equal(k.warmup, 3);
+	free(k.v);
+	series_set_free(&set);
+}
+
+static void test_warmup_steps_without_steps(void **state)
+{
+	(void)state;
+	struct series_set set = { NULL, 0, 0 };
+	const double v[] = { 1, 2, 3, 4 };
+	struct series *s = fill(&set, "a", TPUT_IT_S, v, NULL, NULL, 4);
+	struct series_kept k;
+	/* No step anywhere: the first N points are the warm-up. */
+	series_keep(s, &(struct series_keep){ 0, 0, 1 }, &k);
+	assert_int_equal(k.warmup, 1);
+	assert_values(&k, v + 1, 3);
+	free(k.v);
+	series_keep(s, &(struct series_keep){ 0, 0, 9 }, &k);
+	assert_int_equal(k.warmup, 4);
+	assert_int_equal(k.n, 0);
+	free(k.v);
+	series_set_free(&set);
+}
+
+static void test_rank_copies(void **state)
+{
+	(void)state;
+	struct series_set set = { NULL, 0, 0 };
+	/* Ranks 0..2 repeat steps 1 and 2 in any order; rank 3 alone reports step 3; the
+	 * point without a rank is never a copy. */
+	const double v[] = { 11, 10, 12, 21, 20, 30, 99 };
+	const long long st[] = { 1, 1, 1, 2, 2, 3, 2 };
+	const long rk[] = { 1, 0, 2, 1, 0, 3, -1 };
+	struct series *s = fill(&set, "a", TPUT_IT_S, v, st, rk, 7);
+	struct series_kept k;
+	series_keep(s, &(struct series_keep){ 0, 1, 0 }, &k);
+	assert_int_equal(k.dups, 3);
+	assert_int_equal(k.warmup, 0);
+	assert_values(&k, (const double[]){ 10, 20, 30, 99 }, 4);
+	free(k.v);
+	/* Copies go first, then the warm-up counts what is left: floor(4 * 50%) = 2. */
+	series_keep(s, &(struct series_keep){ 0, 1, 50 }, &k);
+	assert_int_equal(k.dups, 3);
+	assert_int_equal(k.warmup, 2);
+	assert_values(&k, (const double[]){ 30, 99 }, 2);
+	free(k.v);
+	series_keep(s, &(struct series_keep){ 1, 1, 0 }, &k);
+	assert_int_equal(k.dups, 0);
+	assert_values(&k, v, 7);
+	free(k.v);
+	/* With steps: the warm-up starts at step 1, copies never counted as warm. */
+	series_keep(s, &(struct series_keep){ 0, 0, 1 }, &k);
+	assert_int_equal(k.dups, 3);
+	assert_int_equal(k.warmup, 1);
+	assert_values(&k, (const double[]){ 20, 30, 99 }, 3);
+	free(k.v);
+	series_set_free(&set);
+}
+
+static void test_pool_and_summary(void **state)
+{
+	(void)state;
+	struct series_set set = { NULL, 0, 0 };
+	fill(&set, "a", TPUT_IT_S, (const double[]){ 5, 1, 3 }, NULL, NULL, 3)->nan = 2;
+	fill(&set, "a", TPUT_MS_STEP, (const double[]){ 100 }, NULL, NULL, 1);
+	fill(&set, "b", TPUT_IT_S, (const double[]){ 9, 7 }, NULL, NULL, 2)->nan = 1;
+	struct series_kept k;
+	size_t nan;
+	/* Each log loses its own first point (1 of 3, 1 of 2 at 50%). */
+	series_pool(&set, TPUT_IT_S, &(struct series_keep){ 0, 1, 50 }, &k, &nan);
+	assert_int_equal(k.warmup, 2);
+	assert_int_equal(nan, 3);
+	assert_values(&k, (const double[]){ 1, 3, 7 }, 3);
+	struct stats_summary sum;
+	series_summary(&k, &sum);
+	assert_int_equal(sum.n, 3);
+	assert_true(sum.median == 3 && sum.min == 1 && sum.max == 7);
+	assert_values(&k, (const double[]){ 1, 3, 7 }, 3);  /* order kept */
+	free(k.v);
+	series_set_free(&set);
+}
+
+static void test_compare_faster_and_slower(void **state)
+{
+	(void)state;
+	const double b[] = { 100, 100, 100, 100, 100 }, a[] = { 200, 200, 200, 200, 200 };
+	struct series_cmp c;
+	series_compare_values(b, 5, a, 5, 0, &c);
+	assert_int_equal(c.ok, 1);
+	assert_string_equal(c.verdict, "faster");
+	/* Every resample's medians are 100 and 200. */
+	assert_true(c.ci.ratio == 2 && c.ci.low == 2 && c.ci.high == 2);
+	assert_true(c.before.median == 100 && c.after.median == 200);
+	/* U = 0; ties: 2 groups of 5, variance 25/12 * (11 - 240/90) = 625/36; |z| = 12 / (25/6) */
+	assert_true(c.mw.u == 0);
+	near(c.mw.z, -2.88);
+	near(c.mw.p, erfc(2.88 / sqrt(2.0)));
+	/* The same figures as times per step: twice the time is half the speed. */
+	series_compare_values(b, 5, a, 5, 1, &c);
+	assert_string_equal(c.verdict, "slower");
+	assert_true(c.ci.ratio == 0.5 && c.ci.low == 0.5 && c.ci.high == 0.5);
+}
+
+static void test_compare_no_change_and_too_little(void **state)
+{
+	(void)state;
+	const double x[] = { 1, 2, 3, 4, 5 };
+	struct series_cmp c;
+	series_compare_values(x, 5, x, 5, 0, &c);
+	assert_int_equal(c.ok, 1);
+	assert_string_equal(c.verdict, "no significant change");
+	assert_true(c.ci.ratio == 1);
+	assert_true(c.mw.u == 12.5 && c.mw.z == 0 && c.mw.p == 1);
+	series_compare_values(x, 0, x, 5, 0, &c);
+	assert_int_equal(c.ok, 0);
+	assert_string_equal(c.verdict, "not enough data");
+	assert_true(isnan(c.ci.ratio) && isnan(c.ci.low) && isnan(c.mw.p));
+	assert_int_equal(c.before.n, 0);
+	assert_true(c.after.median == 3);
+	/* A median of 0 has no ratio. */
+	const double z[] = { 0, 0, 0 };
+	series_compare_values(z, 3, x, 5, 0, &c);
+	assert_string_equal(c.verdict, "not enough data");
+}
+
+static void test_compare_units(void **state)
+{
+	(void)state;
+	struct series_set before = { NULL, 0, 0 }, after = { NULL, 0, 0 };
+	const double hundred[] = { 100, 100, 100, 100, 100 }, fifty[] = { 50, 50, 50, 50, 50 };
+	fill(&before, "b1", TPUT_MFU, hundred, NULL, NULL, 5);
+	fill(&before, "b1", TPUT_IT_S, hundred, NULL, NULL, 5);
+	fill(&before, "b2", TPUT_IT_S, hundred, NULL, NULL, 5)->nan = 4;
+	fill(&after, "a1", TPUT_TFLOPS, hundred, NULL, NULL, 5);
+	fill(&after, "a1", TPUT_IT_S, fifty, NULL, NULL, 5);
+	size_t n;
+	struct series_unit_cmp *c = series_compare(&before, &after, &(struct series_keep){ 0, 0, 1 }, &n);
+	/* before's units in order, then after's own */
+	assert_int_equal(n, 3);
+	assert_int_equal(c[0].unit, TPUT_MFU);
+	assert_int_equal(c[0].side, SERIES_BEFORE_ONLY);
+	assert_int_equal(c[1].unit, TPUT_IT_S);
+	assert_int_equal(c[1].side, SERIES_BOTH);
+	assert_int_equal(c[2].unit, TPUT_TFLOPS);
+	assert_int_equal(c[2].side, SERIES_AFTER_ONLY);
+	/* Both before logs pooled, each without its first point. */
+	assert_int_equal(c[1].before.n, 8);
+	assert_int_equal(c[1].before.warmup, 2);
+	assert_int_equal(c[1].before_nan, 4);
+	assert_int_equal(c[1].after.n, 4);
+	assert_null(c[1].before.v);
+	assert_string_equal(c[1].cmp.verdict, "slower");
+	assert_true(c[1].cmp.ci.ratio == 0.5 && c[1].cmp.ci.high == 0.5);
+	free(c);
+	series_set_free(&before);
+	series_set_free(&after);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_get_by_source_and_unit),
+		cmocka_unit_test(test_keep_parse),
+		cmocka_unit_test(test_warmup_percent),
+		cmocka_unit_test(test_warmup_steps),
+		cmocka_unit_test(test_warmup_steps_without_steps),
+		cmocka_unit_test(test_rank_copies),
+		cmocka_unit_test(test_pool_and_summary),
+		cmocka_unit_test(test_compare_faster_and_slower),
+		cmocka_unit_test(test_compare_no_change_and_too_little),
+		cmocka_unit_test(test_compare_units),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
