@@ -58,6 +58,7 @@ struct opts {
 	double work[2];       /* units of work before and after; 0 when not normalizing */
 	struct diff_gate *gates;  /* KEY may itself hold ':' (frames do): POINTS is after the last */
 	size_t ngates;
+	const char *table_option; /* the last option given that only the table uses */
 	char **files[2];      /* before, after */
 	size_t nfiles[2];
 };
@@ -128,14 +129,16 @@ int main(int argc, char **argv)
 	while ((key = cli_next(&spec, argc, argv, &value, &first)) != -1) {
 		switch (key) {
 		case OPT_BY:
+			o.table_option = "--by";
 			if (agg_parse_keys(value, &o.keys, msg, sizeof msg) != 0)
 				cli_usage_error(&spec, "%s", msg);
 			break;
-		case OPT_N: o.limit = cli_ulong(&spec, "--top", value); break;
-		case OPT_TOTAL: o.total = 1; break;
+		case OPT_N: o.limit = cli_ulong(&spec, "--top", value); o.table_option = "--top"; break;
+		case OPT_TOTAL: o.total = 1; o.table_option = "--total"; break;
 		case OPT_FOLDED: o.folded = 1; break;
-		case OPT_FAIL: add_gate(&o, value); break;
+		case OPT_FAIL: add_gate(&o, value); o.table_option = "--fail-if-grows"; break;
 		case OPT_FORMAT:
+			o.table_option = "--format";
 			o.format = (enum table_format)cli_choice(&spec, "--format", value, table_format_names);
 			break;
 		case OPT_BEFORE: case OPT_AFTER: case OPT_PER_WORK: /* abbreviated: see take_groups */
@@ -147,6 +150,10 @@ int main(int argc, char **argv)
 		}
 	}
 	o.keys.inclusive = ropts.inclusive;
+	if (agg_inclusive_unused(&o.keys) && !o.folded)
+		cli_usage_error(&spec, "%s", agg_inclusive_unused(&o.keys));
+	if (o.folded && o.table_option)
+		cli_usage_error(&spec, "--folded writes stacks, not a table: %s does not apply", o.table_option);
 	if (ropts.nfiles || agg_spec_needs_rules(&o.keys))
 		o.keys.rules = rules_opts_load(&ropts); /* read (and checked) before any input */
 	int npos = argc - first;
@@ -168,7 +175,8 @@ int main(int argc, char **argv)
 	agg *sums[2] = { NULL, NULL };
 	struct diff_base base = { { o.keys.keys[0], o.keys.keys[1] }, o.keys.nkeys, o.total,
 				  { o.work[0], o.work[1] }, { 0, 0 } };
-	int status = 0;
+	int status = 0, empty_side = 0;
+	struct load_stats read[2];
 	for (int s = 0; s < 2; s++) {
 		struct load_stats st = { 0 };
 		if (o.folded) {
@@ -181,14 +189,27 @@ int main(int argc, char **argv)
 			st = sum.stats;
 		}
 		base.samples[s] = st.samples_read;
+		read[s] = st;
 	}
 	err_lines_finish(&errs);
+	for (int s = 0; s < 2; s++)
+		if (load_report_empty(&read[s], s ? "the after profile" : "the before profile"))
+			empty_side = 1;
+	if (sums[0] && !empty_side)
+		agg_note_missing(sums[0], &o.keys);
 
 	diff *d = NULL;
-	if (o.folded) {
+	if (empty_side) {
+		status = EXIT_DATA; /* a side that parsed nothing makes no comparison */
+	} else if (o.folded) {
 		diff_write_folded(ps[0], ps[1], stdout);
 	} else {
 		d = diff_new(sums[0], sums[1], &base);
+		const struct diff_gate *unknown = diff_gate_unknown(d, o.gates, o.ngates);
+		if (unknown)
+			cli_usage_error(&spec, "--fail-if-grows: '%.*s' is in neither profile (--by %s): "
+					"the gate could never fail", (int)unknown->key_len, unknown->key,
+					frame_key_names[o.keys.keys[0]]);
 		if (o.format == TABLE_TEXT)
 			printf("before %llu samples  after %llu samples\n",
 			       (unsigned long long)base.samples[0], (unsigned long long)base.samples[1]);

@@ -154,6 +154,8 @@ int main(int argc, char **argv)
 		}
 	}
 	o.keys.inclusive = ropts.inclusive;
+	if (agg_inclusive_unused(&o.keys))
+		cli_usage_error(&spec, "%s", agg_inclusive_unused(&o.keys));
 	int operands = argc - first;
 	if (dumps) {
 		if (named || ts.seconds > 0 || gs.seconds > 0 || rate > 0 || ts.rate > 0 || gs.rate > 0)

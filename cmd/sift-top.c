@@ -142,6 +142,8 @@ int main(int argc, char **argv)
 
 	/* Rules are read (and checked) before any input, when given or needed. */
 	struct agg_spec aspec = { { o.by[0], o.by[1] }, o.nby, NULL, ropts.inclusive };
+	if (agg_inclusive_unused(&aspec))
+		cli_usage_error(&spec, "%s", agg_inclusive_unused(&aspec));
 	if (ropts.nfiles || agg_spec_needs_rules(&aspec))
 		aspec.rules = rules_opts_load(&ropts);
 

@@ -492,3 +492,10 @@ const char *agg_join_key(const agg *a, const agg *b, const struct agg_join_row *
 	}
 	return intern_str(owner->keys, id, len);
 }
+
+const char *agg_inclusive_unused(const struct agg_spec *spec)
+{
+	if (!spec->inclusive || agg_spec_needs_rules(spec))
+		return NULL;
+	return "--inclusive changes category totals only: add --by category (or a pair with category)";
+}

@@ -59,6 +59,9 @@ const char *agg_join_key(const agg *a, const agg *b, const struct agg_join_row *
 /* Parse --by's value, KEY or KEY,KEY, into spec->keys/nkeys. Returns 0, or -1 with the
  * reason in err. */
 int agg_parse_keys(const char *value, struct agg_spec *spec, char *err, size_t errlen);
+/* Why --inclusive does nothing with spec's keys ("--inclusive counts categories: ..."), or
+ * NULL when it does something. */
+const char *agg_inclusive_unused(const struct agg_spec *spec);
 /* Non-zero when a key of spec is category (rules must be loaded). */
 int agg_spec_needs_rules(const struct agg_spec *spec);
 void agg_free(agg *a);

@@ -155,6 +155,18 @@ double diff_gate_delta(const diff *d, const struct diff_gate *gate)
 	return delta;
 }
 
+const struct diff_gate *diff_gate_unknown(const diff *d, const struct diff_gate *gates, size_t ngates)
+{
+	for (size_t g = 0; g < ngates; g++) {
+		size_t i = 0;
+		while (i < d->nrows && !gate_names(d, &gates[g], &d->rows[i]))
+			i++;
+		if (i == d->nrows)
+			return &gates[g];
+	}
+	return NULL;
+}
+
 int diff_check_gates(const diff *d, const struct diff_gate *gates, size_t ngates)
 {
 	int failed = 0;

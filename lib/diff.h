@@ -52,6 +52,8 @@ struct diff_gate {
 };
 /* The delta of the gate's key, shown or not; 0 for a key in neither profile. */
 double diff_gate_delta(const diff *d, const struct diff_gate *gate);
+/* The first gate whose key is in neither profile (a gate that could never fail), or NULL. */
+const struct diff_gate *diff_gate_unknown(const diff *d, const struct diff_gate *gates, size_t ngates);
 /* Warn for every gate passed ("KEY grew by D points (limit P)"); 1 when any was, else 0. */
 int diff_check_gates(const diff *d, const struct diff_gate *gates, size_t ngates);
 
