@@ -199,17 +199,18 @@ int main(int argc, char **argv)
 		agg_note_missing(sums[0], &o.keys);
 
 	diff *d = NULL;
+	const struct diff_gate *unknown = NULL;
 	if (empty_side) {
 		status = EXIT_DATA; /* a side that parsed nothing makes no comparison */
 	} else if (o.folded) {
 		diff_write_folded(ps[0], ps[1], stdout);
 	} else {
 		d = diff_new(sums[0], sums[1], &base);
-		const struct diff_gate *unknown = diff_gate_unknown(d, o.gates, o.ngates);
-		if (unknown)
-			cli_usage_error(&spec, "--fail-if-grows: '%.*s' is in neither profile (--by %s): "
-					"the gate could never fail", (int)unknown->key_len, unknown->key,
-					frame_key_names[o.keys.keys[0]]);
+		unknown = diff_gate_unknown(d, o.gates, o.ngates);
+	}
+	if (unknown) {
+		status = EXIT_USAGE; /* reported once everything is freed */
+	} else if (d) {
 		if (o.format == TABLE_TEXT)
 			printf("before %llu samples  after %llu samples\n",
 			       (unsigned long long)base.samples[0], (unsigned long long)base.samples[1]);
@@ -227,9 +228,16 @@ int main(int argc, char **argv)
 		prof_free(ps[s]);
 		free(o.files[s]);
 	}
-	free(o.gates);
 	profopt_free(&lopts);
 	rules_free(o.keys.rules);
 	rules_opts_free(&ropts);
+	char msg[512] = "";
+	if (unknown)
+		snprintf(msg, sizeof msg, "--fail-if-grows: '%.*s' is in neither profile (--by %s): the "
+			 "gate could never fail", (int)unknown->key_len, unknown->key,
+			 frame_key_names[o.keys.keys[0]]);
+	free(o.gates);
+	if (unknown)
+		cli_usage_error(&spec, "%s", msg);
 	return status;
 }
