@@ -231,7 +231,6 @@ int main(int argc, char **argv)
 	profopt_free(&lopts);
 	rules_free(o.keys.rules);
 	rules_opts_free(&ropts);
-	char msg[512] = "";
 	if (unknown)
 		snprintf(msg, sizeof msg, "--fail-if-grows: '%.*s' is in neither profile (--by %s): the "
 			 "gate could never fail", (int)unknown->key_len, unknown->key,
