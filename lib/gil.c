@@ -846,7 +846,7 @@ static void write_parts(FILE *out, enum table_format format, enum gil_part part,
 		table_write(keys, out, format, flags);
 	if (json)
 		fputs("}\n", out);
-	else if (format == TABLE_JSON && part == GIL_SUMMARY)
+	else if (format == TABLE_JSON && part == GIL_SUMMARY && !summary)
 		putc('\n', out);
 }
 
