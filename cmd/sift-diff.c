@@ -175,7 +175,7 @@ int main(int argc, char **argv)
 	agg *sums[2] = { NULL, NULL };
 	struct diff_base base = { { o.keys.keys[0], o.keys.keys[1] }, o.keys.nkeys, o.total,
 				  { o.work[0], o.work[1] }, { 0, 0 } };
-	int status = 0, empty_side = 0;
+	int status = 0, empty_side = 0, noted = 0;
 	struct load_stats read[2];
 	for (int s = 0; s < 2; s++) {
 		struct load_stats st = { 0 };
@@ -187,6 +187,8 @@ int main(int argc, char **argv)
 			status |= sum_files(o.files[s], o.nfiles[s], &lopts, &o.keys, 0, &errs, &sum);
 			sums[s] = sum.table;
 			st = sum.stats;
+			if (!noted && st.samples_read) /* once: the note is about how both were recorded */
+				noted = sum_result_note_idle(&sum, &lopts, s ? "the after profile" : "the before profile");
 		}
 		base.samples[s] = st.samples_read;
 		read[s] = st;

@@ -17,7 +17,7 @@
 enum {
 	OPT_BY = 'b', OPT_N = 'n', OPT_FORMAT = 'f',
 	OPT_TOTAL = 0x2000, OPT_GIL, OPT_TOTAL_SECONDS, OPT_GIL_SECONDS, OPT_RATE, OPT_TOTAL_RATE,
-	OPT_GIL_RATE, OPT_ONLY, OPT_DUMPS,
+	OPT_GIL_RATE, OPT_ONLY, OPT_DUMPS, OPT_PID,
 };
 
 static const struct cli_option options[] = {
@@ -36,6 +36,7 @@ static const struct cli_option options[] = {
 	{ "format", OPT_FORMAT, "FMT", "text (default), tsv, csv, json, md" },
 	{ "only", OPT_ONLY, "PART", "print only the summary or the keys table" },
 	{ "dumps", OPT_DUMPS, NULL, "FILEs are py-spy dump snapshots: GIL figures from thread statuses" },
+	{ "pid", OPT_PID, "PID", "keep one process (the figures are per process: one GIL each)" },
 	PROFOPT_FILTER_ROWS,
 	PROFOPT_REWRITE_ROWS,
 	PROFOPT_INPUT_ROWS,
@@ -48,7 +49,9 @@ static const struct cli_spec spec = {
 	"Compare an all-threads profile (TOTAL) with a py-spy record --gil profile (GIL) of the same\n"
 	"job: how much of the CPU burn holds the GIL, in all and per key. With each recording's\n"
 	"seconds (and rate), the GIL utilization (share of wall time some thread held the GIL),\n"
-	"the mean number of active threads, and the GIL share of active samples.",
+	"the mean number of active threads, and the GIL share of active samples. Each process has\n"
+	"its own GIL: with several (py-spy --subprocesses, or dumps of several PIDs) every figure\n"
+	"is per process, one summary row each.",
 	options,
 	"Exit status: 0 ok, 1 data error (unreadable or empty profile, impossible counts), 2 usage.\n",
 };
@@ -64,6 +67,7 @@ struct opts {
 	unsigned long long limit;
 	enum table_format format;
 	enum gil_part only;
+	const char *pid;
 };
 
 static void add_file(struct recording *r, char *file)
@@ -80,15 +84,14 @@ static double positive(const char *option, const char *value)
 	return d;
 }
 
-/* Sum one recording by the table's keys as it is read: the stacks are not kept. */
-static void load_side(const struct recording *r, const struct load_opts *lopts,
-		      const struct agg_spec *keys, struct err_lines *errs, int *status, struct gil_side *side)
+/* Sum one recording by process and the table's keys as it is read: stacks are not kept. */
+static gil_split *load_side(const struct recording *r, const struct load_opts *lopts,
+			    const struct agg_spec *keys, struct err_lines *errs, int *status)
 {
-	struct sum_result sum;
-	if (sum_files(r->files, r->nfiles, lopts, keys, 0, errs, &sum) != 0)
+	gil_split *s = gil_split_new(keys);
+	if (gil_split_read(s, r->files, r->nfiles, lopts, errs) != 0)
 		*status = EXIT_DATA;
-	side->sum = sum.table;
-	side->samples = sum.stats.samples_kept;
+	return s;
 }
 
 /* --dumps: the same questions answered from py-spy dump statuses. */
@@ -96,6 +99,7 @@ static int run_dumps(char **files, size_t nfiles, const struct opts *o, struct e
 		     enum load_format from)
 {
 	gil_dumps *d = gil_dumps_new();
+	gil_dumps_keep_pid(d, o->pid);
 	struct sniff_dumps found;
 	int status = sniff_read_dumps(files, nfiles, from, errs, gil_dumps_thread, d, &found);
 	uint64_t snapshots = found.snapshots;
@@ -104,10 +108,20 @@ static int run_dumps(char **files, size_t nfiles, const struct opts *o, struct e
 		exit(EXIT_DATA);
 	if (snapshots == 0)
 		err_exit(EXIT_DATA, "no py-spy dump snapshots in the input");
-	struct gil_figure summary[GIL_FIGURES_MAX];
-	size_t n = gil_dumps_summary(d, snapshots, summary);
+	if (o->pid && gil_dumps_processes(d) == 0)
+		err_exit(EXIT_DATA, "no snapshot of process %s in the input", o->pid);
+	if (o->pid)
+		snapshots = gil_dumps_process_snapshots(d, 0);
 	table *keys = o->only != GIL_SUMMARY ? gil_dumps_table(d, snapshots, o->limit) : NULL;
-	gil_write(stdout, o->format, o->only, summary, n, keys, TABLE_TEXT_KEY_LAST);
+	if (gil_dumps_processes(d) > 1) {
+		table *procs = gil_dumps_procs_summary(d);
+		gil_write_table(stdout, o->format, o->only, procs, keys, 0);
+		table_free(procs);
+	} else {
+		struct gil_figure summary[GIL_FIGURES_MAX];
+		size_t n = gil_dumps_summary(d, snapshots, summary);
+		gil_write(stdout, o->format, o->only, summary, n, keys, TABLE_TEXT_KEY_LAST);
+	}
 	table_free(keys);
 	gil_dumps_free(d);
 	return status;
@@ -115,7 +129,7 @@ static int run_dumps(char **files, size_t nfiles, const struct opts *o, struct e
 
 int main(int argc, char **argv)
 {
-	struct opts o = { { { KEY_THREAD, KEY_THREAD }, 1, NULL, 0 }, 20, TABLE_TEXT, GIL_BOTH };
+	struct opts o = { { { KEY_THREAD, KEY_THREAD }, 1, NULL, 0 }, 20, TABLE_TEXT, GIL_BOTH, NULL };
 	struct rules_opts ropts = { 0 };
 	char msg[256];
 	struct recording tr = { 0 }, gr = { 0 };
@@ -147,6 +161,10 @@ int main(int argc, char **argv)
 			break;
 		case OPT_ONLY: o.only = (enum gil_part)cli_choice(&spec, "--only", value, gil_part_names); break;
 		case OPT_DUMPS: dumps = 1; break;
+		case OPT_PID:
+			cli_ulong(&spec, "--pid", value);
+			o.pid = value;
+			break;
 		default:
 			if (!rules_opts_handle(&ropts, key, value) &&
 			    !profopt_handle(&spec, key, value, &lopts, &errs))
@@ -196,16 +214,22 @@ int main(int argc, char **argv)
 		o.keys.rules = rules_opts_load(&ropts);
 
 	int status = EXIT_OK;
-	load_side(&tr, &lopts, &o.keys, &errs, &status, &ts);
-	load_side(&gr, &lopts, &o.keys, &errs, &status, &gs);
+	gil_split *tsplit = load_side(&tr, &lopts, &o.keys, &errs, &status);
+	gil_split *gsplit = load_side(&gr, &lopts, &o.keys, &errs, &status);
 	err_lines_finish(&errs);
+	size_t nprocs = gil_split_align(tsplit, gsplit, o.pid);
+	if (nprocs == 0)
+		err_exit(EXIT_DATA, "no process %s in the profiles", o.pid);
+	ts.samples = gs.samples = 0;
+	for (size_t i = 0; i < nprocs; i++) {
+		ts.samples += gil_split_proc(tsplit, i)->samples;
+		gs.samples += gil_split_proc(gsplit, i)->samples;
+	}
 	if (ts.samples == 0)
 		err_exit(EXIT_DATA, "the all-threads profile (%s) has no samples", tr.files[0]);
-	if (timed && (double)gs.samples > gs.seconds * gs.rate * 1.05)
-		err_exit(EXIT_DATA,
-			 "the GIL profile has %llu samples, more than %g s at %g Hz allow: only one thread "
-			 "holds the GIL at a time (wrong seconds or rate, or not a --gil profile?)",
-			 (unsigned long long)gs.samples, gs.seconds, gs.rate);
+	gil_split_check_rate(gsplit, &gs);
+	if (!lopts.assume_cpu)
+		gil_split_note_idle(tsplit, "the all-threads profile");
 	if (gs.samples == 0 && status == EXIT_OK) /* an unreadable file was named already */
 		err_warn("the GIL profile (%s) has no samples: no thread held the GIL, or py-spy could "
 			 "not tell (py-spy before 0.4 on Python 3.12+, or a free-threaded build)", gr.files[0]);
@@ -214,14 +238,26 @@ int main(int argc, char **argv)
 			 "different length or rate? give --total-seconds/--gil-seconds");
 
 	struct gil_figure summary[GIL_FIGURES_MAX];
-	size_t nsummary = gil_summary(&ts, &gs, rate_assumed, summary);
-	table *keys = o.only != GIL_SUMMARY ? gil_keys_table(&ts, &gs, &o.keys, o.limit) : NULL;
-	gil_write(stdout, o.format, o.only, summary, nsummary, keys,
-		  o.keys.nkeys == 1 ? TABLE_TEXT_KEY_LAST : 0);
+	table *keys = NULL;
+	if (nprocs == 1) {
+		gil_split_sides(tsplit, gsplit, 0, &ts, &gs, &ts, &gs);
+		size_t nsummary = gil_summary(&ts, &gs, rate_assumed, summary);
+		keys = o.only != GIL_SUMMARY ? gil_keys_table(&ts, &gs, &o.keys, o.limit) : NULL;
+		gil_write(stdout, o.format, o.only, summary, nsummary, keys,
+			  o.keys.nkeys == 1 ? TABLE_TEXT_KEY_LAST : 0);
+	} else {
+		gil_summary(&ts, &gs, rate_assumed, summary);
+		if (summary[GIL_FIGURES_MAX - 1].text) /* one note for every process */
+			err_warn("note: %s", summary[GIL_FIGURES_MAX - 1].text);
+		table *procs = gil_procs_summary(tsplit, gsplit, &ts, &gs);
+		keys = o.only != GIL_SUMMARY ? gil_procs_keys(tsplit, gsplit, &ts, &gs, &o.keys, o.limit) : NULL;
+		gil_write_table(stdout, o.format, o.only, procs, keys, 0);
+		table_free(procs);
+	}
 	table_free(keys);
 	err_close_stdout();
-	agg_free((agg *)ts.sum);
-	agg_free((agg *)gs.sum);
+	gil_split_free(tsplit);
+	gil_split_free(gsplit);
 	free(tr.files);
 	free(gr.files);
 	profopt_free(&lopts);

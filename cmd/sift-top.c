@@ -155,6 +155,7 @@ int main(int argc, char **argv)
 	if (load_report_empty(&st, "the input")) {
 		status = EXIT_DATA; /* an empty table would only hide the message */
 	} else {
+		sum_result_note_idle(&sum, &lopts, "the input");
 		agg_note_missing(a, &aspec);
 		agg_sort(a, o.order);
 		print_summary_and_table(a, &o, &st, &sum, &errs);

@@ -341,6 +341,7 @@ int load_reader(prof *p, in_reader *in, const struct load_opts *opts, struct err
 	stats->samples_kept += st->samples_kept;
 	stats->stacks_read += st->stacks_read;
 	stats->idle_left_out += dc.idle;
+	stats->dumps |= dp || dj;
 	if (!stats->looks_like)
 		stats->looks_like = sniff_looks_like(sn);
 	dump_free(dp);
@@ -359,6 +360,7 @@ int load_stats_add(struct load_stats *to, const struct load_stats *from)
 	to->stacks_read += from->stacks_read;
 	to->lines_bad += from->lines_bad;
 	to->idle_left_out += from->idle_left_out;
+	to->dumps |= from->dumps;
 	if (!to->looks_like)
 		to->looks_like = from->looks_like;
 	return 0;

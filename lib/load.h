@@ -33,6 +33,7 @@ struct load_opts {
 	int lib_basename;   /* nvidia/x/libcudart.so.12 -> libcudart.so */
 	int idle;           /* dumps: keep idle threads */
 	int status;         /* dumps: [active+gil], [active] or [idle] after the thread frame */
+	int assume_cpu;     /* reports: no note when every thread has the same samples (--idle) */
 };
 
 struct load_stats {
@@ -41,6 +42,7 @@ struct load_stats {
 	unsigned long stacks_read;
 	unsigned long lines_bad;      /* lines that parsed as nothing */
 	uint64_t idle_left_out;       /* dump threads left out as idle (no --idle) */
+	int dumps;                    /* some input was dumps: one sample per thread per snapshot */
 	const char *looks_like;       /* what the first lines look like (sniff_guess), or NULL */
 };
 

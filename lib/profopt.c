@@ -36,6 +36,7 @@ int profopt_handle(const struct cli_spec *spec, int key, const char *value,
 	case PROFOPT_STRICT: errs->strict = 1; return 1;
 	case PROFOPT_IDLE: opts->idle = 1; return 1;
 	case PROFOPT_STATUS: opts->status = 1; return 1;
+	case PROFOPT_ASSUME_CPU: opts->assume_cpu = 1; return 1;
 	case PROFOPT_VERBOSE: errs->verbose = 1; return 1;
 	default: return 0;
 	}

@@ -10,6 +10,7 @@ enum {
 	PROFOPT_FOCUS = 0x1000, PROFOPT_IGNORE, PROFOPT_THREAD, PROFOPT_NO_LINES,
 	PROFOPT_NO_THREADS, PROFOPT_NO_PROCESS, PROFOPT_COLLAPSE, PROFOPT_LIB_BASENAME,
 	PROFOPT_FROM, PROFOPT_STRICT, PROFOPT_IDLE, PROFOPT_STATUS, PROFOPT_VERBOSE = 'v',
+	PROFOPT_ASSUME_CPU = 0x1080,
 };
 
 /* Rows for a tool's option table, to be spliced in before its terminating row. */
@@ -29,7 +30,8 @@ enum {
 	{ "from", PROFOPT_FROM, "FMT", "input format: auto (default, from content), raw, dump, json" }, \
 	{ "idle", PROFOPT_IDLE, NULL, "dumps: keep idle threads (left out by default, as py-spy record does)" }, \
 	{ "strict", PROFOPT_STRICT, NULL, "a bad input line is fatal (exit 1)" }, \
-	{ "verbose", PROFOPT_VERBOSE, NULL, "name every bad and skipped line" }
+	{ "verbose", PROFOPT_VERBOSE, NULL, "name every bad and skipped line" }, \
+	{ "assume-cpu", PROFOPT_ASSUME_CPU, NULL, "no note when every thread has the same samples (py-spy --idle)" }
 
 /* Handle key if it is one of the rows above: 1 handled, 0 not ours. Bad values exit 2. */
 int profopt_handle(const struct cli_spec *spec, int key, const char *value,

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -28,6 +29,8 @@ struct part {
 	hset *stacks;
 	uint64_t *frame_hash;       /* frame id -> hash of its text, 0 when not yet worked out */
 	unsigned char *used;        /* frame id -> seen in a kept stack */
+	unsigned char *thread;      /* frame id -> a thread pseudo-frame (known with frame_hash) */
+	uint64_t *thread_samples;   /* frame id -> samples whose own thread it is */
 	size_t cap;
 };
 
@@ -46,6 +49,8 @@ static void part_free(struct part *pt)
 	prof_free(pt->frames);
 	free(pt->frame_hash);
 	free(pt->used);
+	free(pt->thread);
+	free(pt->thread_samples);
 }
 
 /* The consumer: sum the stack, note its hash (of frame texts, so that readers with other
@@ -63,23 +68,40 @@ static void take_stack(void *ctx, const uint32_t *ids, size_t n, uint64_t count)
 			pt->frame_hash = xgrow(pt->frame_hash, &cap, (size_t)id + 1, sizeof *pt->frame_hash);
 			cap = old;
 			pt->used = xgrow(pt->used, &cap, (size_t)id + 1, 1);
+			cap = old;
+			pt->thread = xgrow(pt->thread, &cap, (size_t)id + 1, 1);
+			cap = old;
+			pt->thread_samples = xgrow(pt->thread_samples, &cap, (size_t)id + 1,
+						   sizeof *pt->thread_samples);
 			memset(pt->frame_hash + old, 0, (cap - old) * sizeof *pt->frame_hash);
 			memset(pt->used + old, 0, cap - old);
+			memset(pt->thread + old, 0, cap - old);
+			memset(pt->thread_samples + old, 0, (cap - old) * sizeof *pt->thread_samples);
 			pt->cap = cap;
 		}
 		if (!pt->frame_hash[id]) {
 			size_t len;
 			const char *text = intern_str(frames, id, &len);
 			pt->frame_hash[id] = intern_hash(text, len) | 1;
+			struct frame_parts parts;
+			frame_split(text, len, &parts);
+			pt->thread[id] = parts.kind == FRAME_THREAD;
 		}
 		pt->used[id] = 1;
 		h = intern_hash_word(h, pt->frame_hash[id]);
 	}
+	/* The innermost thread pseudo-frame is the stack's own thread. */
+	for (size_t f = n; f-- > 0;) {
+		if (pt->thread[ids[f]]) {
+			pt->thread_samples[ids[f]] += count;
+			break;
+		}
+	}
 	hset_add(pt->stacks, intern_hash_final(h, n));
 }
 
-/* Thread pseudo-frames of the part's kept stacks, by text. */
-static void add_threads(const struct part *pt, intern *threads)
+/* Thread pseudo-frames of the part's kept stacks, by text, and their samples. */
+static void add_threads(const struct part *pt, intern *threads, uint64_t **samples, size_t *cap)
 {
 	const intern *frames = prof_frames_const(pt->frames);
 	for (size_t id = 0; id < pt->cap; id++) {
@@ -89,8 +111,15 @@ static void add_threads(const struct part *pt, intern *threads)
 		const char *text = intern_str(frames, (uint32_t)id, &len);
 		struct frame_parts parts;
 		frame_split(text, len, &parts);
-		if (parts.kind == FRAME_THREAD)
-			intern_add(threads, text, len);
+		if (parts.kind != FRAME_THREAD)
+			continue;
+		uint32_t t = intern_add(threads, text, len);
+		if (t >= *cap) {
+			size_t old = *cap;
+			*samples = xgrow(*samples, cap, (size_t)t + 1, sizeof **samples);
+			memset(*samples + old, 0, (*cap - old) * sizeof **samples);
+		}
+		(*samples)[t] += pt->thread_samples[id];
 	}
 }
 
@@ -187,7 +216,7 @@ static void plan(struct worker *w, unsigned nworkers, char *const *paths, size_t
 static int sum_parallel(char *const *paths, size_t npaths, const struct load_opts *opts,
 			const struct agg_spec *spec, unsigned nworkers, struct err_lines *errs,
 			const unsigned long long *sizes, unsigned long long total, struct part *into,
-			struct load_stats *stats, intern *threads)
+			struct load_stats *stats, intern *threads, uint64_t **samples, size_t *cap)
 {
 	struct worker *w = xcalloc(nworkers, sizeof *w);
 	plan(w, nworkers, paths, npaths, sizes, total);
@@ -223,7 +252,7 @@ static int sum_parallel(char *const *paths, size_t npaths, const struct load_opt
 		status |= w[k].status;
 		agg_merge(into->table, w[k].part.table);
 		hset_merge(into->stacks, w[k].part.stacks);
-		add_threads(&w[k].part, threads);
+		add_threads(&w[k].part, threads, samples, cap);
 		part_free(&w[k].part);
 		rx_free(w[k].opts.focus);
 		rx_free(w[k].opts.ignore);
@@ -243,6 +272,8 @@ int sum_files(char *const *paths, size_t npaths, const struct load_opts *opts,
 	struct part whole;
 	part_init(&whole, spec);
 	intern *threads = intern_new();
+	uint64_t *samples = NULL;   /* thread id in threads -> samples */
+	size_t samples_cap = 0;
 	int status;
 
 	/* Several readers only for plain files, and only when messages need no order: a
@@ -263,13 +294,13 @@ int sum_files(char *const *paths, size_t npaths, const struct load_opts *opts,
 
 	if (nworkers > 1) {
 		status = sum_parallel(paths, npaths, opts, spec, nworkers, errs, sizes, total, &whole,
-				      &out->stats, threads);
+				      &out->stats, threads, &samples, &samples_cap);
 	} else {
 		struct load_opts o = *opts;
 		o.consumer = take_stack;
 		o.consumer_ctx = &whole;
 		status = load_files(whole.frames, paths, npaths, &o, errs, &out->stats);
-		add_threads(&whole, threads);
+		add_threads(&whole, threads, &samples, &samples_cap);
 	}
 	free(sizes);
 	agg_close(whole.table);
@@ -277,10 +308,50 @@ int sum_files(char *const *paths, size_t npaths, const struct load_opts *opts,
 	whole.table = NULL;
 	out->stacks = hset_count(whole.stacks);
 	out->threads = intern_count(threads);
+	/* Dumps give each thread one sample per snapshot by nature: only profiles are judged. */
+	if (!out->stats.dumps && sum_looks_idle(samples, out->threads, &out->idle_min, &out->idle_max))
+		out->idle_threads = out->threads;
+	free(samples);
 	out->workers = nworkers;
 	part_free(&whole);
 	intern_free(threads);
 	return status;
+}
+
+int sum_looks_idle(const uint64_t *samples, size_t n, uint64_t *min, uint64_t *max)
+{
+	if (n < 3)
+		return 0;
+	uint64_t lo = samples[0], hi = samples[0];
+	for (size_t i = 1; i < n; i++) {
+		lo = samples[i] < lo ? samples[i] : lo;
+		hi = samples[i] > hi ? samples[i] : hi;
+	}
+	if (lo == 0 || (double)(hi - lo) > 0.01 * (double)hi)
+		return 0;
+	*min = lo;
+	*max = hi;
+	return 1;
+}
+
+void sum_note_idle(const char *what, size_t nthreads, uint64_t min, uint64_t max)
+{
+	char range[64];
+	if (min == max)
+		snprintf(range, sizeof range, "%llu", (unsigned long long)min);
+	else
+		snprintf(range, sizeof range, "%llu to %llu", (unsigned long long)min,
+			 (unsigned long long)max);
+	err_warn("%s: every thread (%zu) has %s samples: recorded with --idle? shares are of wall "
+		 "time, not CPU (--assume-cpu: no note)", what, nthreads, range);
+}
+
+int sum_result_note_idle(const struct sum_result *r, const struct load_opts *opts, const char *what)
+{
+	if (!r->idle_threads || opts->assume_cpu)
+		return 0;
+	sum_note_idle(what, r->idle_threads, r->idle_min, r->idle_max);
+	return 1;
 }
 
 void sum_result_free(struct sum_result *out)

@@ -15,6 +15,8 @@ struct sum_result {
 	size_t threads;           /* distinct thread pseudo-frames in kept stacks */
 	struct load_stats stats;
 	unsigned workers;         /* threads that read the input (1: read in order) */
+	size_t idle_threads;      /* profiles only: threads when they look recorded with --idle, else 0 */
+	uint64_t idle_min, idle_max;  /* their fewest and most samples */
 };
 
 /* Read paths (none: stdin) as load_files would and sum them by spec. The work is split
@@ -25,5 +27,14 @@ int sum_files(char *const *paths, size_t npaths, const struct load_opts *opts,
 	      const struct agg_spec *spec, unsigned workers, struct err_lines *errs,
 	      struct sum_result *out);
 void sum_result_free(struct sum_result *out);
+
+/* Samples per thread that look recorded with py-spy record --idle (every thread sampled at
+ * every tick, so shares are of wall time): three or more threads, all with the same samples
+ * to within 1%. Returns 1 with the fewest and most in *min and *max, else 0. */
+int sum_looks_idle(const uint64_t *samples, size_t n, uint64_t *min, uint64_t *max);
+/* Say so on stderr: "WHAT: every thread (N) has M samples: recorded with --idle? ...". */
+void sum_note_idle(const char *what, size_t nthreads, uint64_t min, uint64_t max);
+/* sum_note_idle for a result that looks so, unless opts->assume_cpu. Returns 1 when said. */
+int sum_result_note_idle(const struct sum_result *r, const struct load_opts *opts, const char *what);
 
 #endif

@@ -203,13 +203,40 @@ static void test_dumps(void **state)
 	assert_true(figure(f, n, "mean_active_threads")->value == 1.0);
 	assert_true(figure(f, n, "gil_utilization_pct")->value == 50.0);
 	assert_true(figure(f, n, "gil_share_of_active_pct")->value == 50.0);
+	/* Two processes: a process column, shares of each one's own snapshots (3 and 1). */
+	assert_int_equal(gil_dumps_processes(d), 2);
+	assert_true(gil_dumps_process_snapshots(d, 0) == 3 && gil_dumps_process_snapshots(d, 1) == 1);
 	table *t = gil_dumps_table(d, 4, 0);
 	char *text = written(t, TABLE_TSV, 0);
 	assert_string_equal(text,
-		"thread\tseen\tactive\tgil\tactive_pct\tgil_pct\n"
-		"thread (1): Main\t3\t2\t1\t50.00\t25.00\n"
-		"thread (2): w\t2\t1\t1\t25.00\t25.00\n"
-		"thread (1): other\t1\t1\t0\t25.00\t0.00\n");
+		"process\tthread\tseen\tactive\tgil\tactive_pct\tgil_pct\n"
+		"12\tthread (1): Main\t3\t2\t1\t66.67\t33.33\n"
+		"12\tthread (2): w\t2\t1\t1\t33.33\t33.33\n"
+		"13\tthread (1): other\t1\t1\t0\t100.00\t0.00\n");
+	free(text);
+	table_free(t);
+	t = gil_dumps_procs_summary(d);
+	text = written(t, TABLE_TSV, 0);
+	assert_string_equal(text,
+		"process\tsnapshots\tsnapshots_with_gil\tmean_active_threads\tgil_utilization_pct\t"
+		"gil_share_of_active_pct\n"
+		"12\t3\t2\t1.00\t66.7\t66.7\n"
+		"13\t1\t0\t1.00\t0.0\t0.0\n");
+	free(text);
+	table_free(t);
+	gil_dumps_free(d);
+
+	/* --pid: one process, the other's threads never counted. */
+	d = gil_dumps_new();
+	gil_dumps_keep_pid(d, "13");
+	thread(d, 1, "12", "1", "thread (1): Main", DUMP_ACTIVE_GIL);
+	thread(d, 2, "13", "1", "thread (1): other", DUMP_ACTIVE);
+	assert_int_equal(gil_dumps_processes(d), 1);
+	assert_true(gil_dumps_process_snapshots(d, 0) == 1);
+	t = gil_dumps_table(d, 1, 0);
+	text = written(t, TABLE_TSV, 0);
+	assert_string_equal(text, "thread\tseen\tactive\tgil\tactive_pct\tgil_pct\n"
+				  "thread (1): other\t1\t1\t0\t100.00\t0.00\n");
 	free(text);
 	table_free(t);
 	gil_dumps_free(d);
@@ -244,6 +271,98 @@ static char *report(enum table_format format, enum gil_part part)
 	fclose(out);
 	table_free(t);
 	return buf;
+}
+
+static void test_proc_name(void **state)
+{
+	(void)state;
+	char *s = gil_proc_name("process 51231:\"python -u train.py\"", 34);
+	assert_string_equal(s, "51231: python -u train.py");
+	free(s);
+	s = gil_proc_name("process 7:\"x\"", 13);
+	assert_string_equal(s, "7: x");
+	free(s);
+}
+
+/* Two torchrun workers, each holding its GIL 800 of 1000 ticks: per process 80%. */
+static void test_split(void **state)
+{
+	(void)state;
+	char total[512], gil[512];
+	snprintf(total, sizeof total, "%s/gil/subproc-total.txt", getenv("SIFT_TESTDATA"));
+	snprintf(gil, sizeof gil, "%s/gil/subproc-gil.txt", getenv("SIFT_TESTDATA"));
+	struct agg_spec keys = { { KEY_THREAD, KEY_THREAD }, 1, NULL, 0 };
+	struct load_opts lopts;
+	memset(&lopts, 0, sizeof lopts);
+	struct err_lines errs;
+	err_lines_init(&errs);
+	gil_split *ts = gil_split_new(&keys), *gs = gil_split_new(&keys);
+	char *tf[] = { total }, *gf[] = { gil };
+	assert_int_equal(gil_split_read(ts, tf, 1, &lopts, &errs), 0);
+	assert_int_equal(gil_split_read(gs, gf, 1, &lopts, &errs), 0);
+	/* the launcher is only a parent: no row */
+	assert_int_equal(gil_split_align(ts, gs, NULL), 2);
+	assert_string_equal(gil_split_proc(ts, 0)->name, "51231: /usr/bin/python3 -u train.py --local-rank=0");
+	assert_true(gil_split_proc(ts, 0)->samples == 1300 && gil_split_proc(ts, 1)->samples == 1311);
+	assert_true(gil_split_proc(gs, 0)->samples == 800 && gil_split_proc(gs, 1)->samples == 800);
+	assert_int_equal(gil_split_proc(ts, 0)->idle_threads, 0);
+	struct gil_side t = { NULL, 0, 10, 100 }, g = { NULL, 0, 10, 100 };
+	table *sum = gil_procs_summary(ts, gs, &t, &g);
+	char *text = written(sum, TABLE_TSV, 0);
+	assert_string_equal(text,
+		"process\ttotal_samples\tgil_samples\tmean_active_threads\tgil_utilization_pct\t"
+		"gil_share_of_active_pct\n"
+		"51231: /usr/bin/python3 -u train.py --local-rank=0\t1300\t800\t1.30\t80.0\t61.5\n"
+		"51232: /usr/bin/python3 -u train.py --local-rank=1\t1311\t800\t1.31\t80.0\t61.0\n");
+	free(text);
+	table_free(sum);
+	table *k = gil_procs_keys(ts, gs, &t, &g, &keys, 1);
+	text = written(k, TABLE_TSV, 0);
+	assert_string_equal(text,
+		"process\tthread\ttotal\tgil\ttotal_per_s\tgil_per_s\tgil_share_pct\tflag\n"
+		"51231: /usr/bin/python3 -u train.py --local-rank=0\tthread (51231): MainThread\t950\t700\t"
+		"0.9500\t0.7000\t73.68\t\n");
+	free(text);
+	table_free(k);
+	gil_split_free(ts);
+	gil_split_free(gs);
+
+	/* --pid keeps one; an absent one keeps none */
+	ts = gil_split_new(&keys);
+	gs = gil_split_new(&keys);
+	assert_int_equal(gil_split_read(ts, tf, 1, &lopts, &errs), 0);
+	assert_int_equal(gil_split_read(gs, gf, 1, &lopts, &errs), 0);
+	assert_int_equal(gil_split_align(ts, gs, "51232"), 1);
+	assert_true(gil_split_proc(ts, 0)->samples == 1311);
+	gil_split_free(ts);
+	gil_split_free(gs);
+	ts = gil_split_new(&keys);
+	gs = gil_split_new(&keys);
+	assert_int_equal(gil_split_align(ts, gs, "4242"), 0);
+	gil_split_free(ts);
+	gil_split_free(gs);
+}
+
+/* An --idle recording: four threads with 597 to 600 samples. */
+static void test_split_idle(void **state)
+{
+	(void)state;
+	char path[512];
+	snprintf(path, sizeof path, "%s/raw/idle-recording.txt", getenv("SIFT_TESTDATA"));
+	struct agg_spec keys = { { KEY_THREAD, KEY_THREAD }, 1, NULL, 0 };
+	struct load_opts lopts;
+	memset(&lopts, 0, sizeof lopts);
+	struct err_lines errs;
+	err_lines_init(&errs);
+	gil_split *s = gil_split_new(&keys), *g = gil_split_new(&keys);
+	char *files[] = { path };
+	assert_int_equal(gil_split_read(s, files, 1, &lopts, &errs), 0);
+	assert_int_equal(gil_split_align(s, g, NULL), 1);
+	const struct gil_proc *p = gil_split_proc(s, 0);
+	assert_int_equal(p->idle_threads, 4);
+	assert_true(p->idle_min == 597 && p->idle_max == 600);
+	gil_split_free(s);
+	gil_split_free(g);
 }
 
 static void test_write(void **state)
@@ -282,6 +401,9 @@ int main(void)
 		cmocka_unit_test(test_rows_untimed),
 		cmocka_unit_test(test_rows_timed),
 		cmocka_unit_test(test_dumps),
+		cmocka_unit_test(test_proc_name),
+		cmocka_unit_test(test_split),
+		cmocka_unit_test(test_split_idle),
 		cmocka_unit_test(test_write),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -71,9 +71,26 @@ static void test_workers_agree(void **state)
 	assert_non_null(strstr(one, "read 30047 kept 30047 stacks 90 threads 8"));
 }
 
+/* --idle recordings: three or more threads equal to within 1%. */
+static void test_looks_idle(void **state)
+{
+	(void)state;
+	uint64_t lo = 0, hi = 0;
+	const uint64_t equal[] = { 600, 600, 600 }, close[] = { 600, 594, 597, 600 },
+		       apart[] = { 600, 593, 600 }, zero[] = { 0, 0, 0 };
+	assert_int_equal(sum_looks_idle(equal, 3, &lo, &hi), 1);
+	assert_true(lo == 600 && hi == 600);
+	assert_int_equal(sum_looks_idle(close, 4, &lo, &hi), 1);
+	assert_true(lo == 594 && hi == 600);
+	assert_int_equal(sum_looks_idle(apart, 3, &lo, &hi), 0);
+	assert_int_equal(sum_looks_idle(equal, 2, &lo, &hi), 0);
+	assert_int_equal(sum_looks_idle(zero, 3, &lo, &hi), 0);
+}
+
 int main(void)
 {
 	err_set_prog("test_sum");
-	const struct CMUnitTest tests[] = { cmocka_unit_test(test_workers_agree) };
+	const struct CMUnitTest tests[] = { cmocka_unit_test(test_workers_agree),
+					    cmocka_unit_test(test_looks_idle) };
 	return cmocka_run_group_tests_name("sum", tests, NULL, NULL);
 }
