@@ -29,6 +29,7 @@ static const struct cli_option options[] = {
 	PROFOPT_FILTER_ROWS,
 	PROFOPT_REWRITE_ROWS,
 	PROFOPT_INPUT_ROWS,
+	PROFOPT_SHARE_ROWS,
 	{ 0, 0, 0, 0 },
 };
 

@@ -30,7 +30,9 @@ enum {
 	{ "from", PROFOPT_FROM, "FMT", "input format: auto (default, from content), raw, dump, json" }, \
 	{ "idle", PROFOPT_IDLE, NULL, "dumps: keep idle threads (left out by default, as py-spy record does)" }, \
 	{ "strict", PROFOPT_STRICT, NULL, "a bad input line is fatal (exit 1)" }, \
-	{ "verbose", PROFOPT_VERBOSE, NULL, "name every bad and skipped line" }, \
+	{ "verbose", PROFOPT_VERBOSE, NULL, "name every bad and skipped line" }
+/* For the tools whose tables are shares of CPU samples (sift-top, sift-diff, sift-gil). */
+#define PROFOPT_SHARE_ROWS \
 	{ "assume-cpu", PROFOPT_ASSUME_CPU, NULL, "no note when every thread has the same samples (py-spy --idle)" }
 
 /* Handle key if it is one of the rows above: 1 handled, 0 not ours. Bad values exit 2. */
