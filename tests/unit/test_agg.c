@@ -13,23 +13,8 @@
 #include "agg.h"
 #include "prof.h"
 #include "rules.h"
+#include "stacks.h"
 
-/* Add a stack written as "a;b;c" with count samples. */
-static void add(prof *p, const char *stack, uint64_t count)
-{
-	uint32_t ids[32];
-	size_t n = 0;
-	const char *s = stack;
-	for (;;) {
-		const char *semi = strchr(s, ';');
-		size_t len = semi ? (size_t)(semi - s) : strlen(s);
-		ids[n++] = intern_add(prof_frames(p), s, len);
-		if (!semi)
-			break;
-		s = semi + 1;
-	}
-	assert_int_equal(prof_add(p, ids, n, count), 0);
-}
 
 static prof *sample(void)
 {

@@ -15,22 +15,8 @@
 
 #include "diff.h"
 #include "err.h"
+#include "stacks.h"
 
-/* Add a stack written as "a;b" with count samples. */
-static void add(prof *p, const char *stack, uint64_t count)
-{
-	uint32_t ids[8];
-	size_t n = 0;
-	for (const char *s = stack;; s++) {
-		const char *semi = strchr(s, ';');
-		size_t len = semi ? (size_t)(semi - s) : strlen(s);
-		ids[n++] = intern_add(prof_frames(p), s, len);
-		if (!semi)
-			break;
-		s = semi;
-	}
-	assert_int_equal(prof_add(p, ids, n, count), 0);
-}
 
 /* Before: a 60, b 30, c 10 under m; after: a 40, b 30, d 30 under m. */
 static void profiles(prof **before, prof **after)

@@ -12,22 +12,8 @@
 #include <string.h>
 
 #include "gil.h"
+#include "stacks.h"
 
-/* Add a stack written as "a;b" with count samples. */
-static void add(prof *p, const char *stack, uint64_t count)
-{
-	uint32_t ids[8];
-	size_t n = 0;
-	for (const char *s = stack;; s++) {
-		const char *semi = strchr(s, ';');
-		size_t len = semi ? (size_t)(semi - s) : strlen(s);
-		ids[n++] = intern_add(prof_frames(p), s, len);
-		if (!semi)
-			break;
-		s = semi;
-	}
-	assert_int_equal(prof_add(p, ids, n, count), 0);
-}
 
 /* What a table writes, as one string (the caller frees it). */
 static char *written(const table *t, enum table_format format, unsigned flags)
