@@ -893,7 +893,7 @@ size_t tput_kv_read(const char *s, size_t len, struct tput_kv *out, size_t max, 
 /* The key/value reader looks at lines holding one of these (case matters to the search). */
 enum { KV_NLITS = 32 };
 static const char *const kv_literals[] = {
-	"/s", "s/it", "/batch", "per_s", "per s", "PerSec", "_per_second", "FLOPS", "flops", "Flops", "FLOPs",
+	"/s", "s/it", "/batch", "per_s", "per s", "per-s", "PerSec", "_per_second", "FLOPS", "flops", "Flops", "FLOPs",
 	"tps", "wps", "ups=", "mfu", "MFU", "step_tim", "Step time", "step time", "step_avg", "latency",
 	"seconds:", "[step=", "[batch=", "Tera Flops", "metrics *****", NULL,
 };
@@ -1326,15 +1326,19 @@ static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx 
 			pts[j] = pts[j - 1];
 			pts[j - 1] = t;
 		}
+	/* a line with a step of its own closes the record a header opened */
+	int under_header = header_ok && base.step < 0 && info.step < 0;
+	if (!under_header && !info.header)
+		c->lineno = 0;
 	for (size_t i = 0; i < np; i++) {
 		struct tput_point *pt = &pts[i];
 		if (pt->step < 0)
-			pt->step = base.step >= 0 ? base.step : info.step >= 0 ? info.step : header_ok ? c->step : -1;
+			pt->step = base.step >= 0 ? base.step : info.step >= 0 ? info.step : under_header ? c->step : -1;
 		if (isnan(pt->loss))
 			pt->loss = !isnan(base.loss) ? base.loss : info.loss;
 		if (isnan(pt->time) && !isnan(base.time))
 			pt->time = base.time;
-		if (isnan(pt->time) && header_ok && c->have_time)
+		if (isnan(pt->time) && under_header && c->have_time)
 			pt->time = c->time;
 		/* An unprefixed rank's copy repeats the step of the figures just before (this line's
 		 * earlier frame or the last line with figures) in its unit. */
