@@ -595,13 +595,43 @@ static int kv_has(const char *key, const char *pat, int word)
 	return kw_in(key, strlen(key), &w);
 }
 
+/* The first letters of every table word: b, e, g, i, m, s, t, u, w, with their seconds. */
+static int kv_gate(char a, char b)
+{
+	switch (a) {
+	case 't': return b == 'e' || b == 'f' || b == 'o' || b == 'p' || b == 'i';
+	case 'g': return b == 'f' || b == 'l';
+	case 'm': return b == 'f';
+	case 's': return b == 'a' || b == 'e' || b == 't';
+	case 'w': return b == 'p' || b == 'o';
+	case 'e': return b == 'x' || b == 'l';
+	case 'i': return b == 'm' || b == 't';
+	case 'b': return b == 'a';
+	case 'u': return b == 'p';
+	default: return 0;
+	}
+}
+
+/* The class of the earliest table word the key holds; one pass over the key, the table
+ * looked at only where two letters may start a word of it (most keys name no rate). */
 static enum kv_class kv_key_class(const char *key)
 {
-	size_t klen = strlen(key);
-	for (size_t i = 0; i < sizeof kv_keys / sizeof kv_keys[0]; i++)
-		if (kw_in(key, klen, &kv_keys[i]))
-			return (enum kv_class)kv_keys[i].cls;
-	return KV_NONE;
+	size_t klen = strlen(key), n = sizeof kv_keys / sizeof kv_keys[0], best = n;
+	for (size_t i = 0; i + 1 < klen; i++) {
+		if (!kv_gate(key[i], key[i + 1]))
+			continue;
+		for (size_t t = 0; t < best; t++) {
+			const struct kw *w = &kv_keys[t];
+			if (w->text[0] != key[i] || w->text[1] != key[i + 1] || i + w->len > klen ||
+			    memcmp(key + i, w->text, w->len) != 0)
+				continue;
+			if (w->word && !((i == 0 || kv_sep(key[i - 1])) && kv_sep(key[i + w->len])))
+				continue;
+			best = t;
+			break;
+		}
+	}
+	return best == n ? KV_NONE : (enum kv_class)kv_keys[best].cls;
 }
 
 static int kv_words(const char *key, const struct kw *list, size_t n)
@@ -759,10 +789,10 @@ static int kv_step_rank(const char *key)
 static int kv_is_loss(const char *key)
 {
 	size_t n = strlen(key);
-	if (kv_words(key, kv_skip_words + 3, 5))  /* eval, val, valid, validation, test */
+	if (!((n >= 4 && strcmp(key + n - 4, "loss") == 0) || strcmp(key, "xent") == 0 ||
+	      strstr(key, "loss/train") != NULL))
 		return 0;
-	return (n >= 4 && strcmp(key + n - 4, "loss") == 0) || strcmp(key, "xent") == 0 ||
-	       strstr(key, "loss/train") != NULL;
+	return !kv_words(key, kv_skip_words + 3, 5);  /* eval, val, valid, validation, test */
 }
 
 size_t tput_kv_read(const char *s, size_t len, struct tput_kv *out, size_t max, struct tput_kv_line *info)
@@ -891,9 +921,10 @@ size_t tput_kv_read(const char *s, size_t len, struct tput_kv *out, size_t max, 
 }
 
 /* The key/value reader looks at lines holding one of these (case matters to the search). */
-enum { KV_NLITS = 32 };
+enum { KV_NLITS = 48 };
 static const char *const kv_literals[] = {
-	"/s", "s/it", "/batch", "per_s", "per s", "per-s", "PerSec", "_per_second", "FLOPS", "flops", "Flops", "FLOPs",
+	"k/s", "s/s", "e/s", "q/s", "g/s", "t/s", "P/s", "p/s", "/sec", "/Sec", "/second", "/step",
+	"s/it", "/batch", "per_s", "per s", "per-s", "PerSec", "_per_second", "FLOPS", "flops", "Flops", "FLOPs",
 	"tps", "wps", "ups=", "mfu", "MFU", "step_tim", "Step time", "step time", "step_avg", "latency",
 	"seconds:", "[step=", "[batch=", "Tera Flops", "metrics *****", NULL,
 };
