@@ -923,10 +923,9 @@ size_t tput_kv_read(const char *s, size_t len, struct tput_kv *out, size_t max, 
 /* The key/value reader looks at lines holding one of these (case matters to the search). */
 enum { KV_NLITS = 48 };
 static const char *const kv_literals[] = {
-	"k/s", "s/s", "e/s", "q/s", "g/s", "t/s", "P/s", "p/s", "/sec", "/Sec", "/second", "/step",
-	"s/it", "/batch", "per_s", "per s", "per-s", "PerSec", "_per_second", "FLOPS", "flops", "Flops", "FLOPs",
-	"tps", "wps", "ups=", "mfu", "MFU", "step_tim", "Step time", "step time", "step_avg", "latency",
-	"seconds:", "[step=", "[batch=", "Tera Flops", "metrics *****", NULL,
+	"k/s", "s/s", "e/s", "q/s", "g/s", "t/s", "P/s", "p/s", "/sec", "/Sec", "/step", "s/it", "/batch",
+	"per_s", "per s", "per-s", "PerSec", "LOPS", "lops", "LOPs", "tps", "wps", "ups=", "mfu", "MFU",
+	"tep_tim", "tep time", "step_avg", "latency", "seconds:", "[step=", "[batch=", "metrics *****", NULL,
 };
 
 struct rule {
