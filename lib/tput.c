@@ -14,7 +14,7 @@
 #include <strings.h>
 
 const char *const tput_unit_names[] = {
-	"tokens/s", "tokens/s/gpu", "samples/s", "samples/s/gpu", "it/s",
+	"tokens/s", "tokens/s/gpu", "samples/s", "samples/s/gpu", "images/s", "it/s",
 	"TFLOP/s", "TFLOP/s/gpu", "ms/step", "MFU%", "value", NULL,
 };
 
@@ -36,9 +36,12 @@ static const struct {
 	{ "samples/s", TPUT_SAMPLES_S, 1, 0 }, { "samples/sec", TPUT_SAMPLES_S, 1, 0 },
 	{ "samples per second", TPUT_SAMPLES_S, 1, 0 }, { "SamplesPerSec", TPUT_SAMPLES_S, 1, 0 },
 	{ "samples/s/gpu", TPUT_SAMPLES_S_GPU, 1, 0 }, { "samples/s/device", TPUT_SAMPLES_S_GPU, 1, 0 },
+	{ "images/s", TPUT_IMAGES_S, 1, 0 }, { "images/sec", TPUT_IMAGES_S, 1, 0 },
+	{ "img/sec", TPUT_IMAGES_S, 1, 0 },
 	{ "it/s", TPUT_IT_S, 1, 0 }, { "steps/s", TPUT_IT_S, 1, 0 }, { "ups", TPUT_IT_S, 1, 0 },
 	{ "s/it", TPUT_IT_S, 1, 1 },
 	{ "TFLOP/s", TPUT_TFLOPS, 1, 0 }, { "TFLOPs", TPUT_TFLOPS, 1, 0 },
+	{ "GFLOP/s", TPUT_TFLOPS, 1e-3, 0 }, { "GFLOPS", TPUT_TFLOPS, 1e-3, 0 },
 	{ "TFLOP/s/gpu", TPUT_TFLOPS_GPU, 1, 0 }, { "TFLOP/s/device", TPUT_TFLOPS_GPU, 1, 0 },
 	{ "TFLOPS_per_GPU", TPUT_TFLOPS_GPU, 1, 0 }, { "tflops/gpu", TPUT_TFLOPS_GPU, 1, 0 },
 	{ "ms", TPUT_MS_STEP, 1, 0 }, { "ms/step", TPUT_MS_STEP, 1, 0 }, { "ms/it", TPUT_MS_STEP, 1, 0 },
@@ -73,69 +76,84 @@ const struct tput_preset tput_presets[] = {
 	  "\\biteration\\s+(?<step>\\d+)/\\s*\\d+\\s*\\|(?:(?=" FIELDS "lm loss: (?<loss>" VAL ")))?"
 	  FIELDS "samples per second: (?<tput>" VAL ")",
 	  "samples/s", 1,
-	  " iteration       10/     100 | consumed samples:           80 | elapsed time per iteration (ms): 2310.7 | lm loss: 1.085E+01 | samples per second: 3.462 | TFLOPs: 45.07 |" },
+	  " iteration       10/     100 | consumed samples:           80 | elapsed time per iteration (ms): 2310.7 | lm loss: 1.085E+01 | samples per second: 3.462 | TFLOPs: 45.07 |", TPUT_READ_REGEX, 0 },
 	{ "megatron", "Megatron-LM", { "elapsed time per iteration (ms):", NULL },
 	  "\\biteration\\s+(?<step>\\d+)/\\s*\\d+\\s*\\|(?:(?=" FIELDS "lm loss: (?<loss>" VAL ")))?"
 	  "(?|(?=" FIELDS "throughput per GPU \\((?<unit>TFLOP/s/GPU)\\): (?<tput>" VAL "))"
 	  "|" FIELDS "elapsed time per iteration \\((?<unit>ms)\\): (?<tput>" VAL "))",
 	  NULL, 1,
-	  " iteration       20/    1000 | consumed samples:         2560 | elapsed time per iteration (ms): 1572.7 | throughput per GPU (TFLOP/s/GPU): 402.1 | lm loss: 1.210E+01 |" },
+	  " iteration       20/    1000 | consumed samples:         2560 | elapsed time per iteration (ms): 1572.7 | throughput per GPU (TFLOP/s/GPU): 402.1 | lm loss: 1.210E+01 |", TPUT_READ_REGEX, 0 },
 	{ "torchtitan", "torchtitan", { "tps: ", NULL },
 	  "\\bstep:\\s*(?<step>\\d+)\\s+loss:\\s*(?<loss>\\S+)\\s.*?\\btps:\\s*(?<tput>\\S+)",
 	  "tokens/s/gpu", 1,
-	  "step: 10  loss:  7.9012  memory: 30.10GiB(38.05%)  tps: 5,856  tflops: 301.20  mfu: 30.45%" },
+	  "step: 10  loss:  7.9012  memory: 30.10GiB(38.05%)  tps: 5,856  tflops: 301.20  mfu: 30.45%",
+	  TPUT_READ_REGEX, 1 },
 	{ "nanogpt", "nanoGPT", { ", time ", NULL },
 	  "\\biter (?<step>\\d+): loss (?<loss>[^\\s,]+), time (?<tput>\\S+?)(?<unit>ms)\\b",
-	  NULL, 1, "iter 100: loss 2.3041, time 120.52ms, mfu 30.21%" },
+	  NULL, 1, "iter 100: loss 2.3041, time 120.52ms, mfu 30.21%", TPUT_READ_REGEX, 0 },
 	{ "llmc", "llm.c", { " tok/s", NULL },
 	  "\\bstep\\s+(?<step>\\d+)/\\d+ \\| loss (?<loss>[^\\s|(]+).*\\|\\s*(?<tput>" VALC ") tok/s",
 	  "tokens/s", 1,
-	  "step    1/74 | loss 11.010010 (+nanz)| norm 15.3524 (+nanz)| lr 8.57e-07 | 512.30 ms | 45.1% bf16 MFU | 1023456 tok/s" },
+	  "step    1/74 | loss 11.010010 (+nanz)| norm 15.3524 (+nanz)| lr 8.57e-07 | 512.30 ms | 45.1% bf16 MFU | 1023456 tok/s", TPUT_READ_REGEX, 0 },
 	{ "nanochat", "nanochat", { "tok/sec: ", NULL },
 	  "\\bstep (?<step>\\d+)/\\d+.*?\\| loss: (?<loss>" VAL ").*?\\btok/sec: (?<tput>" VALC ")",
 	  "tokens/s", 1,
-	  "step 00004/21400 (0.02%) | loss: 9.107421 | lrm: 1.00 | dt: 990.20ms | tok/sec: 529,882 | mfu: 41.02 | total time: 0.05m" },
+	  "step 00004/21400 (0.02%) | loss: 9.107421 | lrm: 1.00 | dt: 990.20ms | tok/sec: 529,882 | mfu: 41.02 | total time: 0.05m", TPUT_READ_REGEX, 0 },
 	{ "modded-nanogpt", "modded-nanogpt", { "step_avg:", NULL },
-	  "\\bstep:(?<step>\\d+)/\\d+ train_loss:(?<loss>\\S+) train_time:(?<time>[^\\sa-z]+)ms"
+	  "\\bstep:(?<step>\\d+)/\\d+ (?:train_loss:(?<loss>\\S+) |val_loss:\\S+ (?=\\S+ step_avg:\\d))?"
+	  "train_time:(?<time>[^\\sa-z]+)ms"
 	  " step_avg:(?<tput>\\S+?)(?<unit>ms)\\b",
-	  NULL, 0.001, "step:193/6000 train_loss:4.8400 train_time:67428ms step_avg:368.46ms" },
+	  NULL, 0.001, "step:193/6000 train_loss:4.8400 train_time:67428ms step_avg:368.46ms", TPUT_READ_REGEX, 0 },
 	{ "hf-trainer", "HF Trainer (summary)", { "'train_samples_per_second': ", NULL },
 	  "'train_samples_per_second': (?<tput>[^\\s,}]+)(?:.*?'train_loss': (?<loss>[^\\s,}]+))?",
 	  "samples/s", 1,
-	  "{'train_runtime': 900.1, 'train_samples_per_second': 35.55, 'train_steps_per_second': 0.009, 'train_loss': 2.31, 'epoch': 1.0}" },
+	  "{'train_runtime': 900.1, 'train_samples_per_second': 35.55, 'train_steps_per_second': 0.009, 'train_loss': 2.31, 'epoch': 1.0}", TPUT_READ_REGEX, 0 },
 	{ "tqdm", "tqdm (HF Trainer, Lightning)", { "it/s", "s/it", NULL },
 	  "^(?![^|]*(?i:load|checkpoint|shard|download|fetch|tokeni|map|filter|eval|predict|valid))"
-	  ".*?(?<step>\\d+)/\\d+ \\[[\\d:]+<[\\d:?]+,\\s*(?<tput>[0-9][^\\s,\\]]*?)(?<unit>it/s|s/it)"
+	  ".*?(?<step>\\d+)/(?<total>\\d+) \\[[\\d:]+<[\\d:?]+,\\s*(?<tput>[0-9][^\\s,\\]]*?)(?<unit>it/s|s/it)"
 	  "(?:[^\\]]*?\\bloss=(?<loss>[^\\s,\\]]+))?",
-	  NULL, 1, " 37%|###7      | 370/1000 [01:02<01:45,  5.97it/s, loss=2.1]" },
+	  NULL, 1, " 37%|###7      | 370/1000 [01:02<01:45,  5.97it/s, loss=2.1]", TPUT_READ_REGEX, 0 },
 	{ "deepspeed", "DeepSpeed", { "CurrSamplesPerSec=", NULL },
 	  "(?:\\bglobal_step=(?<step>\\d+),.*?)?\\bCurrSamplesPerSec=(?<tput>" VAL ")",
 	  "samples/s", 1,
-	  "[Rank 0] time (ms) | global_step=100, RunningAvgSamplesPerSec=48.1, CurrSamplesPerSec=49.2, MemAllocated=6.1GB" },
+	  "[Rank 0] time (ms) | global_step=100, RunningAvgSamplesPerSec=48.1, CurrSamplesPerSec=49.2, MemAllocated=6.1GB", TPUT_READ_REGEX, 0 },
+	{ "deepspeed-legacy", "DeepSpeed (before 0.7)", { ", SamplesPerSec=", NULL },
+	  "\\b\\d+/(?<step>\\d+), SamplesPerSec=(?<tput>" VAL ")",
+	  "samples/s", 1, "[2022-03-11 02:06:58,985] [INFO] [timer.py:189:stop] 0/40, SamplesPerSec=83.48609168106144, MemAllocated=0.26GB", TPUT_READ_REGEX, 0 },
 	{ "fairseq", "fairseq", { "wps=", NULL },
-	  "\\bloss=(?<loss>" VAL ").*?\\bwps=(?<tput>" VAL ").*?\\bnum_updates=(?<step>\\d+)"
-	  "(?:.*?\\btrain_wall=(?<time>" VAL "))?",
+	  "\\bloss=(?<loss>" VAL ").*?\\bwps=(?<tput>" VAL ").*?\\bnum_updates=(?<step>\\d+)",
 	  "tokens/s", 1,
-	  "epoch 001:    100 / 1000 loss=9.1, nll_loss=8.9, ppl=478, wps=51234, ups=2.1, wpb=24k, bsz=64, num_updates=100, lr=1e-05, gnorm=1.2, train_wall=45, wall=50" },
+	  "epoch 001:    100 / 1000 loss=9.1, nll_loss=8.9, ppl=478, wps=51234, ups=2.1, wpb=24k, bsz=64, num_updates=100, lr=1e-05, gnorm=1.2, train_wall=45, wall=50", TPUT_READ_REGEX, 0 },
 	{ "maxtext", "MaxText", { "Tokens/s/device: ", NULL },
 	  "\\bcompleted step: (?<step>\\d+),.*?\\bTokens/s/device: (?<tput>" VAL ")"
 	  "(?:.*?\\bloss: (?<loss>" VAL "))?",
 	  "tokens/s/gpu", 1,
-	  "completed step: 12, seconds: 1.234, TFLOP/s/device: 301.2, Tokens/s/device: 6640.1, total_weights: 65536, loss: 9.8" },
+	  "completed step: 12, seconds: 1.234, TFLOP/s/device: 301.2, Tokens/s/device: 6640.1, total_weights: 65536, loss: 9.8",
+	  TPUT_READ_REGEX, 1 },
+	{ "maxtext-v0", "MaxText (2023)", { "completed step: ", NULL },
+	  "\\bcompleted step: (?<step>\\d+), seconds: [^,]*, TFLOP/s: (?<tput>" VAL ")"
+	  "(?:.*?\\bloss: (?<loss>" VAL "))?",
+	  "TFLOP/s/gpu", 1, "completed step: 15107, seconds: 2.167, TFLOP/s: 36.722, loss: 2.191",
+	  TPUT_READ_REGEX, 1 },
 	{ "nemo", "NeMo 2", { "TFLOPS_per_GPU: ", NULL },
 	  "\\bglobal_step: (?<step>\\d+)(?:.*?\\breduced_train_loss: (?<loss>" VAL "))?"
 	  ".*?\\bTFLOPS_per_GPU: (?<tput>" VAL ")",
 	  "TFLOP/s/gpu", 1,
-	  "Training epoch 0, iteration 9/99 | lr: 1e-05 | global_step: 9 | reduced_train_loss: 9.1 | train_step_timing in s: 1.23 | TFLOPS_per_GPU: 1.249e+03" },
+	  "Training epoch 0, iteration 9/99 | lr: 1e-05 | global_step: 9 | reduced_train_loss: 9.1 | train_step_timing in s: 1.23 | TFLOPS_per_GPU: 1.249e+03", TPUT_READ_REGEX, 0 },
 	{ "nanotron", "nanotron", { "tokens_per_sec: ", NULL },
 	  "\\biteration: (?<step>\\d+) / \\d+.*?\\btokens_per_sec: (?<tput>" VAL ")"
 	  "(?:.*?\\blm_loss: (?<loss>" VAL "))?",
 	  "tokens/s", 1,
-	  "iteration: 10 / 100 | consumed_tokens: 81.9K | elapsed_time_per_iteration_ms: 4.71K | tokens_per_sec: 43.2K | tokens_per_sec_per_gpu: 5.4K | lm_loss: 10.8" },
+	  "iteration: 10 / 100 | consumed_tokens: 81.9K | elapsed_time_per_iteration_ms: 4.71K | tokens_per_sec: 43.2K | tokens_per_sec_per_gpu: 5.4K | lm_loss: 10.8", TPUT_READ_REGEX, 0 },
+	{ "tinygrad", "tinygrad (MLPerf examples)", { " s run, ", NULL },
+	  "^\\s*(?<step>\\d+) (?<tput>" VAL ") (?<unit>s) run, (?<loss>" VAL ") loss",
+	  NULL, 1, "    4 4.32 s run, 11.8750 loss, 0.000000000002 LR, 1454.57 GB used, 401488.40 GFLOPS", TPUT_READ_REGEX, 0 },
 	{ "generic", "custom (any N tok/s)", { "tok/s", "tokens/s", "samples/s", "tokens per second" },
-	  "(?:\\bstep[ :=]\\s*(?<step>\\d+)\\b.*?)?(?<![\\w.,])(?<tput>nan|[0-9][0-9.,]*(?:[eE][-+]?[0-9]+)?[KMGTkmgt]?)"
+	  "(?:\\bstep[ :=]\\s*(?<step>\\d+)\\b.*?)?(?<![\\w.,/])(?<tput>nan|[0-9][0-9.,]*(?:[eE][-+]?[0-9]+)?[KMGTkmgt]?)"
 	  "\\s*(?<unit>tok(?:ens)?/s(?:ec)?|tokens per second|samples/s(?:ec)?)\\b",
-	  NULL, 1, "step 40 | 14.5K tok/s" },
+	  NULL, 1, "step 40 | 14.5K tok/s", TPUT_READ_REGEX, 0 },
+	{ "kv", "any KEY: V, KEY=V, V UNIT (OLMo, Composer, tf_cnn_benchmarks, OpenNMT-py, ...)", { NULL },
+	  NULL, NULL, 1, "throughput/device/tokens_per_second=26,668", TPUT_READ_KV, 0 },
 };
 const size_t tput_npresets = sizeof tput_presets / sizeof tput_presets[0];
 
@@ -393,19 +411,554 @@ size_t tput_timestamp(const char *s, size_t len, double *seconds)
 	return 0;
 }
 
+/* MM-DD HH:MM:SS (vLLM) and MM/DD/YY HH:MM:SS (rich's logging): no year, 1970 assumed. */
+static size_t yearless_at(const char *s, size_t len, size_t i, double *seconds)
+{
+	long mo, d, y = 1970;
+	double clock;
+	size_t n, at;
+	if (!fixed(s, len, i, 2, &mo) || i + 5 >= len || !fixed(s, len, i + 3, 2, &d) || mo < 1 || mo > 12 ||
+	    d < 1 || d > 31)
+		return 0;
+	if (s[i + 2] == '-' && s[i + 5] == ' ') {
+		at = i + 6;
+	} else if (s[i + 2] == '/' && s[i + 5] == '/' && fixed(s, len, i + 6, 2, &y) && i + 8 < len &&
+		   s[i + 8] == ' ' && !(i + 9 < len && is_digit(s[i + 9]) && i + 10 < len && s[i + 10] == '/')) {
+		y += 2000;
+		at = i + 9;
+	} else {
+		return 0;
+	}
+	if ((n = clock_at(s, len, at, &clock)) == 0)
+		return 0;
+	*seconds = (double)days_from_civil(y, mo, d) * 86400 + clock;
+	return at + n - i;
+}
+
+static int is_alnum(char c) { return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+
+int tput_find_timestamp(const char *s, size_t len, double *seconds)
+{
+	size_t end = len < 96 ? len : 96;
+	for (size_t i = 0; i < end; i++) {
+		if (i > 0 && (is_alnum(s[i - 1]) || s[i - 1] == '.' || s[i - 1] == ',' || s[i - 1] == '-' ||
+			      s[i - 1] == '/'))
+			continue;
+		if (!is_digit(s[i]) && !(s[i] == '[' || ((s[i] == 'I' || s[i] == 'W' || s[i] == 'E' ||
+							   s[i] == 'F') && i + 1 < len && is_digit(s[i + 1]))))
+			continue;
+		if (tput_timestamp(s + i, len - i, seconds) > 0 || yearless_at(s, len, i, seconds) > 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* Lower-cased words that say a line is not training; inference ones are counted apart. */
+static const char *const other_words[] = {
+	"validate", "validation", "valid", "eval", "evaluate", "evaluation", "evaluating", "test", "testing",
+	"saving", "loading", "checkpoint", "weights", "download", "downloading", "tokenize", "tokenizing",
+	"tokenization", NULL,
+};
+static const char *const inference_words[] = {
+	"inference", "prompt", "prompts", "generation", "generate", "generating", "decode", "decoding",
+	"request", "requests", "accepted", "drafted", "predict", "prediction", "serving", NULL,
+};
+
+static int word_in(const char *w, size_t n, const char *const *list)
+{
+	for (size_t k = 0; list[k]; k++)
+		if (list[k][0] == w[0] && strlen(list[k]) == n && memcmp(list[k], w, n) == 0)
+			return 1;
+	return 0;
+}
+
+enum tput_context tput_context(const char *s, size_t len)
+{
+	enum tput_context ctx = TPUT_CTX_TRAIN;
+	for (size_t i = 0; i < len;) {
+		if (!is_alnum(s[i]) || (i > 0 && (is_alnum(s[i - 1]) || s[i - 1] == '_'))) {
+			i++;
+			continue;
+		}
+		char w[16];
+		size_t n = 0, j = i;
+		for (; j < len && (is_alnum(s[j]) || s[j] == '_'); j++)
+			if (n < sizeof w)
+				w[n++] = (char)(s[j] >= 'A' && s[j] <= 'Z' ? s[j] + 32 : s[j]);
+		/* the words' first letters: a, c, d, e, g, i, l, p, r, s, t, v, w */
+		if (j - i < sizeof w && n >= 4 && strchr("acdegilprstvw", w[0])) {
+			if (word_in(w, n, inference_words))
+				return TPUT_CTX_INFERENCE;
+			if (word_in(w, n, other_words))
+				ctx = TPUT_CTX_OTHER;
+		}
+		i = j;
+	}
+	return ctx;
+}
+
+/* The key/value reader's classes of figure. */
+enum kv_class { KV_NONE, KV_TOKENS, KV_SAMPLES, KV_IMAGES, KV_ITERS, KV_TFLOPS, KV_GFLOPS, KV_MFU, KV_TIME };
+
+/* A word to look for, its length written down: lookups run for every figure of a line. */
+struct kw {
+	const char *text;      /* normalized: lower case, "_" for " -." */
+	unsigned char len;
+	unsigned char cls;     /* enum kv_class */
+	unsigned char word;    /* must stand alone between separators */
+};
+#define KW(t, c, w) { t, sizeof t - 1, c, w }
+
+static const struct kw kv_keys[] = {
+	KW("tera_flops", KV_TFLOPS, 0), KW("tflop/s", KV_TFLOPS, 0), KW("tflops", KV_TFLOPS, 0),
+	KW("gflop/s", KV_GFLOPS, 0), KW("gflops", KV_GFLOPS, 0), KW("mfu", KV_MFU, 1),
+	KW("tokens_per_s", KV_TOKENS, 0), KW("tokens/s", KV_TOKENS, 0), KW("tok/s", KV_TOKENS, 0),
+	KW("token/s", KV_TOKENS, 0), KW("tokens_per_second", KV_TOKENS, 0), KW("tps", KV_TOKENS, 1),
+	KW("wps", KV_TOKENS, 1), KW("words_per_s", KV_TOKENS, 0), KW("words/s", KV_TOKENS, 0),
+	KW("samples_per_s", KV_SAMPLES, 0), KW("samplespers", KV_SAMPLES, 0), KW("samples/s", KV_SAMPLES, 0),
+	KW("sample_per_s", KV_SAMPLES, 0), KW("sample/s", KV_SAMPLES, 0), KW("examples/s", KV_SAMPLES, 0),
+	KW("examples_per_s", KV_SAMPLES, 0), KW("sequences_per_s", KV_SAMPLES, 0),
+	KW("sequences/s", KV_SAMPLES, 0), KW("seq/s", KV_SAMPLES, 0), KW("seqs/s", KV_SAMPLES, 0),
+	KW("images/s", KV_IMAGES, 0), KW("img/s", KV_IMAGES, 0), KW("images_per_s", KV_IMAGES, 0),
+	KW("it/s", KV_ITERS, 0), KW("steps_per_s", KV_ITERS, 0), KW("steps/s", KV_ITERS, 0),
+	KW("batches_per_s", KV_ITERS, 0), KW("batches/s", KV_ITERS, 0), KW("iterations_per_s", KV_ITERS, 0),
+	KW("global_step/s", KV_ITERS, 0), KW("ups", KV_ITERS, 1),
+	KW("step_time", KV_TIME, 0), KW("step_timing", KV_TIME, 0), KW("elapsed_time_per_iteration", KV_TIME, 0),
+	KW("iter_latency", KV_TIME, 0), KW("iteration_time", KV_TIME, 0), KW("time_per_iteration", KV_TIME, 0),
+	KW("time_per_step", KV_TIME, 0), KW("step_avg", KV_TIME, 0), KW("batch_time", KV_TIME, 0),
+	KW("seconds", KV_TIME, 1),
+};
+
+/* Units written after a figure (normalized), with the seconds per unit for times. */
+static const struct {
+	const char *text;
+	unsigned char len;
+	enum kv_class cls;
+	double scale;          /* times: milliseconds per unit; GFLOPS: 1e-3 */
+	int invert;
+	int gpu;
+} kv_units[] = {
+	{ "tok/s", sizeof "tok/s" - 1, KV_TOKENS, 1, 0, 0 }, { "tok/sec", sizeof "tok/sec" - 1, KV_TOKENS, 1, 0, 0 }, { "tokens/s", sizeof "tokens/s" - 1, KV_TOKENS, 1, 0, 0 },
+	{ "tokens/sec", sizeof "tokens/sec" - 1, KV_TOKENS, 1, 0, 0 }, { "tokens_per_sec", sizeof "tokens_per_sec" - 1, KV_TOKENS, 1, 0, 0 },
+	{ "tokens_per_second", sizeof "tokens_per_second" - 1, KV_TOKENS, 1, 0, 0 }, { "tok/s/gpu", sizeof "tok/s/gpu" - 1, KV_TOKENS, 1, 0, 1 },
+	{ "tokens/s/gpu", sizeof "tokens/s/gpu" - 1, KV_TOKENS, 1, 0, 1 }, { "tokens/s/device", sizeof "tokens/s/device" - 1, KV_TOKENS, 1, 0, 1 },
+	{ "samples/s", sizeof "samples/s" - 1, KV_SAMPLES, 1, 0, 0 }, { "samples/sec", sizeof "samples/sec" - 1, KV_SAMPLES, 1, 0, 0 },
+	{ "samples/second", sizeof "samples/second" - 1, KV_SAMPLES, 1, 0, 0 }, { "sample_per_sec", sizeof "sample_per_sec" - 1, KV_SAMPLES, 1, 0, 0 },
+	{ "samples_per_sec", sizeof "samples_per_sec" - 1, KV_SAMPLES, 1, 0, 0 }, { "examples/sec", sizeof "examples/sec" - 1, KV_SAMPLES, 1, 0, 0 },
+	{ "examples/s", sizeof "examples/s" - 1, KV_SAMPLES, 1, 0, 0 }, { "sequences/s", sizeof "sequences/s" - 1, KV_SAMPLES, 1, 0, 0 },
+	{ "seq/s", sizeof "seq/s" - 1, KV_SAMPLES, 1, 0, 0 }, { "samples/s/gpu", sizeof "samples/s/gpu" - 1, KV_SAMPLES, 1, 0, 1 },
+	{ "images/s", sizeof "images/s" - 1, KV_IMAGES, 1, 0, 0 }, { "images/sec", sizeof "images/sec" - 1, KV_IMAGES, 1, 0, 0 }, { "img/s", sizeof "img/s" - 1, KV_IMAGES, 1, 0, 0 },
+	{ "img/sec", sizeof "img/sec" - 1, KV_IMAGES, 1, 0, 0 }, { "it/s", sizeof "it/s" - 1, KV_ITERS, 1, 0, 0 }, { "steps/s", sizeof "steps/s" - 1, KV_ITERS, 1, 0, 0 },
+	{ "s/it", sizeof "s/it" - 1, KV_ITERS, 1, 1, 0 }, { "tflops", sizeof "tflops" - 1, KV_TFLOPS, 1, 0, 0 }, { "tflop/s", sizeof "tflop/s" - 1, KV_TFLOPS, 1, 0, 0 },
+	{ "tflop/s/gpu", sizeof "tflop/s/gpu" - 1, KV_TFLOPS, 1, 0, 1 }, { "tflops/gpu", sizeof "tflops/gpu" - 1, KV_TFLOPS, 1, 0, 1 },
+	{ "gflops", sizeof "gflops" - 1, KV_TFLOPS, 1e-3, 0, 0 }, { "gflop/s", sizeof "gflop/s" - 1, KV_TFLOPS, 1e-3, 0, 0 },
+	{ "ms/step", sizeof "ms/step" - 1, KV_TIME, 1, 0, 0 }, { "ms/it", sizeof "ms/it" - 1, KV_TIME, 1, 0, 0 }, { "ms/iter", sizeof "ms/iter" - 1, KV_TIME, 1, 0, 0 },
+	{ "ms/batch", sizeof "ms/batch" - 1, KV_TIME, 1, 0, 0 }, { "s/step", sizeof "s/step" - 1, KV_TIME, 1000, 0, 0 }, { "sec/step", sizeof "sec/step" - 1, KV_TIME, 1000, 0, 0 },
+	{ "s/batch", sizeof "s/batch" - 1, KV_TIME, 1000, 0, 0 }, { "sec/batch", sizeof "sec/batch" - 1, KV_TIME, 1000, 0, 0 }, { "s/iter", sizeof "s/iter" - 1, KV_TIME, 1000, 0, 0 },
+};
+
+/* Normalize text into out (NUL-ended, at most cap - 1 bytes): lower case, "_" for " -.". */
+static size_t kv_norm(const char *s, size_t len, char *out, size_t cap)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < len && n + 1 < cap; i++) {
+		char c = s[i];
+		if (c >= 'A' && c <= 'Z')
+			c = (char)(c + 32);
+		else if (c == ' ' || c == '-' || c == '.' || c == '\t')
+			c = '_';
+		if (c == '_' && (n == 0 || out[n - 1] == '_'))
+			continue;
+		out[n++] = c;
+	}
+	while (n > 0 && out[n - 1] == '_')
+		n--;
+	out[n] = '\0';
+	return n;
+}
+
+static int kv_sep(char c) { return !is_alnum(c); }
+
+/* key (NUL-ended) holds the word w; whole words must stand between separators. */
+static int kw_in(const char *key, size_t klen, const struct kw *w)
+{
+	for (size_t i = 0; i + w->len <= klen; i++)
+		if (key[i] == w->text[0] && memcmp(key + i, w->text, w->len) == 0 &&
+		    (!w->word || ((i == 0 || kv_sep(key[i - 1])) && kv_sep(key[i + w->len]))))
+			return 1;
+	return 0;
+}
+
+static int kv_has(const char *key, const char *pat, int word)
+{
+	struct kw w = { pat, (unsigned char)strlen(pat), 0, (unsigned char)word };
+	return kw_in(key, strlen(key), &w);
+}
+
+/* The first letters of every table word: b, e, g, i, m, s, t, u, w, with their seconds. */
+static int kv_gate(char a, char b)
+{
+	switch (a) {
+	case 't': return b == 'e' || b == 'f' || b == 'o' || b == 'p' || b == 'i';
+	case 'g': return b == 'f' || b == 'l';
+	case 'm': return b == 'f';
+	case 's': return b == 'a' || b == 'e' || b == 't';
+	case 'w': return b == 'p' || b == 'o';
+	case 'e': return b == 'x' || b == 'l';
+	case 'i': return b == 'm' || b == 't';
+	case 'b': return b == 'a';
+	case 'u': return b == 'p';
+	default: return 0;
+	}
+}
+
+/* The class of the earliest table word the key holds; one pass over the key, the table
+ * looked at only where two letters may start a word of it (most keys name no rate). */
+static enum kv_class kv_key_class(const char *key)
+{
+	size_t klen = strlen(key), n = sizeof kv_keys / sizeof kv_keys[0], best = n;
+	for (size_t i = 0; i + 1 < klen; i++) {
+		if (!kv_gate(key[i], key[i + 1]))
+			continue;
+		for (size_t t = 0; t < best; t++) {
+			const struct kw *w = &kv_keys[t];
+			if (w->text[0] != key[i] || w->text[1] != key[i + 1] || i + w->len > klen ||
+			    memcmp(key + i, w->text, w->len) != 0)
+				continue;
+			if (w->word && !((i == 0 || kv_sep(key[i - 1])) && kv_sep(key[i + w->len])))
+				continue;
+			best = t;
+			break;
+		}
+	}
+	return best == n ? KV_NONE : (enum kv_class)kv_keys[best].cls;
+}
+
+static int kv_words(const char *key, const struct kw *list, size_t n)
+{
+	size_t klen = strlen(key);
+	for (size_t k = 0; k < n; k++)
+		if (kw_in(key, klen, &list[k]))
+			return 1;
+	return 0;
+}
+
+static const struct kw kv_skip_words[] = {
+	KW("total", 0, 1), KW("consumed", 0, 1), KW("seen", 0, 1), KW("eval", 0, 1), KW("val", 0, 1),
+	KW("valid", 0, 1), KW("validation", 0, 1), KW("test", 0, 1),
+};
+#define SKIP_WORDS kv_skip_words, sizeof kv_skip_words / sizeof kv_skip_words[0]
+
+/* A part of the step ("fwd latency", "bwd FLOPS"): said in the key's last two words. */
+static int kv_partial(const char *key)
+{
+	size_t n = strlen(key), cut = n, words = 0;
+	while (cut > 0 && words < 2)
+		if (key[--cut] == '_' || key[cut] == '/' || key[cut] == '(')
+			words++;
+	return strstr(key + cut, "fwd") != NULL || strstr(key + cut, "bwd") != NULL;
+}
+static const struct kw kv_infer_words[] = {
+	KW("prompt", 0, 1), KW("generation", 0, 1), KW("accepted", 0, 1), KW("drafted", 0, 1),
+	KW("decode", 0, 1), KW("inference", 0, 1), KW("predict", 0, 1),
+};
+#define INFER_WORDS kv_infer_words, sizeof kv_infer_words / sizeof kv_infer_words[0]
+
+/* The number at s[i] (a digit not glued to a word or a dotted version): its end, 0 when none. */
+static size_t kv_number(const char *s, size_t len, size_t i)
+{
+	if (i > 0 && (is_alnum(s[i - 1]) || s[i - 1] == '.' || s[i - 1] == '_'))
+		return 0;
+	size_t j = i;
+	while (j < len && is_digit(s[j]))
+		j++;
+	while (j + 3 < len + 0 && s[j] == ',' && is_digit(s[j + 1]) && is_digit(s[j + 2]) && is_digit(s[j + 3]) &&
+	       !(j + 4 < len && is_digit(s[j + 4])))
+		j += 4;
+	if (j + 1 < len && s[j] == '.' && is_digit(s[j + 1]))
+		for (j++; j < len && is_digit(s[j]); j++)
+			;
+	if (j + 1 < len && (s[j] == 'e' || s[j] == 'E') &&
+	    (is_digit(s[j + 1]) || ((s[j + 1] == '-' || s[j + 1] == '+') && j + 2 < len && is_digit(s[j + 2])))) {
+		j += 2;
+		while (j < len && is_digit(s[j]))
+			j++;
+	}
+	if (j < len && s[j] == '.' && j + 1 < len && is_digit(s[j + 1]))
+		return 0;  /* 1.2.3 */
+	return j;
+}
+
+/* The key before a figure at s[i]: its normalized text in key; 1 with a ':' or '=' between. */
+static int kv_key(const char *s, size_t i, char *key, size_t cap)
+{
+	size_t j = i;
+	while (j > 0 && (s[j - 1] == ' ' || s[j - 1] == '\t'))
+		j--;
+	int sep = j > 0 && (s[j - 1] == ':' || s[j - 1] == '=');
+	if (sep) {
+		j--;
+		while (j > 0 && (s[j - 1] == ' ' || s[j - 1] == '\t'))
+			j--;
+	} else if (j == i) {
+		key[0] = '\0';
+		return 0;
+	}
+	size_t end = j, start = j;
+	if (j > 0 && (s[j - 1] == '\'' || s[j - 1] == '"')) {
+		char q = s[j - 1];
+		end = j - 1;
+		for (start = end; start > 0 && s[start - 1] != q && end - start < 80; start--)
+			;
+	} else {
+		for (; start > 0 && end - start < 80; start--) {
+			char c = s[start - 1];
+			if (c == ',' || c == '|' || c == ';' || c == '{' || c == '}' || c == '[' || c == ']' || c == '\'' ||
+			    c == '"' || c == '\t' || c == ':' || c == '=' || c == '<' || c == '>' || c == '*')
+				break;
+			if (c == ' ' && (!sep || (start >= 2 && s[start - 2] == ' ')))
+				break;
+		}
+	}
+	size_t n = kv_norm(s + start, end - start, key, cap), letters = 0;
+	for (size_t k = 0; k < n && !letters; k++)
+		letters = key[k] >= 'a' && key[k] <= 'z';
+	if (!letters)
+		key[0] = '\0';  /* "2024-05-01 12:00": a clock, no key */
+	return sep;
+}
+
+/* The unit written right after a figure ending at s[j] ("tok/s", glued "561.94ms", "src tok/s"). */
+static size_t kv_unit_after(const char *s, size_t len, size_t j, char *unit, size_t cap, int *tgt)
+{
+	*tgt = 0;
+	size_t k = j;
+	if (k < len && s[k] == ' ')
+		k++;
+	for (int round = 0; round < 2; round++) {
+		size_t st = k;
+		while (k < len && (is_alnum(s[k]) || s[k] == '/' || s[k] == '%' || s[k] == '_'))
+			k++;
+		size_t n = kv_norm(s + st, k - st, unit, cap);
+		if (n == 0)
+			return 0;
+		if (round == 0 && n == 3 && (strcmp(unit, "src") == 0 || strcmp(unit, "tgt") == 0) && k < len && s[k] == ' ') {
+			*tgt = unit[0] == 't';
+			k++;
+			continue;
+		}
+		if ((unit[0] == 't' || unit[0] == 's') && (strcmp(unit, "tokens") == 0 || strcmp(unit, "samples") == 0) && k + 11 <= len &&
+		    memcmp(s + k, " per second", 11) == 0) {
+			snprintf(unit, cap, "%s/s", unit[0] == 't' ? "tokens" : "samples");
+			return n;
+		}
+		return n;
+	}
+	return 0;
+}
+
+/* A word after a figure that is no unit: the next field's key or nothing. */
+static int kv_unit_word(const char *unit)
+{
+	return unit[0] == '\0' || (strcmp(unit, "ms") != 0 && strcmp(unit, "s") != 0 && strcmp(unit, "sec") != 0 &&
+				    strcmp(unit, "%") != 0 && unit[0] != '%');
+}
+
+static const enum tput_unit kv_unit_of[][2] = {
+	[KV_TOKENS] = { TPUT_TOKENS_S, TPUT_TOKENS_S_GPU }, [KV_SAMPLES] = { TPUT_SAMPLES_S, TPUT_SAMPLES_S_GPU },
+	[KV_IMAGES] = { TPUT_IMAGES_S, TPUT_IMAGES_S }, [KV_ITERS] = { TPUT_IT_S, TPUT_IT_S },
+	[KV_TFLOPS] = { TPUT_TFLOPS, TPUT_TFLOPS_GPU }, [KV_GFLOPS] = { TPUT_TFLOPS, TPUT_TFLOPS_GPU },
+	[KV_MFU] = { TPUT_MFU, TPUT_MFU }, [KV_TIME] = { TPUT_MS_STEP, TPUT_MS_STEP },
+};
+
+static int kv_step_rank(const char *key)
+{
+	size_t n = strlen(key);
+	static const struct { const char *k; int rank; } steps[] = {
+		{ "global_step", 3 }, { "num_updates", 2 }, { "step", 1 }, { "iter", 1 }, { "iteration", 1 },
+		{ "batch", 1 },
+	};
+	for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+		size_t l = strlen(steps[i].k);
+		if (n >= l && strcmp(key + n - l, steps[i].k) == 0 && (n == l || kv_sep(key[n - l - 1])))
+			return steps[i].rank;
+	}
+	return 0;
+}
+
+static int kv_is_loss(const char *key)
+{
+	size_t n = strlen(key);
+	if (!((n >= 4 && strcmp(key + n - 4, "loss") == 0) || strcmp(key, "xent") == 0 ||
+	      strstr(key, "loss/train") != NULL))
+		return 0;
+	return !kv_words(key, kv_skip_words + 3, 5);  /* eval, val, valid, validation, test */
+}
+
+size_t tput_kv_read(const char *s, size_t len, struct tput_kv *out, size_t max, struct tput_kv_line *info)
+{
+	*info = (struct tput_kv_line){ -1, 0, NAN, 0, 0 };
+	info->header = memmem(s, len, "[step=", 6) != NULL || memmem(s, len, "[batch=", 7) != NULL;
+	if (!memchr(s, '0', len) && !memchr(s, '1', len) && !memchr(s, '2', len) && !memchr(s, '3', len) &&
+	    !memchr(s, '4', len) && !memchr(s, '5', len) && !memchr(s, '6', len) && !memchr(s, '7', len) &&
+	    !memchr(s, '8', len) && !memchr(s, '9', len))
+		return 0;
+	size_t n = 0;
+	char key[96], unit[48];
+	for (size_t i = 0; i < len; i++) {
+		if (!is_digit(s[i]))
+			continue;
+		size_t end = kv_number(s, len, i);
+		if (end == 0) {
+			while (i + 1 < len && (is_alnum(s[i + 1]) || s[i + 1] == '.'))
+				i++;
+			continue;
+		}
+		double v;
+		/* K/M suffixes ("43.2K") when no letter follows */
+		size_t numend = end;
+		if (end < len && (s[end] == 'K' || s[end] == 'M' || s[end] == 'G' || s[end] == 'k') &&
+		    !(end + 1 < len && is_alnum(s[end + 1])))
+			numend = end + 1;
+		int ok = tput_parse_number(s + i, numend - i, &v) == TPUT_NUM_OK;
+		int neg = i > 0 && s[i - 1] == '-' && (i < 2 || !is_alnum(s[i - 2]));
+		int sep = kv_key(s, i, key, sizeof key);
+		/* "N/M tok/s": the figure is N (OpenNMT-py's source tokens); M is the target's */
+		size_t after = numend;
+		int pair = 0;
+		if (after + 1 < len && s[after] == '/' && is_digit(s[after + 1])) {
+			size_t e2 = kv_number(s, len, after + 1);
+			if (e2 == 0)
+				e2 = after + 1;
+			after = e2;
+			pair = 1;
+		}
+		int tgt;
+		kv_unit_after(s, len, after, unit, sizeof unit, &tgt);
+		i = (after > i ? after : i + 1) - 1;
+		if (!ok || neg)
+			continue;
+		/* the unit after it, when it is one */
+		enum kv_class cls = KV_NONE;
+		double scale = 1;
+		int invert = 0, gpu = 0, average = 0;
+		size_t ulen = strlen(unit);
+		for (size_t u = 0; ulen && u < sizeof kv_units / sizeof kv_units[0]; u++)
+			if (kv_units[u].len == ulen && unit[0] == kv_units[u].text[0] && memcmp(unit, kv_units[u].text, ulen) == 0) {
+				cls = kv_units[u].cls;
+				scale = kv_units[u].scale;
+				invert = kv_units[u].invert;
+				gpu = kv_units[u].gpu;
+				break;
+			}
+		if (tgt)
+			continue;
+		if (cls == KV_NONE && key[0]) {
+			int srank = kv_step_rank(key);
+			if (srank && v == floor(v) && v < 1e15) {
+				if (srank > info->step_rank) {
+					info->step = (long long)v;
+					info->step_rank = srank;
+				}
+				continue;
+			}
+			if (isnan(info->loss) && !pair && kv_is_loss(key)) {
+				info->loss = v;
+				continue;
+			}
+		}
+		if (pair && cls == KV_NONE)
+			continue;
+		enum kv_class kcls = key[0] ? kv_key_class(key) : KV_NONE;
+		if (cls == KV_NONE) {
+			/* "KEY V" without ':' or '=': one word that says what it is */
+			if (kcls == KV_NONE || (!sep && (kcls == KV_TIME || (strchr(key, '_') == NULL &&
+									   strchr(key, '/') == NULL && kcls != KV_TOKENS &&
+									   kcls != KV_ITERS && kcls != KV_MFU))))
+				continue;
+			cls = kcls;
+			if (cls == KV_GFLOPS)
+				scale = 1e-3;
+			if (cls == KV_TIME) {
+				/* a step time: ms when said so, else seconds */
+				if (strcmp(unit, "ms") == 0 || kv_has(key, "(ms)", 0) || kv_has(key, "ms", 1))
+					scale = 1;
+				else if (!unit[0] || strcmp(unit, "s") == 0 || strcmp(unit, "sec") == 0 ||
+					 strcmp(unit, "seconds") == 0 || kv_has(key, "in_s", 0) || kv_has(key, "(s)", 0) ||
+					 kv_unit_word(unit))
+					scale = 1000;
+				else
+					continue;
+			}
+			if (cls == KV_MFU && strcmp(unit, "%") != 0 && kv_unit_word(unit) == 0)
+				continue;
+		}
+		if (key[0]) {
+			if (kv_words(key, INFER_WORDS)) {
+				info->inference = 1;
+				continue;
+			}
+			if (kv_words(key, SKIP_WORDS) || strncmp(key, "val_", 4) == 0 || strncmp(key, "eval_", 5) == 0 ||
+			    kv_partial(key))
+				continue;
+			if (kv_has(key, "device", 0) || kv_has(key, "gpu", 0))
+				gpu = 1;
+			if (kv_has(key, "running", 0) || kv_has(key, "runningavg", 0) ||
+			    (kv_has(key, "avg", 0) && cls != KV_TIME))
+				average = 1;
+		}
+		if (cls == KV_ITERS && gpu)
+			continue;  /* per-device iterations: no unit of their own */
+		if (invert) {
+			if (v == 0)
+				continue;
+			v = 1 / v;
+		}
+		if (n < max)
+			out[n++] = (struct tput_kv){ kv_unit_of[cls][gpu], v * scale, average };
+	}
+	return n;
+}
+
+/* The key/value reader looks at lines holding one of these (case matters to the search). */
+enum { KV_NLITS = 48 };
+static const char *const kv_literals[] = {
+	"k/s", "s/s", "e/s", "q/s", "g/s", "t/s", "P/s", "p/s", "/sec", "/Sec", "/step", "s/it", "/batch",
+	"per_s", "per s", "per-s", "PerSec", "LOPS", "lops", "LOPs", "tps", "wps", "ups=", "mfu", "MFU",
+	"tep_tim", "tep time", "step_avg", "latency", "seconds:", "[step=", "[batch=", "metrics *****", NULL,
+};
+
 struct rule {
 	rx *re;
 	char *name;
 	long preset;           /* index in tput_presets; -1 for a custom pattern */
-	const char *literals[4];
-	size_t litlen[4];
+	const char *literals[KV_NLITS];
+	size_t litlen[KV_NLITS];
 	size_t nlits;
+	enum tput_reader reader;
+	int per_device;
 	const char *unit;
 	enum tput_unit fixed_unit;  /* unit, scale and inversion of `unit`, read once */
 	double fixed_scale;
 	int fixed_invert;
 	double time_scale;
-	int g_tput, g_unit, g_step, g_time, g_loss, g_rank;  /* group numbers, -1 when absent */
+	int g_tput, g_unit, g_step, g_time, g_loss, g_rank, g_total;  /* group numbers, -1 when absent */
+};
+
+/* What a run of lines leaves for the next: a record header's step and time, the last figure
+ * of each unit (to tell an unprefixed rank's copy), the last frame (to tell a redraw). */
+struct carry {
+	long long step;
+	double time;
+	int have_time;
+	unsigned long lineno;      /* 0: no header */
+	long long last_step[TPUT_NUNITS];
+	unsigned long last_line[TPUT_NUNITS];
+	uint64_t last_hash;
+	unsigned long last_hash_line;
+	unsigned long metrics_line; /* a "***** train metrics *****" summary block starts here */
+	unsigned long emit_line, emit_prev; /* the last line that gave figures, and the one before */
+	unsigned long seen_line;   /* the last line looked at: a smaller number starts another input */
 };
 
 struct tput_ex {
@@ -413,12 +966,24 @@ struct tput_ex {
 	size_t n, cap;
 	lit_set *literals;     /* every rule's, the rule's index as id */
 	int any_unfiltered;    /* a rule without literals: every line goes to the regexes */
+	int kv;                /* index of the key/value reader's rule, -1 when not added */
+	struct carry carry;
+	size_t inference, copies;
 };
+
+static void carry_reset(struct carry *c)
+{
+	memset(c, 0, sizeof *c);
+	for (size_t u = 0; u < TPUT_NUNITS; u++)
+		c->last_step[u] = -1;
+}
 
 tput_ex *tput_ex_new(void)
 {
 	tput_ex *ex = xcalloc(1, sizeof(tput_ex));
 	ex->literals = lit_new();
+	ex->kv = -1;
+	carry_reset(&ex->carry);
 	return ex;
 }
 
@@ -427,7 +992,8 @@ void tput_ex_free(tput_ex *ex)
 	if (!ex)
 		return;
 	for (size_t i = 0; i < ex->n; i++) {
-		rx_free(ex->rules[i].re);
+		if (ex->rules[i].re)
+			rx_free(ex->rules[i].re);
 		free(ex->rules[i].name);
 	}
 	free(ex->rules);
@@ -459,6 +1025,7 @@ static void rule_groups(struct rule *r)
 	r->g_time = rx_group_index(r->re, "time");
 	r->g_loss = rx_group_index(r->re, "loss");
 	r->g_rank = rx_group_index(r->re, "rank");
+	r->g_total = rx_group_index(r->re, "total");
 }
 
 static void fix_unit(struct rule *r)
@@ -482,6 +1049,22 @@ void tput_ex_add_preset(tput_ex *ex, size_t index)
 {
 	const struct tput_preset *p = &tput_presets[index];
 	char err[256];
+	if (p->reader == TPUT_READ_KV) {
+		struct rule *r = new_rule(ex);
+		r->preset = (long)index;
+		r->reader = TPUT_READ_KV;
+		r->g_tput = r->g_unit = r->g_step = r->g_time = r->g_loss = r->g_rank = r->g_total = -1;
+		r->name = xstrndup(p->name, strlen(p->name));
+		for (; r->nlits < KV_NLITS && kv_literals[r->nlits]; r->nlits++) {
+			r->literals[r->nlits] = kv_literals[r->nlits];
+			r->litlen[r->nlits] = strlen(kv_literals[r->nlits]);
+			lit_add(ex->literals, r->literals[r->nlits], r->litlen[r->nlits], (unsigned)(ex->n - 1));
+		}
+		r->unit = "value";
+		fix_unit(r);
+		ex->kv = (int)(ex->n - 1);
+		return;
+	}
 	rx *re = rx_compile(p->pattern, strlen(p->pattern), err, sizeof err);
 	if (!re) {  /* built in: a broken preset is a bug, caught by the tests */
 		fprintf(stderr, "preset %s: %s\n", p->name, err);
@@ -498,6 +1081,7 @@ void tput_ex_add_preset(tput_ex *ex, size_t index)
 	}
 	r->unit = p->unit;
 	r->time_scale = p->time_scale;
+	r->per_device = p->per_device;
 	fix_unit(r);
 	for (size_t k = 0; k < r->nlits; k++)
 		lit_add(ex->literals, r->literals[k], r->litlen[k], (unsigned)(ex->n - 1));
@@ -613,18 +1197,76 @@ static enum tput_result take(const struct rule *r, const struct line_ctx *lc, st
 		else if (tput_timestamp(g, gl, &v) > 0)
 			pt->time = v;
 	}
+	/* A progress bar's closing frame (N/N) shows its average over the run, not a step. */
+	if (rx_group_at(r->re, r->g_total, &g, &gl) && tput_parse_number(g, gl, &v) == TPUT_NUM_OK &&
+	    pt->step >= 0 && (double)pt->step == v) {
+		snprintf(why, whylen, "a closing frame: the bar's average over the run");
+		return TPUT_NOMATCH;
+	}
 	return TPUT_POINT;
+}
+
+enum { FRAME_MAX = 16 };
+
+/* The per-device unit of a figure read on a line whose preset says its figures are per device. */
+static enum tput_unit per_device_unit(enum tput_unit u)
+{
+	switch (u) {
+	case TPUT_TOKENS_S: return TPUT_TOKENS_S_GPU;
+	case TPUT_SAMPLES_S: return TPUT_SAMPLES_S_GPU;
+	case TPUT_TFLOPS: return TPUT_TFLOPS_GPU;
+	default: return u;
+	}
+}
+
+static uint64_t frame_hash(const char *s, size_t len)
+{
+	uint64_t h = 1469598103934665603ULL;
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
+	return h;
+}
+
+/* The key/value reader's figures join the preset's: one per unit, a plain figure before a
+ * running average; the line's step and loss fill what the preset left unknown. */
+static size_t add_kv(tput_ex *ex, const char *s, size_t len, const struct line_ctx *lc, int per_device,
+		     struct tput_point *pts, size_t np, int *from_kv_avg, struct tput_kv_line *info)
+{
+	struct tput_kv kvs[FRAME_MAX];
+	size_t nk = tput_kv_read(s, len, kvs, FRAME_MAX, info);
+	for (size_t k = 0; k < nk; k++) {
+		enum tput_unit u = per_device ? per_device_unit(kvs[k].unit) : kvs[k].unit;
+		size_t at = np;
+		for (size_t j = 0; j < np; j++)
+			if (pts[j].unit == u)
+				at = j;
+		if (at < np && !(from_kv_avg[at] && !kvs[k].average))
+			continue;
+		if (at == np) {
+			if (np == FRAME_MAX)
+				continue;
+			np++;
+		}
+		pts[at] = (struct tput_point){ lc->rank, -1, lc->have_time ? lc->time : NAN, kvs[k].value, u, NAN,
+					       ex->kv };
+		from_kv_avg[at] = kvs[k].average;
+	}
+	return np;
 }
 
 static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx *lc, uint64_t mask,
 		  tput_sink *sink, void *ctx)
 {
 	char why[96], err[256];
-	int literal = 0;
+	int literal = 0, matched = 0, closing = 0, per_device = 0, from_kv_avg[FRAME_MAX] = { 0 };
+	struct tput_point pts[FRAME_MAX], base = { lc->rank, -1, NAN, NAN, TPUT_VALUE, NAN, 0 };
+	size_t np = 0;
+	const char *reason = "holds a throughput word but no rule matched";
+	struct carry *c = &ex->carry;
 	for (size_t i = 0; i < ex->n; i++) {
 		struct rule *r = &ex->rules[i];
 		/* The line-level prefilter chose the rules; frames of a split line recheck. */
-		if (i < 64 && !(mask >> i & 1))
+		if ((i < 64 && !(mask >> i & 1)) || r->reader == TPUT_READ_KV)
 			continue;
 		if (lc->split && !has_literal(r, s, len))
 			continue;
@@ -639,11 +1281,112 @@ static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx 
 		struct tput_point pt;
 		enum tput_result res = take(r, lc, &pt, why, sizeof why);
 		pt.rule = (int)i;
-		sink(ctx, lc->lineno, res, &pt, res == TPUT_BAD ? why : NULL);
+		if (res == TPUT_BAD || res == TPUT_NAN) {
+			sink(ctx, lc->lineno, res, &pt, res == TPUT_BAD ? why : NULL);
+			return;
+		}
+		matched = 1;
+		per_device = r->per_device;
+		base = pt;
+		if (res == TPUT_POINT)
+			pts[np++] = pt;
+		else {
+			closing = 1;
+			reason = "a closing frame: the bar's average over the run";
+		}
+		break;
+	}
+	struct tput_kv_line info = { -1, 0, NAN, 0, 0 };
+	int kv = ex->kv;
+	/* The search reports one literal per offset: "wps=" may hide the reader's "wps". */
+	if (kv >= 0 && (matched || (kv < 64 && (mask >> kv & 1) && !lc->split) ||
+			has_literal(&ex->rules[kv], s, len))) {
+		if (memmem(s, len, "metrics *****", 13)) {
+			c->metrics_line = lc->lineno;  /* HF's summary block: a copy of the figures above */
+			return;
+		}
+		np = add_kv(ex, s, len, lc, per_device, pts, np, from_kv_avg, &info);
+		if (closing)  /* nor is the closing frame's rate a step when the reader finds it */
+			for (size_t i = np; i-- > 0;)
+				if (pts[i].unit == base.unit) {
+					pts[i] = pts[--np];
+					from_kv_avg[i] = from_kv_avg[np];
+				}
+		if (info.header && info.step >= 0) {
+			c->step = info.step;
+			c->lineno = lc->lineno;
+			c->have_time = lc->have_time;
+			c->time = lc->time;
+		}
+	}
+	if (np == 0) {
+		if (info.inference)
+			ex->inference++;
+		if (literal)
+			sink(ctx, lc->lineno, TPUT_NOMATCH, NULL, reason);
 		return;
 	}
-	if (literal)
-		sink(ctx, lc->lineno, TPUT_NOMATCH, NULL, "holds a throughput word but no rule matched");
+	enum tput_context where = tput_context(s, len);
+	if (where != TPUT_CTX_TRAIN) {
+		if (where == TPUT_CTX_INFERENCE)
+			ex->inference++;
+		sink(ctx, lc->lineno, TPUT_NOMATCH, NULL,
+		     where == TPUT_CTX_INFERENCE ? "inference, not training" : "not training (eval, checkpoint, ...)");
+		return;
+	}
+	if (c->metrics_line && lc->lineno > c->metrics_line && lc->lineno - c->metrics_line <= 32 &&
+	    memmem(s, len, " = ", 3)) {
+		ex->copies += np;
+		return;
+	}
+	/* A redraw of the frame just seen (a line printed twice, a bar drawn again) is no new figure. */
+	uint64_t h = frame_hash(s, len);
+	if (c->last_hash_line && h == c->last_hash && lc->lineno <= c->last_hash_line + 1) {
+		ex->copies += np;
+		sink(ctx, lc->lineno, TPUT_NOMATCH, NULL, "a copy of the line before");
+		return;
+	}
+	c->last_hash = h;
+	c->last_hash_line = lc->lineno;
+	int header_ok = c->lineno && lc->lineno >= c->lineno && lc->lineno - c->lineno < 256;
+	/* sorted by unit; step, loss and time from the preset, the line, or the record's header */
+	for (size_t i = 1; i < np; i++)
+		for (size_t j = i; j > 0 && pts[j].unit < pts[j - 1].unit; j--) {
+			struct tput_point t = pts[j];
+			pts[j] = pts[j - 1];
+			pts[j - 1] = t;
+		}
+	/* a line with a step of its own closes the record a header opened */
+	int under_header = header_ok && base.step < 0 && info.step < 0;
+	if (!under_header && !info.header)
+		c->lineno = 0;
+	for (size_t i = 0; i < np; i++) {
+		struct tput_point *pt = &pts[i];
+		if (pt->step < 0)
+			pt->step = base.step >= 0 ? base.step : info.step >= 0 ? info.step : under_header ? c->step : -1;
+		if (isnan(pt->loss))
+			pt->loss = !isnan(base.loss) ? base.loss : info.loss;
+		if (isnan(pt->time) && !isnan(base.time))
+			pt->time = base.time;
+		if (isnan(pt->time) && under_header && c->have_time)
+			pt->time = c->time;
+		/* An unprefixed rank's copy repeats the step of the figures just before (this line's
+		 * earlier frame or the last line with figures) in its unit. */
+		if (c->emit_line != lc->lineno) {
+			c->emit_prev = c->emit_line;
+			c->emit_line = lc->lineno;
+		}
+		unsigned long seen = c->last_line[pt->unit];
+		if (pt->rank < 0 && pt->step >= 0 && seen && (seen == lc->lineno || seen == c->emit_prev) &&
+		    c->last_step[pt->unit] == pt->step) {
+			ex->copies++;
+			c->last_line[pt->unit] = lc->lineno;
+			continue;
+		}
+		c->last_step[pt->unit] = pt->step;
+		c->last_line[pt->unit] = pt->rank < 0 ? lc->lineno : 0;
+		sink(ctx, lc->lineno, TPUT_POINT, pt, NULL);
+	}
 }
 
 /* A line that holds the literals of the rules in mask. */
@@ -653,9 +1396,11 @@ static void line(tput_ex *ex, char *s, size_t len, unsigned long lineno, uint64_
 	if (memchr(s, '\x1b', len))
 		len = tput_strip_ansi(s, len);
 	struct line_ctx lc = { memchr(s, '\r', len) != NULL, -1, 0, 0, lineno };
+	if (lineno <= ex->carry.seen_line)  /* numbers start again: another input */
+		carry_reset(&ex->carry);
+	ex->carry.seen_line = lineno;
 	size_t skip = tput_rank_prefix(s, len, &lc.rank);
-	size_t ts = tput_timestamp(s + skip, len - skip, &lc.time);
-	lc.have_time = ts > 0;
+	lc.have_time = tput_find_timestamp(s + skip, len - skip, &lc.time);
 	s += skip;
 	len -= skip;
 	/* Captured progress bars: frames joined by "\r", each one a measurement. */
@@ -675,6 +1420,8 @@ static int filtered(const tput_ex *ex) { return !ex->any_unfiltered && ex->n <= 
 
 void tput_ex_line(tput_ex *ex, char *s, size_t len, unsigned long lineno, tput_sink *sink, void *ctx)
 {
+	if (lineno <= 1)  /* an input's first line: nothing carries over from another */
+		carry_reset(&ex->carry);
 	if (!filtered(ex)) {
 		line(ex, s, len, lineno, UINT64_MAX, sink, ctx);
 		return;
@@ -695,6 +1442,8 @@ size_t tput_ex_block(tput_ex *ex, char *text, size_t len, unsigned long lineno, 
 {
 	char *end = text + len, *at = text;
 	size_t newlines = 0;
+	if (lineno <= 1)
+		carry_reset(&ex->carry);
 	if (!filtered(ex)) {
 		while (at < end) {
 			size_t n = line_len(at, end);
@@ -733,3 +1482,6 @@ size_t tput_ex_block(tput_ex *ex, char *text, size_t len, unsigned long lineno, 
 	}
 	return newlines + in_count_lines(counted, (size_t)(end - counted));
 }
+
+size_t tput_ex_inference_lines(const tput_ex *ex) { return ex->inference; }
+size_t tput_ex_copies(const tput_ex *ex) { return ex->copies; }

@@ -6,7 +6,7 @@
 
 /* Canonical units; per-GPU figures are units of their own, never mixed with global ones. */
 enum tput_unit {
-	TPUT_TOKENS_S, TPUT_TOKENS_S_GPU, TPUT_SAMPLES_S, TPUT_SAMPLES_S_GPU, TPUT_IT_S,
+	TPUT_TOKENS_S, TPUT_TOKENS_S_GPU, TPUT_SAMPLES_S, TPUT_SAMPLES_S_GPU, TPUT_IMAGES_S, TPUT_IT_S,
 	TPUT_TFLOPS, TPUT_TFLOPS_GPU, TPUT_MS_STEP, TPUT_MFU, TPUT_VALUE, TPUT_NUNITS
 };
 extern const char *const tput_unit_names[];  /* indexed by enum tput_unit */
@@ -16,6 +16,9 @@ int tput_unit_lower_is_better(enum tput_unit unit);
  * *scale multiplies the value, *invert asks for 1/value (s/it). 0 when unknown. */
 int tput_unit_parse(const char *text, size_t len, enum tput_unit *unit, double *scale, int *invert);
 
+/* How a preset reads a line: its PCRE2 pattern, or the built-in key/value reader. */
+enum tput_reader { TPUT_READ_REGEX, TPUT_READ_KV };
+
 struct tput_preset {
 	const char *name;
 	const char *source;        /* the framework, as the docs table names it */
@@ -24,6 +27,8 @@ struct tput_preset {
 	const char *unit;          /* unit text when the pattern has no unit group */
 	double time_scale;         /* the time group times this is seconds */
 	const char *example;
+	enum tput_reader reader;   /* TPUT_READ_KV: pattern is NULL, literals are the reader's own */
+	int per_device;            /* the other figures of this preset's lines are per device */
 };
 extern const struct tput_preset tput_presets[];
 extern const size_t tput_npresets;
@@ -43,6 +48,36 @@ size_t tput_rank_prefix(const char *text, size_t len, long *rank);
  * "05/01/2024 12:00:00"), optionally after "[": bytes it takes (0 when none), seconds since
  * the epoch (UTC; glog has no year, 1970 is assumed) in *seconds. */
 size_t tput_timestamp(const char *text, size_t len, double *seconds);
+/* The first timestamp in a line's first 96 bytes, after tags, brackets and spaces ("[titan]
+ * 2024-05-01 ...", " [2024-04-06 02:59:36]", "[INFO 2020-06-08 ...", "> 2023-03-22 ..."),
+ * also yearless "MM-DD HH:MM:SS" and "MM/DD/YY HH:MM:SS" (1970 assumed): 1 when found. */
+int tput_find_timestamp(const char *text, size_t len, double *seconds);
+
+/* Where a line stands: training, something else (validation, evaluation, checkpoint saving or
+ * loading, downloads, tokenizing), or inference (prompt, generation, decode, requests). Whole
+ * words, any case; "val_loss" is one word and leaves a training line alone. */
+enum tput_context { TPUT_CTX_TRAIN, TPUT_CTX_OTHER, TPUT_CTX_INFERENCE };
+enum tput_context tput_context(const char *text, size_t len);
+
+/* The generic key/value reader on one line: every throughput figure it can name, in any of
+ * the layouts "KEY: V", "KEY=V", "KEY V", "V UNIT" and "UNIT: V" (keys normalized for case and
+ * "_ - . space", looked up in one table; per-device keys give the /gpu units; cumulative
+ * counters, averages over the whole run, eval and inference keys are left out), and the
+ * line's step and loss. Returns the number of figures written to out (at most max). */
+struct tput_kv {
+	enum tput_unit unit;
+	double value;          /* in the canonical unit */
+	int average;           /* a running average: a plain figure of the unit is preferred */
+};
+struct tput_kv_line {
+	long long step;        /* -1 when none */
+	int step_rank;         /* how sure: global_step 3, num_updates 2, step/iter/batch 1 */
+	double loss;           /* NaN when none */
+	int header;            /* a record header ("[step=N/M", "[batch=N/M]") */
+	int inference;         /* a figure was left out as inference */
+};
+size_t tput_kv_read(const char *text, size_t len, struct tput_kv *out, size_t max,
+		    struct tput_kv_line *info);
 
 struct tput_point {
 	long rank;             /* -1 when unknown */
@@ -78,7 +113,10 @@ tput_ex *tput_ex_clone(const tput_ex *ex);
 size_t tput_ex_rules(const tput_ex *ex);
 const char *tput_ex_rule_name(const tput_ex *ex, size_t rule);
 /* One input line (modified in place): ANSI stripped, rank and timestamp prefixes read,
- * "\r"-joined frames split; sink gets one call per frame that yields something. */
+ * "\r"-joined frames split; sink gets one call per figure, sorted by unit within a line.
+ * The extractor remembers the lines before (a record header's step and time, the last step
+ * per unit to drop unprefixed rank copies and redraws); line number 1, or a number not past
+ * the last one looked at, starts another input and forgets them. */
 void tput_ex_line(tput_ex *ex, char *text, size_t len, unsigned long lineno, tput_sink *sink,
 		  void *ctx);
 /* A block of whole lines (in_next_block's: each ends in "\n" or "\r\n" but perhaps the
@@ -87,5 +125,11 @@ void tput_ex_line(tput_ex *ex, char *text, size_t len, unsigned long lineno, tpu
  * Returns the block's "\n" count (for in_block_lines). */
 size_t tput_ex_block(tput_ex *ex, char *text, size_t len, unsigned long lineno, tput_sink *sink,
 		   void *ctx);
+/* Lines seen so far whose throughput was inference (serving, generation), not training: a
+ * caller that found no point says "no training throughput (N inference lines seen)". */
+size_t tput_ex_inference_lines(const tput_ex *ex);
+/* Figures dropped as copies: an unprefixed rank's repeat of the step just seen, or a redraw
+ * of the same frame. The caller may count them with the prefixed ranks' duplicates. */
+size_t tput_ex_copies(const tput_ex *ex);
 
 #endif

@@ -1,6 +1,6 @@
 /* fuzz_tput: log lines (ANSI, rank and time prefixes, "\r" frames) through every preset,
- * and the number, unit, prefix and timestamp readers on each line alone; the whole input
- * as one block must give what its lines give one by one. */
+ * and the number, unit, prefix, timestamp, context and key/value readers on each line
+ * alone; the whole input as one block must give what its lines give one by one. */
 #include "fuzz.h"
 
 #include <math.h>
@@ -48,12 +48,24 @@ static void on_line(void *ctx, struct in_line *line)
 	tput_unit_parse(line->text, line->len, &unit, &v, &invert);
 	tput_rank_prefix(line->text, line->len, &rank);
 	tput_timestamp(line->text, line->len, &v);
+	tput_find_timestamp(line->text, line->len, &v);
+	if (tput_context(line->text, line->len) > TPUT_CTX_INFERENCE)
+		abort();
+	struct tput_kv kv[8];
+	struct tput_kv_line info;
+	size_t n = tput_kv_read(line->text, line->len, kv, 8, &info);
+	if (n > 8)
+		abort();
+	for (size_t k = 0; k < n; k++)
+		if (kv[k].unit >= TPUT_NUNITS || !(kv[k].value >= 0))
+			abort();
 	tput_ex_line(lc->ex, line->text, line->len, line->lineno, on_point, &lc->trace);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	/* Compiling every preset is costly and an extractor keeps no state between lines. */
+	/* Compiling every preset is costly; an extractor's memory of the lines before (record
+	 * headers, copies) starts again when line numbers do. */
 	static tput_ex *ex;
 	if (!ex) {
 		ex = tput_ex_new();
