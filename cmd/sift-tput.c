@@ -61,8 +61,14 @@ struct opts {
 	size_t nbefore, nafter;
 };
 
-static void no_match(const tput_ex *ex, const char *what)
+static void no_match(const tput_ex *ex, const struct tputread *r, const char *what)
 {
+	size_t inference = tputread_inference_lines(r);
+	if (inference) {
+		err_warn("no training throughput in %s (%zu inference line%s seen)", what, inference,
+			 inference == 1 ? "" : "s");
+		return;
+	}
 	size_t cap = 64, len = 0;
 	char *names = xmalloc(cap);
 	names[0] = '\0';
@@ -218,7 +224,7 @@ int main(int argc, char **argv)
 	errs.limit = 0;
 
 	int status = EXIT_OK;
-	struct tputread r = { &o.read, ex, &errs, NULL, stdout, 0, 0 };
+	struct tputread r = { &o.read, ex, &errs, NULL, stdout, 0, 0, 0 };
 	if (compare) {
 		struct series_set before = { NULL, 0, 0 }, after = { NULL, 0, 0 };
 		r.set = &before;
@@ -228,7 +234,7 @@ int main(int argc, char **argv)
 		r.points = 0;
 		status |= tputread_logs(&r, o.after, o.nafter);
 		if (nb == 0 || r.points == 0) {
-			no_match(ex, nb == 0 ? "the before logs" : "the after logs");
+			no_match(ex, &r, nb == 0 ? "the before logs" : "the after logs");
 			status = EXIT_DATA;
 		} else {
 			status |= compare_logs(&before, &after, &o, &errs);
@@ -241,7 +247,7 @@ int main(int argc, char **argv)
 			r.set = &set;
 		status |= tputread_logs(&r, files, nfiles);
 		if (r.points == 0) {
-			no_match(ex, nfiles ? "the input" : "standard input");
+			no_match(ex, &r, nfiles ? "the input" : "standard input");
 			status = EXIT_DATA;
 		} else if (o.stats) {
 			tputout_stats(stdout, &set, &o.keep, o.format, errs.bad);

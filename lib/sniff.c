@@ -196,6 +196,7 @@ static void strip_prefix(sniff *s, struct in_line *line)
 		line->text += s->prefix_len;
 		line->len -= s->prefix_len;
 	} else if (line->len == 1 && line->text[0] == s->prefix[0]) {
+		line->text += 1; /* a blank line, still ending at the line's terminator */
 		line->len = 0;
 	}
 }

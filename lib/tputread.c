@@ -193,8 +193,10 @@ static int read_parallel(struct tputread *r, const char *path, unsigned jobs)
 	}
 	struct emitter e = { r, path };
 	int failed = chunk_run(path, CHUNK_BYTES, jobs, workers, work, emit, &e);
-	for (unsigned k = 0; k < jobs; k++)
+	for (unsigned k = 0; k < jobs; k++) {
+		r->inference_lines += tput_ex_inference_lines(readers[k].ex);
 		tput_ex_free(readers[k].ex);
+	}
 	free(readers);
 	free(workers);
 	return failed;
@@ -230,4 +232,9 @@ int tputread_logs(struct tputread *r, char **paths, size_t npaths)
 	}
 	free(out.data);
 	return failed;
+}
+
+size_t tputread_inference_lines(const struct tputread *r)
+{
+	return r->inference_lines + tput_ex_inference_lines(r->ex);
 }

@@ -26,7 +26,11 @@ struct tputread {
 	struct series_set *set;    /* points go here; NULL: rows (tputout_row) to out */
 	FILE *out;
 	unsigned long points, nans; /* kept so far (the header comes with the first row) */
+	size_t inference_lines;     /* lines of worker threads' copies whose throughput was inference */
 };
+
+/* Lines read so far whose throughput was inference, not training (all threads). */
+size_t tputread_inference_lines(const struct tputread *r);
 
 /* Read paths (none: standard input) into r's set or out. Returns non-zero when a file
  * could not be read (already reported). */
