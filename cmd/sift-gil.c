@@ -38,6 +38,7 @@ static const struct cli_option options[] = {
 	{ "dumps", OPT_DUMPS, NULL, "FILEs are py-spy dump snapshots: GIL figures from thread statuses" },
 	PROFOPT_FILTER_ROWS,
 	PROFOPT_REWRITE_ROWS,
+	PROFOPT_TRANSFORM_ROWS,
 	PROFOPT_INPUT_ROWS,
 	{ 0, 0, 0, 0 },
 };
@@ -89,6 +90,7 @@ static void load_side(const struct recording *r, const struct load_opts *lopts,
 		*status = EXIT_DATA;
 	side->sum = sum.table;
 	side->samples = sum.stats.samples_kept;
+	load_report_unshown(&sum.stats, r->nfiles ? r->files[0] : "standard input");
 }
 
 /* --dumps: the same questions answered from py-spy dump statuses. */

@@ -31,6 +31,20 @@ enum {
 	{ "strict", PROFOPT_STRICT, NULL, "a bad input line is fatal (exit 1)" }, \
 	{ "verbose", PROFOPT_VERBOSE, NULL, "name every bad and skipped line" }
 
+/* Frame transforms (transform.h), keys of their own so other rows can grow above. */
+enum {
+	PROFOPT_HIDE = 0x1080, PROFOPT_SHOW_FROM, PROFOPT_PRUNE_FROM, PROFOPT_COLLAPSE_RECURSION,
+	PROFOPT_HIDE_WRAPPERS,
+};
+#define PROFOPT_TRANSFORM_ROWS \
+	{ "hide", PROFOPT_HIDE, "RE", "drop frames matching RE; their samples stay (self moves up)" }, \
+	{ "show-from", PROFOPT_SHOW_FROM, "RE", "drop the frames above the first frame matching RE;\n" \
+	  "                            stacks without one are dropped and counted" }, \
+	{ "prune-from", PROFOPT_PRUNE_FROM, "RE", "drop the frames below the first frame matching RE" }, \
+	{ "collapse-recursion", PROFOPT_COLLAPSE_RECURSION, NULL, "write back-to-back repeats of a frame once" }, \
+	{ "hide-wrappers", PROFOPT_HIDE_WRAPPERS, NULL, "drop Python and PyTorch wrapper frames (_call_impl,\n" \
+	  "                            threading, contextlib...; listed in the man page)" }
+
 /* Handle key if it is one of the rows above: 1 handled, 0 not ours. Bad values exit 2. */
 int profopt_handle(const struct cli_spec *spec, int key, const char *value,
 		   struct load_opts *opts, struct err_lines *errs);
