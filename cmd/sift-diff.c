@@ -208,6 +208,8 @@ int main(int argc, char **argv)
 		d = diff_new(sums[0], sums[1], &base);
 		const struct diff_gate *unknown = diff_gate_unknown(d, o.gates, o.ngates);
 		if (unknown)
+			diff_free(d); /* freed before exiting, so leak checkers see no leak */
+		if (unknown)
 			cli_usage_error(&spec, "--fail-if-grows: '%.*s' is in neither profile (--by %s): "
 					"the gate could never fail", (int)unknown->key_len, unknown->key,
 					frame_key_names[o.keys.keys[0]]);
