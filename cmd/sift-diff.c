@@ -35,6 +35,7 @@ static const struct cli_option options[] = {
 	{ "format", OPT_FORMAT, "FMT", "text (default), tsv, csv, json, md" },
 	PROFOPT_FILTER_ROWS,
 	PROFOPT_REWRITE_ROWS,
+	PROFOPT_TRANSFORM_ROWS,
 	PROFOPT_INPUT_ROWS,
 	PROFOPT_SHARE_ROWS,
 	{ 0, 0, 0, 0 },

@@ -10,6 +10,7 @@
 static const struct cli_option options[] = {
 	PROFOPT_FILTER_ROWS,
 	PROFOPT_REWRITE_ROWS,
+	PROFOPT_TRANSFORM_ROWS,
 	PROFOPT_DUMP_ROWS,
 	PROFOPT_INPUT_ROWS,
 	{ 0, 0, 0, 0 },

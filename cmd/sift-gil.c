@@ -39,6 +39,7 @@ static const struct cli_option options[] = {
 	{ "pid", OPT_PID, "PID", "keep one process (the figures are per process: one GIL each)" },
 	PROFOPT_FILTER_ROWS,
 	PROFOPT_REWRITE_ROWS,
+	PROFOPT_TRANSFORM_ROWS,
 	PROFOPT_INPUT_ROWS,
 	PROFOPT_SHARE_ROWS,
 	{ 0, 0, 0, 0 },
@@ -92,6 +93,7 @@ static gil_split *load_side(const struct recording *r, const struct load_opts *l
 	gil_split *s = gil_split_new(keys);
 	if (gil_split_read(s, r->files, r->nfiles, lopts, errs) != 0)
 		*status = EXIT_DATA;
+	load_report_unshown(gil_split_stats(s), r->nfiles ? r->files[0] : "standard input");
 	return s;
 }
 

@@ -19,6 +19,7 @@ static const struct cli_option options[] = {
 	{ "prefix-thread", OPT_PREFIX_THREAD, NULL, "keep process and thread frames above the [category] frame" },
 	PROFOPT_FILTER_ROWS,
 	PROFOPT_REWRITE_ROWS,
+	PROFOPT_TRANSFORM_ROWS,
 	PROFOPT_INPUT_ROWS,
 	{ 0, 0, 0, 0 },
 };

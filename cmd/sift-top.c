@@ -4,6 +4,7 @@
 #include "../lib/cli.h"
 #include "../lib/err.h"
 #include "../lib/load.h"
+#include "../lib/peek.h"
 #include "../lib/prof.h"
 #include "../lib/profopt.h"
 #include "../lib/rules.h"
@@ -15,19 +16,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_BY = 'b', OPT_N = 'n', OPT_SORT = 0x2000, OPT_FORMAT = 'f', OPT_JOBS = 'j' };
+enum { OPT_BY = 'b', OPT_N = 'n', OPT_SORT = 0x2000, OPT_PEEK, OPT_PCT_OF, OPT_FORMAT = 'f', OPT_JOBS = 'j' };
 
 static const struct cli_option options[] = {
 	{ "by", OPT_BY, "KEY[,KEY]", "frame (default), function, file, lib, line, root, thread, process, category; two rank pairs" },
 	{ "top", OPT_N, "N", "show the first N rows (default 20; 0 shows all)" },
 	{ "sort", OPT_SORT, "WHICH", "self (default) or total" },
 	{ "format", OPT_FORMAT, "FMT", "text (default), tsv, csv, json, md" },
+	{ "peek", OPT_PEEK, "RE", "the callers and callees of each key matching RE (PCRE2)" },
+	{ "pct-of", OPT_PCT_OF, "WHICH", "percentages of all samples read (default) or of those kept" },
 	{ "jobs", OPT_JOBS, "N", "read plain files on N threads (default: one per processor\n"
 	  "                            for inputs of 16 MB or more; 1: one thread)" },
 	RULES_FILE_ROW,
 	RULES_INCLUSIVE_ROW,
 	PROFOPT_FILTER_ROWS,
 	PROFOPT_REWRITE_ROWS,
+	PROFOPT_TRANSFORM_ROWS,
 	PROFOPT_INPUT_ROWS,
 	PROFOPT_SHARE_ROWS,
 	{ 0, 0, 0, 0 },
@@ -38,7 +42,7 @@ static const struct cli_spec spec = {
 	"Rank the keys of folded-stack profiles by self samples (the stack's leaf has the key)\n"
 	"and total samples (the key is anywhere in the stack, counted once per stack).",
 	options,
-	"Percentages are of all samples read, before filters.\n"
+	"Percentages are of all samples read, before filters, unless --pct-of kept.\n"
 	"Exit status: 0 ok, 1 unreadable input or bad lines with --strict, 2 usage error.\n",
 };
 
@@ -49,9 +53,12 @@ struct top_opts {
 	enum agg_order order;
 	enum table_format format;
 	unsigned jobs;
+	rx *peek;
+	int pct_kept;
 };
 
 static const char *const sort_names[] = { "self", "total", NULL };
+static const char *const pct_of_names[] = { "all", "kept", NULL };
 
 /* --by KEY or --by KEY,KEY. */
 static void parse_by(struct top_opts *o, const char *value)
@@ -68,7 +75,7 @@ static void parse_by(struct top_opts *o, const char *value)
 static void print_table(const agg *a, const struct top_opts *o, uint64_t all)
 {
 	/* One column per key, then the figures. */
-	struct table_column cols[6];
+	struct table_column cols[7];
 	size_t nk = o->nby;
 	for (size_t i = 0; i < nk; i++)
 		cols[i] = (struct table_column){ frame_key_names[o->by[i]], TABLE_STR, 0 };
@@ -76,7 +83,9 @@ static void print_table(const agg *a, const struct top_opts *o, uint64_t all)
 	cols[nk + 1] = (struct table_column){ "self_pct", TABLE_PCT, 0 };
 	cols[nk + 2] = (struct table_column){ "total", TABLE_UINT, 0 };
 	cols[nk + 3] = (struct table_column){ "total_pct", TABLE_PCT, 0 };
-	table *t = table_new(cols, nk + 4);
+	cols[nk + 4] = (struct table_column){ "cum_pct", TABLE_PCT, 0 };
+	table *t = table_new(cols, nk + 5);
+	uint64_t cum = 0; /* of the sort column, as pprof's sum% */
 	const struct agg_row *rows = agg_rows(a);
 	size_t n = agg_row_count(a);
 	for (size_t i = 0; i < n && (o->limit == 0 || i < o->limit); i++) {
@@ -92,27 +101,47 @@ static void print_table(const agg *a, const struct top_opts *o, uint64_t all)
 		table_set_real(t, nk + 1, table_pct(rows[i].self, all));
 		table_set_uint(t, nk + 2, rows[i].total);
 		table_set_real(t, nk + 3, table_pct(rows[i].total, all));
+		cum += o->order == AGG_BY_SELF ? rows[i].self : rows[i].total;
+		table_set_real(t, nk + 4, table_pct(cum, all));
 	}
 	/* One long key reads best last; two keys keep their order, padded. */
 	table_write(t, stdout, o->format, nk == 1 ? TABLE_TEXT_KEY_LAST : 0);
 	table_free(t);
 }
 
-static void print_summary_and_table(const agg *a, const struct top_opts *o, const struct load_stats *st,
+static void print_summary_and_table(const agg *a, const peek *pk, const struct top_opts *o,
 				    const struct sum_result *sum, const struct err_lines *errs)
 {
+	const struct load_stats *st = &sum->stats;
+	uint64_t base = o->pct_kept ? st->samples_kept : st->samples_read;
 	if (o->format == TABLE_TEXT) {
 		printf("samples %llu", (unsigned long long)st->samples_read);
-		if (st->samples_kept != st->samples_read)
+		if (st->samples_kept != st->samples_read || o->pct_kept)
 			printf(" (%llu kept)", (unsigned long long)st->samples_kept);
-		printf("  stacks %zu  threads %zu  bad lines %lu\n", sum->stacks, sum->threads, errs->bad);
+		printf("  stacks %zu  threads %zu  bad lines %lu", sum->stacks, sum->threads, errs->bad);
+		printf("%s\n", o->pct_kept ? "  pct of kept" : "");
 	}
-	print_table(a, o, st->samples_read);
+	if (!pk) {
+		print_table(a, o, base);
+		return;
+	}
+	struct peek_row *rows;
+	size_t n = peek_rows(pk, o->order, (size_t)o->limit, &rows);
+	peek_write(pk, rows, n, base, o->format, stdout);
+	free(rows);
+}
+
+/* --peek: each kept stack is also given to the peek. */
+static void peek_stack(void *ctx, const intern *frames, const uint32_t *ids, size_t n, uint64_t count)
+{
+	char msg[512];
+	if (peek_add(ctx, frames, ids, n, count, msg, sizeof msg) != 0)
+		err_exit(EXIT_DATA, "--peek: %s", msg);
 }
 
 int main(int argc, char **argv)
 {
-	struct top_opts o = { { KEY_FRAME, KEY_FRAME }, 1, 20, AGG_BY_SELF, TABLE_TEXT, 0 };
+	struct top_opts o = { { KEY_FRAME, KEY_FRAME }, 1, 20, AGG_BY_SELF, TABLE_TEXT, 0, NULL, 0 };
 	struct load_opts lopts = { 0 };
 	struct rules_opts ropts = { 0 };
 	struct err_lines errs;
@@ -130,6 +159,11 @@ int main(int argc, char **argv)
 			if (o.jobs < 1 || o.jobs > 64)
 				cli_usage_error(&spec, "invalid value for --jobs: '%s' (1 to 64)", value);
 			break;
+		case OPT_PEEK:
+			rx_free(o.peek);
+			o.peek = profopt_regex(&spec, "--peek", value);
+			break;
+		case OPT_PCT_OF: o.pct_kept = cli_choice(&spec, "--pct-of", value, pct_of_names); break;
 		case OPT_SORT: o.order = (enum agg_order)cli_choice(&spec, "--sort", value, sort_names); break;
 		case OPT_FORMAT:
 			o.format = (enum table_format)cli_choice(&spec, "--format", value, table_format_names);
@@ -148,8 +182,14 @@ int main(int argc, char **argv)
 	if (ropts.nfiles || agg_spec_needs_rules(&aspec))
 		aspec.rules = rules_opts_load(&ropts);
 
+	if (o.peek && (o.nby != 1 || !peek_key_ok(o.by[0])))
+		cli_usage_error(&spec, "--peek takes one key of frames: frame, function, file, lib, line, "
+				"thread or process");
+	peek *pk = o.peek ? peek_new(o.by[0], o.peek) : NULL;
+	struct sum_tap tap = { peek_stack, pk };
 	struct sum_result sum;
-	int status = sum_files(argv + first, (size_t)(argc - first), &lopts, &aspec, o.jobs, &errs, &sum);
+	int status = sum_files_tap(argv + first, (size_t)(argc - first), &lopts, &aspec, o.jobs,
+				   pk ? &tap : NULL, &errs, &sum);
 	err_lines_finish(&errs);
 	const struct load_stats st = sum.stats;
 	agg *a = sum.table;
@@ -159,11 +199,13 @@ int main(int argc, char **argv)
 		sum_result_note_idle(&sum, &lopts, "the input");
 		agg_note_missing(a, &aspec);
 		agg_sort(a, o.order);
-		print_summary_and_table(a, &o, &st, &sum, &errs);
+		print_summary_and_table(a, pk, &o, &sum, &errs);
 	}
 	err_close_stdout();
 
 	sum_result_free(&sum);
+	peek_free(pk);
+	rx_free(o.peek);
 	profopt_free(&lopts);
 	rules_free(aspec.rules);
 	rules_opts_free(&ropts);

@@ -45,10 +45,11 @@ static size_t match_keyed(const struct tsv *t, struct chart_spec *s, const char 
 	return 0;
 }
 
-/* sift-top: KEY [KEY2] self self_pct total total_pct. */
+/* sift-top: KEY [KEY2] self self_pct total total_pct [cum_pct] (older tables lack cum_pct). */
 static int match_top(const struct tsv *t, struct chart_spec *s)
 {
-	return match_keyed(t, s, "self self_pct total total_pct", 4, "self_pct") > 0;
+	return match_keyed(t, s, "self self_pct total total_pct cum_pct", 5, "self_pct") > 0 ||
+	       match_keyed(t, s, "self self_pct total total_pct", 4, "self_pct") > 0;
 }
 
 /* sift-diff: KEY [KEY2] before after before_pct after_pct delta_pts ratio flag (or _rate). */

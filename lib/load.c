@@ -46,6 +46,7 @@ struct load_sink {
 	char *clean;                /* a frame with its unsafe bytes replaced */
 	size_t clean_cap;
 	struct load_stats stats;
+	xform *xf;                  /* NULL without transforms */
 };
 
 load_sink *load_sink_new(prof *p, const struct load_opts *opts, struct err_lines *errs)
@@ -55,6 +56,8 @@ load_sink *load_sink_new(prof *p, const struct load_opts *opts, struct err_lines
 	s->opts = opts;
 	s->errs = errs;
 	s->raw = intern_new();
+	if (xform_opts_active(&opts->xform))
+		s->xf = xform_new(&opts->xform, prof_frames(p));
 	return s;
 }
 
@@ -63,6 +66,7 @@ void load_sink_free(load_sink *s)
 	if (!s)
 		return;
 	intern_free(s->raw);
+	xform_free(s->xf);
 	free(s->cache);
 	free(s->stack);
 	free(s->scratch);
@@ -212,6 +216,21 @@ void load_stack_frame_hashed(load_sink *s, const char *frame, size_t len, uint64
 	s->stack[s->depth++] = r->out;
 }
 
+/* Transforms after the filters, on the stack as it will be kept: XFORM_KEPT, or
+ * XFORM_DROPPED (counted). A pattern that cannot finish stops the run, naming where. */
+static int transform(load_sink *s, uint64_t count)
+{
+	char msg[512];
+	int rc = xform_apply(s->xf, s->stack, &s->depth, msg, sizeof msg);
+	if (rc == XFORM_ERROR)
+		err_exit(EXIT_DATA, "%s:%lu: %s", s->file, s->lineno, msg);
+	if (rc == XFORM_DROPPED) {
+		s->stats.samples_unshown += count;
+		s->stats.stacks_unshown++;
+	}
+	return rc;
+}
+
 int load_stack_end(load_sink *s, uint64_t count)
 {
 	const struct load_opts *o = s->opts;
@@ -225,6 +244,8 @@ int load_stack_end(load_sink *s, uint64_t count)
 	s->stats.stacks_read++;
 	unsigned f = s->seen_flags;
 	if ((o->focus && !(f & FOCUS)) || (o->ignore && (f & IGNORE)) || (o->thread && !(f & THREAD_OK)))
+		return 0;
+	if (s->xf && transform(s, count) != XFORM_KEPT)
 		return 0;
 	if (o->consumer) {
 		o->consumer(o->consumer_ctx, s->stack, s->depth, count);
@@ -342,6 +363,8 @@ int load_reader(prof *p, in_reader *in, const struct load_opts *opts, struct err
 	stats->stacks_read += st->stacks_read;
 	stats->idle_left_out += dc.idle;
 	stats->dumps |= dp || dj;
+	stats->samples_unshown += st->samples_unshown;
+	stats->stacks_unshown += st->stacks_unshown;
 	if (!stats->looks_like)
 		stats->looks_like = sniff_looks_like(sn);
 	dump_free(dp);
@@ -361,13 +384,23 @@ int load_stats_add(struct load_stats *to, const struct load_stats *from)
 	to->lines_bad += from->lines_bad;
 	to->idle_left_out += from->idle_left_out;
 	to->dumps |= from->dumps;
+	to->samples_unshown += from->samples_unshown;
+	to->stacks_unshown += from->stacks_unshown;
 	if (!to->looks_like)
 		to->looks_like = from->looks_like;
 	return 0;
 }
 
+void load_report_unshown(const struct load_stats *st, const char *what)
+{
+	if (st->stacks_unshown)
+		err_warn("--show-from dropped %lu stacks of %s (%llu samples): no frame matched",
+			 st->stacks_unshown, what, (unsigned long long)st->samples_unshown);
+}
+
 int load_report_empty(const struct load_stats *st, const char *what)
 {
+	load_report_unshown(st, what);
 	if (st->samples_read || st->stacks_read)
 		return 0;
 	if (st->idle_left_out) {

@@ -11,6 +11,7 @@
 #include "prof.h"
 #include "rx.h"
 #include "sniff.h"
+#include "transform.h"
 
 /* --from: the names of sniff.h's enum load_format. */
 extern const char *const load_format_names[];  /* "auto", "raw", "dump", "json" */
@@ -34,6 +35,7 @@ struct load_opts {
 	int idle;           /* dumps: keep idle threads */
 	int status;         /* dumps: [active+gil], [active] or [idle] after the thread frame */
 	int assume_cpu;     /* reports: no note when every thread has the same samples (--idle) */
+	struct xform_opts xform;  /* transforms of kept stacks (transform.h) */
 };
 
 struct load_stats {
@@ -44,12 +46,16 @@ struct load_stats {
 	uint64_t idle_left_out;       /* dump threads left out as idle (no --idle) */
 	int dumps;                    /* some input was dumps: one sample per thread per snapshot */
 	const char *looks_like;       /* what the first lines look like (sniff_guess), or NULL */
+	uint64_t samples_unshown;     /* in stacks --show-from dropped (no frame matched) */
+	unsigned long stacks_unshown;
 };
 
 /* After reading: when the input held lines but gave no sample (nothing parsed, or every dump
  * thread idle), say why and what to do on stderr, naming the input as `what` ("the input",
  * "the before profile"), and return 1; else 0. Empty input is an empty answer, not an error. */
 int load_report_empty(const struct load_stats *stats, const char *what);
+/* On stderr, when --show-from dropped stacks of `what`: how many, and their samples. */
+void load_report_unshown(const struct load_stats *stats, const char *what);
 /* Add from's figures to to's (inputs read apart). Returns 0, or -1 when samples overflow. */
 int load_stats_add(struct load_stats *to, const struct load_stats *from);
 

@@ -18,6 +18,19 @@ static void set_regex(const struct cli_spec *spec, rx **slot, const char *option
 	*slot = profopt_regex(spec, option, value);
 }
 
+static int profopt_transform(const struct cli_spec *spec, int key, const char *value,
+			     struct xform_opts *x)
+{
+	switch (key) {
+	case PROFOPT_HIDE: set_regex(spec, &x->hide, "--hide", value); return 1;
+	case PROFOPT_SHOW_FROM: set_regex(spec, &x->show_from, "--show-from", value); return 1;
+	case PROFOPT_PRUNE_FROM: set_regex(spec, &x->prune_from, "--prune-from", value); return 1;
+	case PROFOPT_COLLAPSE_RECURSION: x->collapse_recursion = 1; return 1;
+	case PROFOPT_HIDE_WRAPPERS: x->hide_wrappers = 1; return 1;
+	default: return 0;
+	}
+}
+
 int profopt_handle(const struct cli_spec *spec, int key, const char *value,
 		   struct load_opts *opts, struct err_lines *errs)
 {
@@ -38,7 +51,7 @@ int profopt_handle(const struct cli_spec *spec, int key, const char *value,
 	case PROFOPT_STATUS: opts->status = 1; return 1;
 	case PROFOPT_ASSUME_CPU: opts->assume_cpu = 1; return 1;
 	case PROFOPT_VERBOSE: errs->verbose = 1; return 1;
-	default: return 0;
+	default: return profopt_transform(spec, key, value, &opts->xform);
 	}
 }
 
@@ -48,4 +61,5 @@ void profopt_free(struct load_opts *opts)
 	rx_free(opts->ignore);
 	rx_free(opts->thread);
 	opts->focus = opts->ignore = opts->thread = NULL;
+	xform_opts_free(&opts->xform);
 }

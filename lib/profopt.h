@@ -10,7 +10,7 @@ enum {
 	PROFOPT_FOCUS = 0x1000, PROFOPT_IGNORE, PROFOPT_THREAD, PROFOPT_NO_LINES,
 	PROFOPT_NO_THREADS, PROFOPT_NO_PROCESS, PROFOPT_COLLAPSE, PROFOPT_LIB_BASENAME,
 	PROFOPT_FROM, PROFOPT_STRICT, PROFOPT_IDLE, PROFOPT_STATUS, PROFOPT_VERBOSE = 'v',
-	PROFOPT_ASSUME_CPU = 0x1080,
+	PROFOPT_ASSUME_CPU = 0x1040,  /* apart from the transforms (0x1080...) */
 };
 
 /* Rows for a tool's option table, to be spliced in before its terminating row. */
@@ -34,6 +34,20 @@ enum {
 /* For the tools whose tables are shares of CPU samples (sift-top, sift-diff, sift-gil). */
 #define PROFOPT_SHARE_ROWS \
 	{ "assume-cpu", PROFOPT_ASSUME_CPU, NULL, "no note when every thread has the same samples (py-spy --idle)" }
+
+/* Frame transforms (transform.h), keys of their own so other rows can grow above. */
+enum {
+	PROFOPT_HIDE = 0x1080, PROFOPT_SHOW_FROM, PROFOPT_PRUNE_FROM, PROFOPT_COLLAPSE_RECURSION,
+	PROFOPT_HIDE_WRAPPERS,
+};
+#define PROFOPT_TRANSFORM_ROWS \
+	{ "hide", PROFOPT_HIDE, "RE", "drop frames matching RE; their samples stay (self moves up)" }, \
+	{ "show-from", PROFOPT_SHOW_FROM, "RE", "drop the frames above the first frame matching RE;\n" \
+	  "                            stacks without one are dropped and counted" }, \
+	{ "prune-from", PROFOPT_PRUNE_FROM, "RE", "drop the frames below the first frame matching RE" }, \
+	{ "collapse-recursion", PROFOPT_COLLAPSE_RECURSION, NULL, "write back-to-back repeats of a frame once" }, \
+	{ "hide-wrappers", PROFOPT_HIDE_WRAPPERS, NULL, "drop Python and PyTorch wrapper frames (_call_impl,\n" \
+	  "                            threading, contextlib...; listed in the man page)" }
 
 /* Handle key if it is one of the rows above: 1 handled, 0 not ours. Bad values exit 2. */
 int profopt_handle(const struct cli_spec *spec, int key, const char *value,

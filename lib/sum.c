@@ -32,6 +32,7 @@ struct part {
 	unsigned char *thread;      /* frame id -> a thread pseudo-frame (known with frame_hash) */
 	uint64_t *thread_samples;   /* frame id -> samples whose own thread it is */
 	size_t cap;
+	const struct sum_tap *tap;  /* given each kept stack too, or NULL */
 };
 
 static void part_init(struct part *pt, const struct agg_spec *spec)
@@ -98,6 +99,8 @@ static void take_stack(void *ctx, const uint32_t *ids, size_t n, uint64_t count)
 		}
 	}
 	hset_add(pt->stacks, intern_hash_final(h, n));
+	if (pt->tap)
+		pt->tap->fn(pt->tap->ctx, frames, ids, n, count);
 }
 
 /* Thread pseudo-frames of the part's kept stacks, by text, and their samples. */
@@ -226,6 +229,7 @@ static int sum_parallel(char *const *paths, size_t npaths, const struct load_opt
 		w[k].opts.focus = opts->focus ? rx_clone(opts->focus) : NULL;
 		w[k].opts.ignore = opts->ignore ? rx_clone(opts->ignore) : NULL;
 		w[k].opts.thread = opts->thread ? rx_clone(opts->thread) : NULL;
+		xform_opts_clone(&w[k].opts.xform, &opts->xform);
 		w[k].spec = *spec;
 		w[k].spec.rules = spec->rules ? rules_clone(spec->rules) : NULL;
 		err_lines_init(&w[k].errs);
@@ -257,6 +261,7 @@ static int sum_parallel(char *const *paths, size_t npaths, const struct load_opt
 		rx_free(w[k].opts.focus);
 		rx_free(w[k].opts.ignore);
 		rx_free(w[k].opts.thread);
+		xform_opts_free(&w[k].opts.xform);
 		rules_free(w[k].spec.rules);
 		free(w[k].segs);
 	}
@@ -267,6 +272,13 @@ static int sum_parallel(char *const *paths, size_t npaths, const struct load_opt
 int sum_files(char *const *paths, size_t npaths, const struct load_opts *opts,
 	      const struct agg_spec *spec, unsigned workers, struct err_lines *errs,
 	      struct sum_result *out)
+{
+	return sum_files_tap(paths, npaths, opts, spec, workers, NULL, errs, out);
+}
+
+int sum_files_tap(char *const *paths, size_t npaths, const struct load_opts *opts,
+		  const struct agg_spec *spec, unsigned workers, const struct sum_tap *tap,
+		  struct err_lines *errs, struct sum_result *out)
 {
 	memset(out, 0, sizeof *out);
 	struct part whole;
@@ -280,7 +292,7 @@ int sum_files(char *const *paths, size_t npaths, const struct load_opts *opts,
 	 * --strict stop or -v's named skips happen as a single reader meets them. */
 	unsigned nworkers = workers ? workers : processors();
 	unsigned long long *sizes = xcalloc(npaths + 1, sizeof *sizes), total = 0;
-	if (npaths == 0 || errs->strict || errs->verbose)
+	if (npaths == 0 || errs->strict || errs->verbose || tap)
 		nworkers = 1;
 	for (size_t f = 0; f < npaths && nworkers > 1; f++) {
 		if (!splittable(paths[f], opts->from, &sizes[f]))
@@ -297,6 +309,7 @@ int sum_files(char *const *paths, size_t npaths, const struct load_opts *opts,
 				      &out->stats, threads, &samples, &samples_cap);
 	} else {
 		struct load_opts o = *opts;
+		whole.tap = tap;
 		o.consumer = take_stack;
 		o.consumer_ctx = &whole;
 		status = load_files(whole.frames, paths, npaths, &o, errs, &out->stats);

@@ -26,6 +26,17 @@ struct sum_result {
 int sum_files(char *const *paths, size_t npaths, const struct load_opts *opts,
 	      const struct agg_spec *spec, unsigned workers, struct err_lines *errs,
 	      struct sum_result *out);
+/* A look at every kept stack as it is summed: its frame ids in frames (which grows). */
+typedef void sum_stack_fn(void *ctx, const intern *frames, const uint32_t *ids, size_t nids,
+			  uint64_t count);
+struct sum_tap {
+	sum_stack_fn *fn;
+	void *ctx;
+};
+/* sum_files, also giving tap every kept stack in input order (on one thread). */
+int sum_files_tap(char *const *paths, size_t npaths, const struct load_opts *opts,
+		  const struct agg_spec *spec, unsigned workers, const struct sum_tap *tap,
+		  struct err_lines *errs, struct sum_result *out);
 void sum_result_free(struct sum_result *out);
 
 /* Samples per thread that look recorded with py-spy record --idle (every thread sampled at
