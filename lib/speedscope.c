@@ -124,7 +124,7 @@ static int build(struct ss *s, json_t *const *idx, size_t depth)
 
 static void emit(struct ss *s, uint64_t count)
 {
-	if (count == 0 || s->st.n == 0)
+	if (count == 0)
 		return;
 	s->stats->stacks++;
 	s->fn(s->ctx, s->doc->file, s->doc->lineno, doc_stack_frames(&s->st), s->st.n, count);
