@@ -4,10 +4,16 @@
 #include "../lib/load.h"
 #include "../lib/prof.h"
 #include "../lib/profopt.h"
+#include "../lib/speedout.h"
 
 #include <stdio.h>
 
+enum { OPT_TO = 0x3000 };
+static const char *const to_names[] = { "folded", "speedscope", NULL };
+enum to { TO_FOLDED, TO_SPEEDSCOPE };
+
 static const struct cli_option options[] = {
+	{ "to", OPT_TO, "FMT", "output format: folded (default) or speedscope (JSON for speedscope.app)" },
 	PROFOPT_FILTER_ROWS,
 	PROFOPT_REWRITE_ROWS,
 	PROFOPT_TRANSFORM_ROWS,
@@ -20,7 +26,8 @@ static const struct cli_spec spec = {
 	"[OPTION]... [FILE]...",
 	"Merge py-spy profiles into folded stacks (\"frame;...;leaf COUNT\"), sorted, one line per\n"
 	"distinct stack. Reads py-spy raw (folded), `py-spy dump` text and `py-spy dump --json`\n"
-	"(each thread of each snapshot is one sample), told apart by content. FILEs may be\n"
+	"(each thread of each snapshot is one sample), py-spy's speedscope and chrometrace JSON,\n"
+	"flame graph SVGs and austin samples, told apart by content. FILEs may be\n"
 	"zstd-compressed; none or - reads standard input.",
 	options,
 	"Exit status: 0 ok, 1 unreadable input, no line parsed, or bad lines with --strict,\n"
@@ -33,11 +40,14 @@ int main(int argc, char **argv)
 	struct err_lines errs;
 	const char *value;
 	int key, first;
+	enum to to = TO_FOLDED;
 
 	err_set_prog(argv[0]);
 	err_lines_init(&errs);
 	while ((key = cli_next(&spec, argc, argv, &value, &first)) != -1)
-		if (!profopt_handle(&spec, key, value, &opts, &errs))
+		if (key == OPT_TO)
+			to = (enum to)cli_choice(&spec, "--to", value, to_names);
+		else if (!profopt_handle(&spec, key, value, &opts, &errs))
 			cli_usage_error(&spec, NULL);
 
 	prof *p = prof_new();
@@ -47,7 +57,10 @@ int main(int argc, char **argv)
 	if (load_report_empty(&st, "the input"))
 		status = EXIT_DATA;
 	prof_sort(p);
-	prof_write_folded(p, stdout);
+	if (to == TO_SPEEDSCOPE)
+		speedout_write(p, stdout);
+	else
+		prof_write_folded(p, stdout);
 	err_close_stdout();
 	prof_free(p);
 	profopt_free(&opts);

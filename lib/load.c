@@ -5,13 +5,15 @@
 #include "folded.h"
 #include "frame.h"
 #include "input.h"
+#include "readers.h"
 #include "sniff.h"
 #include "xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-const char *const load_format_names[] = { "auto", "raw", "dump", "json", NULL };
+const char *const load_format_names[] = { "auto", "raw", "dump", "json", "speedscope",
+	"chrometrace", "svg", "austin", NULL };
 
 enum {
 	SEEN = 1,        /* the entry below is filled */
@@ -288,6 +290,18 @@ static void dump_thread_to_sink(void *ctx, const struct dump_thread *t)
 		c->status = 1;
 }
 
+/* Stacks of the other readers (speedscope, chrometrace, SVG, austin), root first. */
+static void doc_stack_to_sink(void *ctx, const char *file, unsigned long lineno,
+			      const struct doc_frame *frames, size_t n, uint64_t count)
+{
+	struct dump_ctx *c = ctx;
+	load_stack_begin(c->sink, file, lineno);
+	for (size_t i = 0; i < n; i++)
+		load_stack_frame(c->sink, frames[i].s, frames[i].len);
+	if (load_stack_end(c->sink, count) != 0)
+		c->status = 1;
+}
+
 int load_files(prof *p, char *const *paths, size_t npaths, const struct load_opts *opts,
 	       struct err_lines *errs, struct load_stats *stats)
 {
@@ -310,6 +324,7 @@ int load_reader(prof *p, in_reader *in, const struct load_opts *opts, struct err
 	sniff *sn = sniff_new(in, opts->from);
 	dump_parser *dp = NULL;    /* made when a file holds dumps */
 	dumpjson *dj = NULL;
+	readers *rd = NULL;
 	enum load_format fmt;
 	struct in_line line;
 	int status = 0;
@@ -324,6 +339,12 @@ int load_reader(prof *p, in_reader *in, const struct load_opts *opts, struct err
 			if (!dj)
 				dj = dumpjson_new(errs, dump_thread_to_sink, &dc);
 			dumpjson_line(dj, &line);
+			continue;
+		}
+		if (readers_handles(fmt)) {
+			if (!rd)
+				rd = readers_new(errs, READERS_RATE, doc_stack_to_sink, &dc);
+			readers_line(rd, fmt, &line);
 			continue;
 		}
 		struct folded_line fl;
@@ -355,6 +376,10 @@ int load_reader(prof *p, in_reader *in, const struct load_opts *opts, struct err
 		dump_finish(dp);
 	if (dj)
 		dumpjson_finish(dj);
+	if (rd) {
+		readers_finish(rd);
+		stats->lines_bad += readers_stats(rd)->bad;
+	}
 	if (dc.status)
 		status = 1;
 	const struct load_stats *st = load_sink_stats(sink);
@@ -369,6 +394,7 @@ int load_reader(prof *p, in_reader *in, const struct load_opts *opts, struct err
 		stats->looks_like = sniff_looks_like(sn);
 	dump_free(dp);
 	dumpjson_free(dj);
+	readers_free(rd);
 	sniff_free(sn);
 	load_sink_free(sink);
 	return status;

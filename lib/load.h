@@ -14,7 +14,7 @@
 #include "transform.h"
 
 /* --from: the names of sniff.h's enum load_format. */
-extern const char *const load_format_names[];  /* "auto", "raw", "dump", "json" */
+extern const char *const load_format_names[];  /* "auto", "raw", "dump", "json", "speedscope", ... */
 
 /* A tool that only sums stacks can take each kept stack as it is read instead of the
  * profile keeping them: memory then grows with distinct frames only. */

@@ -27,7 +27,7 @@ enum {
 #define PROFOPT_DUMP_ROWS \
 	{ "status", PROFOPT_STATUS, NULL, "dumps: add [active+gil], [active] or [idle] after the thread frame" }
 #define PROFOPT_INPUT_ROWS \
-	{ "from", PROFOPT_FROM, "FMT", "input format: auto (default, from content), raw, dump, json" }, \
+	{ "from", PROFOPT_FROM, "FMT", "input format: auto (default, from content), raw, dump, json, speedscope, chrometrace, svg, austin" }, \
 	{ "idle", PROFOPT_IDLE, NULL, "dumps: keep idle threads (left out by default, as py-spy record does)" }, \
 	{ "strict", PROFOPT_STRICT, NULL, "a bad input line is fatal (exit 1)" }, \
 	{ "verbose", PROFOPT_VERBOSE, NULL, "name every bad and skipped line" }

@@ -1,5 +1,6 @@
 /* sniff: content detection with a small look-ahead, so stdin and zstd streams work too. */
 #include "sniff.h"
+#include "austin.h"
 #include "dumpjson.h"
 #include "folded.h"
 #include "xalloc.h"
@@ -13,6 +14,28 @@ static int starts(const char *s, size_t len, const char *prefix)
 {
 	size_t n = strlen(prefix);
 	return len >= n && memcmp(s, prefix, n) == 0;
+}
+
+enum load_format sniff_json_kind(const char *text, size_t len)
+{
+	static const struct { const char *key; enum load_format f; } keys[] = {
+		{ "\"$schema\"", LOAD_SPEEDSCOPE }, { "\"profiles\"", LOAD_SPEEDSCOPE },
+		{ "\"shared\"", LOAD_SPEEDSCOPE }, { "\"ph\"", LOAD_CHROME },
+		{ "\"traceEvents\"", LOAD_CHROME }, { "\"thread_id\"", LOAD_JSON },
+		{ "\"os_thread_id\"", LOAD_JSON }, { "\"thread_name\"", LOAD_JSON },
+		{ "\"owns_gil\"", LOAD_JSON },
+	};
+	enum { LOOK = 1 << 16 };  /* keys come first: a single-line document is not searched whole */
+	size_t n = len < LOOK ? len : LOOK, best = n;
+	enum load_format f = LOAD_AUTO;
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+		const char *at = memmem(text, best, keys[i].key, strlen(keys[i].key));
+		if (at) {
+			best = (size_t)(at - text);
+			f = keys[i].f;
+		}
+	}
+	return f;
 }
 
 enum load_format sniff_line(const char *text, size_t len)
@@ -43,9 +66,15 @@ enum load_format sniff_line(const char *text, size_t len)
 		const char *p = s + 1;
 		while (p < end && (*p == ' ' || *p == '\t'))
 			p++;
-		if (p == end || *p == '{' || *p == ']' || (*s == '{' && *p == '"'))
-			return LOAD_JSON;
+		if (p == end || *p == '{' || *p == ']' || (*s == '{' && *p == '"')) {
+			enum load_format f = sniff_json_kind(s, n);
+			return f == LOAD_AUTO ? LOAD_JSON : f;
+		}
 	}
+	if (starts(s, n, "<?xml") || starts(s, n, "<svg") || starts(s, n, "<!DOCTYPE svg"))
+		return LOAD_SVG;
+	if (austin_is_sample(s, n))
+		return LOAD_AUSTIN;
 	struct folded_line fl;
 	const char *reason;
 	if (folded_parse(text, len, &fl, &reason) == FOLDED_OK &&
@@ -80,11 +109,13 @@ const char *sniff_guess(const char *text, size_t len)
 	switch (sniff_line(text, len)) {
 	case LOAD_RAW: return "folded stacks (a py-spy raw profile): try sift-top or sift-fold";
 	case LOAD_DUMP: return "py-spy dump output: try sift-threads or sift-fold";
-	case LOAD_JSON: return "JSON: sift reads py-spy dump --json";
+	case LOAD_JSON: return "JSON: sift reads py-spy dump --json, speedscope and chrometrace";
+	case LOAD_SPEEDSCOPE: return "a speedscope profile";
+	case LOAD_CHROME: return "a chrometrace";
+	case LOAD_SVG: return "an SVG: sift reads flame graphs from py-spy, inferno and flamegraph.pl";
+	case LOAD_AUSTIN: return "austin samples";
 	default: break;
 	}
-	if (has(low, n, "<svg") || has(low, n, "<?xml"))
-		return "an SVG (a flame graph?): record with py-spy record --format raw";
 	if (has(low, n, "error:") || has(low, n, "permission denied") || has(low, n, "failed to") ||
 	    has(low, n, "py-spy") || has(low, n, "traceback (most recent"))
 		return "an error message, not a recording";
@@ -120,6 +151,7 @@ struct sniff {
 	const char *looks_like;        /* sniff_guess of the first lines that settled nothing */
 	unsigned guessed;              /* lines guessed at so far */
 	const char *prefix;            /* "# " or "> " cut from every line of a pasted dump */
+	int json_wait;                 /* JSON without a telling key yet: which kind is open */
 	size_t prefix_len;
 };
 
@@ -212,7 +244,9 @@ int sniff_next(sniff *s, struct in_line *line, enum load_format *format)
 		if (!in_next(s->in, line)) {
 			if (s->nheld == 0)
 				return 0;
-			s->current = LOAD_RAW;
+			if (!s->json_wait)
+				s->current = LOAD_RAW;
+			s->json_wait = 0;
 			s->replaying = 1;
 			return give_held(s, line, format);
 		}
@@ -224,22 +258,33 @@ int sniff_next(sniff *s, struct in_line *line, enum load_format *format)
 			s->looks_like = sniff_guess(line->text, line->len);
 		}
 		/* A file that proved nothing lends its lines to the next decision. */
-		if (line->lineno == 1 && s->nheld == 0)
+		if (line->lineno == 1 && s->nheld == 0) {
 			s->current = s->forced;
-		if (s->current == LOAD_AUTO) {
+			s->json_wait = 0;
+		}
+		if (s->json_wait) {
+			enum load_format f = sniff_json_kind(line->text, line->len);
+			if (f != LOAD_AUTO) {
+				s->current = f;
+				s->json_wait = 0;
+			}
+		} else if (s->current == LOAD_AUTO) {
 			enum load_format f = sniff_line(line->text, line->len);
 			if (f != LOAD_AUTO)
 				s->current = f;
+			/* `{` or `[` alone: the keys after it tell speedscope, chrometrace and dumps apart */
+			s->json_wait = f == LOAD_JSON && sniff_json_kind(line->text, line->len) == LOAD_AUTO;
 		}
-		if (s->current != LOAD_AUTO && s->nheld == 0) {
+		if (s->current != LOAD_AUTO && !s->json_wait && s->nheld == 0) {
 			*format = s->current;
 			return 1;
 		}
 		hold(s, line);
-		if (s->current == LOAD_AUTO && s->nheld < SNIFF_MAX_WAIT)
+		if ((s->current == LOAD_AUTO || s->json_wait) && s->nheld < SNIFF_MAX_WAIT)
 			continue;
 		if (s->current == LOAD_AUTO)
 			s->current = LOAD_RAW;
+		s->json_wait = 0;
 		s->replaying = 1;
 		return give_held(s, line, format);
 	}

@@ -1,4 +1,5 @@
-/* sniff: which input format a file holds (folded, py-spy dump text, dump JSON), from its first lines. */
+/* sniff: which input format a file holds (folded, py-spy dump text, dump JSON, speedscope,
+ * chrometrace, flame graph SVG, austin), from its first lines. */
 #ifndef SIFT_SNIFF_H
 #define SIFT_SNIFF_H
 
@@ -12,10 +13,15 @@
 /* The reader a file needs: folded stacks, py-spy dump text or dump JSON; LOAD_AUTO until
  * decided. Sniff owns the choice and knows nothing of load; the load_ name is the one
  * load_opts.from and the tools' --from already use. */
-enum load_format { LOAD_AUTO, LOAD_RAW, LOAD_DUMP, LOAD_JSON };
+enum load_format { LOAD_AUTO, LOAD_RAW, LOAD_DUMP, LOAD_JSON, LOAD_SPEEDSCOPE, LOAD_CHROME,
+		   LOAD_SVG, LOAD_AUSTIN };
 
-/* The format one line proves, or LOAD_AUTO when it proves nothing (blank, prompt, noise). */
+/* The format one line proves, or LOAD_AUTO when it proves nothing (blank, prompt, noise).
+ * A JSON line is speedscope, chrometrace or dump JSON by the first key that tells them
+ * apart; LOAD_JSON when none is in it yet (sniff_next then looks at the lines after). */
 enum load_format sniff_line(const char *text, size_t len);
+/* The JSON kind the first telling key in a line gives, or LOAD_AUTO. */
+enum load_format sniff_json_kind(const char *text, size_t len);
 
 typedef struct sniff sniff;
 

@@ -268,7 +268,11 @@ static void test_format_names(void **state)
 	assert_string_equal(load_format_names[LOAD_RAW], "raw");
 	assert_string_equal(load_format_names[LOAD_DUMP], "dump");
 	assert_string_equal(load_format_names[LOAD_JSON], "json");
-	assert_null(load_format_names[4]);
+	assert_string_equal(load_format_names[LOAD_SPEEDSCOPE], "speedscope");
+	assert_string_equal(load_format_names[LOAD_CHROME], "chrometrace");
+	assert_string_equal(load_format_names[LOAD_SVG], "svg");
+	assert_string_equal(load_format_names[LOAD_AUSTIN], "austin");
+	assert_null(load_format_names[8]);
 }
 
 int main(void)

@@ -3,7 +3,9 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "sniff.h"
@@ -29,12 +31,55 @@ static void test_lines(void **state)
 	assert_int_equal(f("main (a.py:1);leaf (b.py:2) 7"), LOAD_RAW);
 	assert_int_equal(f(" 4"), LOAD_RAW);
 	assert_int_equal(f("thread (12): MainThread;main (a.py:1) 3"), LOAD_RAW);
+	assert_int_equal(f("{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\",\"profiles\":[]"),
+			 LOAD_SPEEDSCOPE);
+	assert_int_equal(f("{\"shared\":{\"frames\":[]},\"thread_id\":1}"), LOAD_SPEEDSCOPE);
+	assert_int_equal(f("[{\"args\":{\"filename\":\"a.py\",\"line\":1},\"cat\":\"py-spy\",\"ph\":\"B\""),
+			 LOAD_CHROME);
+	assert_int_equal(f("{\"traceEvents\": ["), LOAD_CHROME);
+	assert_int_equal(f("[{\"pid\":1,\"thread_id\":2,\"ph\":3}]"), LOAD_JSON);
+	assert_int_equal(f("<?xml version=\"1.0\" standalone=\"no\"?>"), LOAD_SVG);
+	assert_int_equal(f("<svg version=\"1.1\" width=\"1200\">"), LOAD_SVG);
+	assert_int_equal(f("P6360;T6360;a.py:main:3 12"), LOAD_AUSTIN);
+	assert_int_equal(f("P6360;T0:6361;a.py:main:3 12"), LOAD_AUSTIN);
+	assert_int_equal(f("P6360;main (a.py:1) 12"), LOAD_RAW);
+	assert_int_equal(f("# austin: 3.6.0"), LOAD_AUTO);
+	assert_int_equal(sniff_json_kind("  \"$schema\": \"x\",", 16), LOAD_SPEEDSCOPE);
+	assert_int_equal(sniff_json_kind("  {", 3), LOAD_AUTO);
+}
+
+/* A pretty-printed document waits for the key that tells its kind; held lines keep their
+ * numbers and come out in order. */
+static void test_pretty_json(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/sift-sniff-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	const char text[] = "{\n  \"exporter\": \"x\",\n  \"shared\": {\"frames\": []},\n  \"profiles\": []\n}\n";
+	assert_int_equal(write(fd, text, sizeof text - 1), (ssize_t)(sizeof text - 1));
+	close(fd);
+	char *paths[] = { path };
+	in_reader *in = in_open(paths, 1);
+	sniff *sn = sniff_new(in, LOAD_AUTO);
+	struct in_line line;
+	enum load_format fmt;
+	unsigned long n = 0;
+	while (sniff_next(sn, &line, &fmt)) {
+		assert_int_equal(fmt, LOAD_SPEEDSCOPE);
+		assert_int_equal(line.lineno, ++n);
+	}
+	assert_int_equal(n, 5);
+	sniff_free(sn);
+	in_close(in);
+	unlink(path);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lines),
+		cmocka_unit_test(test_pretty_json),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

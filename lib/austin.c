@@ -1,0 +1,96 @@
+/* austin: fields split on ';', each frame split from the right (file names may hold ':'). */
+#include "austin.h"
+
+#include <string.h>
+
+static int digits(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return 0;
+	return len > 0;
+}
+
+int austin_is_sample(const char *s, size_t len)
+{
+	if (len < 5 || s[0] != 'P')
+		return 0;
+	size_t i = 1;
+	while (i < len && s[i] >= '0' && s[i] <= '9')
+		i++;
+	return i > 1 && i + 2 < len && s[i] == ';' && s[i + 1] == 'T' &&
+	       ((s[i + 2] >= '0' && s[i + 2] <= '9') || (s[i + 2] >= 'a' && s[i + 2] <= 'f'));
+}
+
+enum austin_result austin_line(const char *text, size_t len, struct doc_stack *st,
+			       uint64_t *count, const char **reason)
+{
+	doc_stack_clear(st);
+	while (len && (text[len - 1] == ' ' || text[len - 1] == '\t'))
+		len--;
+	if (len == 0 || text[0] == '#')
+		return AUSTIN_SKIP;
+	if (!austin_is_sample(text, len)) {
+		*reason = "not an austin sample (P<pid>;T<tid>;... N)";
+		return AUSTIN_BAD;
+	}
+	const char *sp = text + len;
+	while (sp > text && sp[-1] != ' ')
+		sp--;
+	if (sp == text) {
+		*reason = "no sample count";
+		return AUSTIN_BAD;
+	}
+	const char *metric = sp, *mend = text + len;
+	const char *comma = memchr(metric, ',', (size_t)(mend - metric));
+	if (comma)
+		mend = comma;  /* full mode: time,idle,memory */
+	if (!digits(metric, (size_t)(mend - metric)) || mend - metric > 19) {
+		*reason = "sample count is not a number";
+		return AUSTIN_BAD;
+	}
+	uint64_t n = 0;
+	for (const char *c = metric; c < mend; c++)
+		n = n * 10 + (uint64_t)(*c - '0');
+	*count = n;
+	const char *s = text, *end = sp - 1;
+	int field = 0;
+	while (s < end) {
+		const char *f = memchr(s, ';', (size_t)(end - s));
+		if (!f)
+			f = end;
+		size_t flen = (size_t)(f - s);
+		if (field == 0) {
+			doc_stack_push(st, "process %.*s:\"\"", (int)(flen - 1), s + 1);
+		} else if (field == 1) {
+			const char *colon = memchr(s, ':', flen);
+			const char *tid = colon ? colon + 1 : s + 1;
+			doc_stack_push(st, "thread (%.*s)", (int)(f - tid), tid);
+		} else {
+			/* file:function:line, split from the right */
+			const char *c2 = f;
+			while (c2 > s && c2[-1] != ':')
+				c2--;
+			const char *c1 = c2 > s ? c2 - 1 : s;
+			while (c1 > s && c1[-1] != ':')
+				c1--;
+			if (c2 == s || c1 == s || !digits(c2, (size_t)(f - c2))) {
+				if (flen == 0) {
+					*reason = "empty frame";
+					return AUSTIN_BAD;
+				}
+				doc_stack_push(st, "%.*s", (int)flen, s);  /* native or unnamed frame */
+			} else {
+				doc_stack_push(st, "%.*s (%.*s:%.*s)", (int)(c2 - c1 - 1), c1,
+					       (int)(c1 - s - 1), s, (int)(f - c2), c2);
+			}
+		}
+		field++;
+		s = f + 1;
+	}
+	if (field < 2) {
+		*reason = "no thread field";
+		return AUSTIN_BAD;
+	}
+	return AUSTIN_OK;
+}

@@ -1,0 +1,112 @@
+/* docread: documents gathered line by line under a byte bound; stacks built frame by frame. */
+#include "docread.h"
+#include "xalloc.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void doc_add_line(struct doc_buf *d, const struct in_line *line)
+{
+	if (d->len == 0 && !d->over) {
+		d->file = line->file;
+		d->lineno = line->lineno;
+	}
+	if (d->over || d->len + line->len + 1 > DOC_MAX_BYTES) {
+		d->over = 1;
+		return;
+	}
+	d->text = xgrow(d->text, &d->cap, d->len + line->len + 2, 1);
+	memcpy(d->text + d->len, line->text, line->len);
+	d->len += line->len;
+	d->text[d->len++] = '\n';
+	d->text[d->len] = '\0';
+}
+
+unsigned long doc_line_of(const struct doc_buf *d, size_t pos)
+{
+	unsigned long line = d->lineno;
+	if (pos >= d->len)
+		pos = d->len ? d->len - 1 : 0;
+	for (size_t i = 0; i < pos; i++)
+		line += d->text[i] == '\n';
+	return line;
+}
+
+void doc_reset(struct doc_buf *d)
+{
+	d->len = 0;
+	d->over = 0;
+	if (d->text)
+		d->text[0] = '\0';
+}
+
+void doc_free(struct doc_buf *d)
+{
+	free(d->text);
+	memset(d, 0, sizeof *d);
+}
+
+void doc_stack_clear(struct doc_stack *st) { st->used = st->n = 0; }
+
+static void push_text(struct doc_stack *st, const char *text, size_t len)
+{
+	st->buf = xgrow(st->buf, &st->cap, st->used + len + 1, 1);
+	memcpy(st->buf + st->used, text, len);
+	st->offs = xgrow(st->offs, &st->offs_cap, 2 * st->n + 2, sizeof *st->offs);
+	st->offs[2 * st->n] = st->used;
+	st->offs[2 * st->n + 1] = len;
+	st->used += len;
+	st->buf[st->used++] = '\0';
+	st->n++;
+}
+
+void doc_stack_push(struct doc_stack *st, const char *fmt, ...)
+{
+	char small[256];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(small, sizeof small, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		n = 0;
+	if ((size_t)n < sizeof small) {
+		push_text(st, small, (size_t)n);
+		return;
+	}
+	char *big = xmalloc((size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(big, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	push_text(st, big, (size_t)n);
+	free(big);
+}
+
+void doc_stack_code(struct doc_stack *st, const char *name, const char *file, long line)
+{
+	if (!file)
+		doc_stack_push(st, "%s", name);
+	else if (line > 0)
+		doc_stack_push(st, "%s (%s:%ld)", name, file, line);
+	else if (*file)
+		doc_stack_push(st, "%s (%s)", name, file);
+	else
+		doc_stack_push(st, "%s", name);
+}
+
+const struct doc_frame *doc_stack_frames(struct doc_stack *st)
+{
+	st->frames = xgrow(st->frames, &st->frames_cap, st->n + 1, sizeof *st->frames);
+	for (size_t i = 0; i < st->n; i++)
+		st->frames[i] = (struct doc_frame){ st->buf + st->offs[2 * i], st->offs[2 * i + 1] };
+	return st->frames;
+}
+
+void doc_stack_free(struct doc_stack *st)
+{
+	free(st->buf);
+	free(st->offs);
+	free(st->frames);
+	memset(st, 0, sizeof *st);
+}

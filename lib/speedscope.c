@@ -1,0 +1,263 @@
+/* speedscope: one jansson tree per document (depth bounded by jansson's parser), walked
+ * profile by profile; nothing outside the document is ever fetched ($schema is a name). */
+#include "speedscope.h"
+#include "xalloc.h"
+
+#include <inttypes.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct ss {
+	const struct doc_buf *doc;
+	struct err_lines *errs;
+	doc_stack_fn *fn;
+	void *ctx;
+	struct doc_stats *stats;
+	json_t *frames;
+	size_t nframes;
+	struct doc_stack st;
+	char proc[64], thread[512];  /* the profile name's pseudo-frames, or "" */
+	json_t **idx;           /* one stack's frame indices */
+	size_t idx_cap;
+};
+
+static void bad(struct ss *s, const char *fmt, const char *what)
+{
+	s->stats->bad++;
+	err_bad_line(s->errs, s->doc->file, s->doc->lineno, fmt, what);
+}
+
+/* Seconds per unit, 0 for units that are not time. */
+static double unit_seconds(const char *unit)
+{
+	static const struct { const char *name; double s; } units[] = {
+		{ "seconds", 1 }, { "milliseconds", 1e-3 }, { "microseconds", 1e-6 }, { "nanoseconds", 1e-9 },
+	};
+	for (size_t i = 0; unit && i < sizeof units / sizeof units[0]; i++)
+		if (strcmp(unit, units[i].name) == 0)
+			return units[i].s;
+	return 0;
+}
+
+/* 1 for a process pseudo-frame, 2 for a thread pseudo-frame, else 0. */
+static int pseudo_kind(const char *name)
+{
+	if (!name)
+		return 0;
+	if (strncmp(name, "thread (", 8) == 0)
+		return 2;
+	return strncmp(name, "process ", 8) == 0 && name[8] >= '0' && name[8] <= '9';
+}
+
+static const char *frame_name(struct ss *s, json_t *idx)
+{
+	if (!json_is_integer(idx) || json_integer_value(idx) < 0 ||
+	    (size_t)json_integer_value(idx) >= s->nframes)
+		return NULL;
+	return json_string_value(json_object_get(json_array_get(s->frames, (size_t)json_integer_value(idx)), "name"));
+}
+
+/* Push frame idx; 0, or -1 when it is not a frame. */
+static int push_frame(struct ss *s, json_t *idx)
+{
+	const char *name = frame_name(s, idx);
+	if (!name)
+		return -1;
+	json_t *f = json_array_get(s->frames, (size_t)json_integer_value(idx));
+	const char *file = json_string_value(json_object_get(f, "file"));
+	json_t *line = json_object_get(f, "line");
+	doc_stack_code(&s->st, name, file, json_is_integer(line) ? (long)json_integer_value(line) : -1);
+	return 0;
+}
+
+/* The pseudo-frames py-spy's profile name gives: `process PID:""` and `thread (TID): NAME`. */
+static void name_frames(struct ss *s, const char *name)
+{
+	s->proc[0] = s->thread[0] = '\0';
+	if (!name)
+		return;
+	unsigned long long pid = 0;
+	int n = 0, has_pid = 0;
+	if (sscanf(name, "Process %llu %n", &pid, &n) == 1 && n > 0) {
+		has_pid = 1;
+		name += n;
+	}
+	char tid[64];
+	n = 0;
+	if (sscanf(name, "Thread %63[0-9a-fA-FxX] %n", tid, &n) != 1 || n == 0)
+		return;
+	const char *tname = name + n;
+	size_t tlen = strlen(tname);
+	if (tlen < 2 || tname[0] != '"' || tname[tlen - 1] != '"')
+		return;
+	if (has_pid)
+		snprintf(s->proc, sizeof s->proc, "process %llu:\"\"", pid);
+	if (tlen == 2)
+		snprintf(s->thread, sizeof s->thread, "thread (%s)", tid);
+	else
+		snprintf(s->thread, sizeof s->thread, "thread (%s): %.*s", tid, (int)(tlen - 2), tname + 1);
+}
+
+/* A stack of frame indices, root first, under the name's pseudo-frames unless the frames
+ * hold their own (py-spy --threads, --subprocesses). 0, or -1 on a bad index. */
+static int build(struct ss *s, json_t *const *idx, size_t depth)
+{
+	doc_stack_clear(&s->st);
+	size_t np = 0;
+	while (np < depth && pseudo_kind(frame_name(s, idx[np])) == 1)
+		np++;
+	int has_thread = np < depth && pseudo_kind(frame_name(s, idx[np])) == 2;
+	if (np == 0 && s->proc[0])
+		doc_stack_push(&s->st, "%s", s->proc);
+	for (size_t k = 0; k < np; k++)
+		push_frame(s, idx[k]);
+	if (!has_thread && s->thread[0])
+		doc_stack_push(&s->st, "%s", s->thread);
+	for (size_t k = np; k < depth; k++)
+		if (push_frame(s, idx[k]) != 0)
+			return -1;
+	return 0;
+}
+
+static void emit(struct ss *s, uint64_t count)
+{
+	if (count == 0)
+		return;
+	s->stats->stacks++;
+	s->fn(s->ctx, s->doc->file, s->doc->lineno, doc_stack_frames(&s->st), s->st.n, count);
+}
+
+static void sampled(struct ss *s, json_t *prof, const char *name, int pyspy, double scale)
+{
+	name_frames(s, name);
+	json_t *samples = json_object_get(prof, "samples");
+	json_t *weights = json_object_get(prof, "weights");
+	if (!json_is_array(samples)) {
+		bad(s, "speedscope profile \"%s\" has no samples array", name ? name : "");
+		return;
+	}
+	size_t n = json_array_size(samples);
+	unsigned long bad_samples = 0;
+	double carry = 0;  /* fractions of a sample left by rounding, carried on */
+	for (size_t i = 0; i < n; i++) {
+		json_t *stack = json_array_get(samples, i);
+		uint64_t count = 1;
+		if (!pyspy && json_is_array(weights)) {
+			json_t *w = json_array_get(weights, i);
+			double v = json_number_value(w) * scale + carry;
+			if (!json_is_number(w) || !(v >= 0) || v > 1.8e19) {
+				bad_samples++;
+				continue;
+			}
+			count = (uint64_t)llround(v);
+			carry = v - (double)count;
+		}
+		if (!json_is_array(stack)) {
+			bad_samples++;
+			continue;
+		}
+		size_t depth = json_array_size(stack);
+		s->idx = xgrow(s->idx, &s->idx_cap, depth + 1, sizeof *s->idx);
+		for (size_t k = 0; k < depth; k++)
+			s->idx[k] = json_array_get(stack, k);
+		if (build(s, s->idx, depth) != 0) {
+			bad_samples++;
+			continue;
+		}
+		emit(s, count);
+	}
+	if (bad_samples) {
+		char what[96];
+		snprintf(what, sizeof what, "%lu bad samples (frame index or weight)", bad_samples);
+		bad(s, "speedscope profile: %s", what);
+	}
+}
+
+/* Evented: O/C events open and close frames at `at`; the stack open between two events
+ * counts their distance times scale. */
+static void evented(struct ss *s, json_t *prof, const char *name, double scale)
+{
+	name_frames(s, name);
+	json_t *events = json_object_get(prof, "events");
+	if (!json_is_array(events)) {
+		bad(s, "speedscope evented profile \"%s\" has no events array", name ? name : "");
+		return;
+	}
+	size_t n = json_array_size(events);
+	json_t **open = xmalloc((n + 1) * sizeof *open);
+	size_t depth = 0;
+	double last = 0, carry = 0;
+	for (size_t i = 0; i < n; i++) {
+		json_t *e = json_array_get(events, i);
+		const char *type = json_string_value(json_object_get(e, "type"));
+		json_t *at = json_object_get(e, "at");
+		json_t *frame = json_object_get(e, "frame");
+		if (!type || !json_is_number(at)) {
+			bad(s, "%s", "speedscope event without type or at");
+			break;
+		}
+		double t = json_number_value(at);
+		if (depth > 0 && t > last) {
+			double v = (t - last) * scale + carry;
+			uint64_t count = v > 0 && v < 1.8e19 ? (uint64_t)llround(v) : 0;
+			carry = v - (double)count;
+			if (build(s, open, depth) == 0)
+				emit(s, count);
+		}
+		last = t;
+		if (strcmp(type, "O") == 0)
+			open[depth++] = frame;
+		else if (strcmp(type, "C") == 0 && depth > 0)
+			depth--;
+	}
+	free(open);
+}
+
+void speedscope_read(const struct doc_buf *doc, double rate, struct err_lines *errs,
+		     doc_stack_fn *fn, void *ctx, struct doc_stats *stats)
+{
+	struct ss s = { .doc = doc, .errs = errs, .fn = fn, .ctx = ctx, .stats = stats };
+	if (doc->over) {
+		bad(&s, "speedscope document larger than %s: not read", "256 MiB");
+		return;
+	}
+	json_error_t error;
+	json_t *root = json_loadb(doc->text, doc->len, 0, &error);
+	if (!root) {
+		stats->bad++;
+		err_bad_line(errs, doc->file, doc_line_of(doc, error.position),
+			     "bad speedscope JSON: %s (byte %d)", error.text, error.position);
+		return;
+	}
+	s.frames = json_object_get(json_object_get(root, "shared"), "frames");
+	json_t *profiles = json_object_get(root, "profiles");
+	if (!json_is_array(s.frames) || !json_is_array(profiles)) {
+		bad(&s, "%s", "speedscope JSON without shared.frames and profiles arrays");
+		json_decref(root);
+		return;
+	}
+	s.nframes = json_array_size(s.frames);
+	const char *exporter = json_string_value(json_object_get(root, "exporter"));
+	int pyspy = exporter && strncmp(exporter, "py-spy", 6) == 0;
+	int ours = exporter && strncmp(exporter, "sift", 4) == 0;
+	for (size_t i = 0; i < json_array_size(profiles); i++) {
+		json_t *prof = json_array_get(profiles, i);
+		const char *type = json_string_value(json_object_get(prof, "type"));
+		const char *name = json_string_value(json_object_get(prof, "name"));
+		double secs = unit_seconds(json_string_value(json_object_get(prof, "unit")));
+		if (ours && name && strcmp(name, SPEEDSCOPE_ALL_THREADS) == 0)
+			continue;
+		if (type && strcmp(type, "sampled") == 0)
+			sampled(&s, prof, name, pyspy, secs > 0 ? secs * rate : 1);
+		else if (type && strcmp(type, "evented") == 0)
+			evented(&s, prof, name, secs > 0 ? secs * rate : 1);
+		else
+			bad(&s, "speedscope profile of unknown type \"%s\"", type ? type : "");
+	}
+	doc_stack_free(&s.st);
+	free(s.idx);
+	json_decref(root);
+}

@@ -1,0 +1,21 @@
+/* speedscope: speedscope JSON (py-spy's --format speedscope, other exporters' sampled and
+ * evented profiles) read whole into folded stacks with py-spy's pseudo-frames. */
+#ifndef SIFT_SPEEDSCOPE_H
+#define SIFT_SPEEDSCOPE_H
+
+#include "docread.h"
+#include "err.h"
+
+/* The profile sift-fold --to speedscope adds for all threads together: read back, it is
+ * left out, as its samples are the per-thread profiles' again. */
+#define SPEEDSCOPE_ALL_THREADS "all threads"
+
+/* Each sampled profile is a thread: a name `Thread TID "NAME"` or `Process PID Thread TID
+ * "NAME"` (py-spy's) gives the stacks `process PID:""` and `thread (TID): NAME` pseudo-frames
+ * at the root unless its frames already begin with them. A sample counts 1 in py-spy's files;
+ * elsewhere its weight counts, times rate (samples per second) when the unit is time.
+ * Evented profiles: the time a stack is open, times rate. */
+void speedscope_read(const struct doc_buf *doc, double rate, struct err_lines *errs,
+		     doc_stack_fn *fn, void *ctx, struct doc_stats *stats);
+
+#endif

@@ -1,0 +1,94 @@
+/* test_speedscope: py-spy's speedscope files and other exporters' into folded stacks. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "docstacks.h"
+
+#include "speedscope.h"
+
+static const char *read_doc(const char *text, struct stacks_out *o, struct doc_stats *st, struct err_lines *errs)
+{
+	struct doc_buf d = stacks_doc(text);
+	memset(o, 0, sizeof *o);
+	memset(st, 0, sizeof *st);
+	err_lines_init(errs);
+	speedscope_read(&d, 100, errs, stacks_take, o, st);
+	return o->text;
+}
+
+/* As py-spy writes it: names give the thread, each sample counts 1 whatever its weight. */
+static void test_pyspy(void **state)
+{
+	(void)state;
+	struct stacks_out o;
+	struct doc_stats st;
+	struct err_lines errs;
+	const char *doc = "{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\",\"profiles\":["
+		"{\"type\":\"sampled\",\"name\":\"Process 7 Thread 42 \\\"\\\"\",\"unit\":\"seconds\",\"startValue\":0.0,"
+		"\"endValue\":0.02,\"samples\":[[0,1],[0]],\"weights\":[0.01,0.01]},"
+		"{\"type\":\"sampled\",\"name\":\"Thread 43 \\\"loader\\\"\",\"unit\":\"seconds\",\"startValue\":0.0,"
+		"\"endValue\":0.01,\"samples\":[[2,0]],\"weights\":[0.01]}],"
+		"\"shared\":{\"frames\":[{\"name\":\"main\",\"file\":\"a.py\",\"line\":3,\"col\":null},"
+		"{\"name\":\"<module>\",\"file\":\"a.py\",\"line\":null,\"col\":null},"
+		"{\"name\":\"thread (43): loader\",\"file\":\"\",\"line\":0,\"col\":null}]},"
+		"\"activeProfileIndex\":null,\"exporter\":\"py-spy@0.4.0\",\"name\":\"py-spy profile\"}\n";
+	assert_string_equal(read_doc(doc, &o, &st, &errs),
+			    "process 7:\"\";thread (42);main (a.py:3);<module> (a.py) 1\n"
+			    "process 7:\"\";thread (42);main (a.py:3) 1\n"
+			    "thread (43): loader;main (a.py:3) 1\n");
+	assert_int_equal(st.stacks, 3);
+	assert_int_equal(st.bad, 0);
+}
+
+/* Other exporters: weights count (times the rate for time units); our own "all threads"
+ * profile is left out; evented profiles count open time. */
+static void test_weights_and_events(void **state)
+{
+	(void)state;
+	struct stacks_out o;
+	struct doc_stats st;
+	struct err_lines errs;
+	const char *doc = "{\"exporter\":\"sift\",\"shared\":{\"frames\":[{\"name\":\"a\"},{\"name\":\"b\",\"file\":\"b.py\",\"line\":2}]},"
+		"\"profiles\":[{\"type\":\"sampled\",\"name\":\"x\",\"unit\":\"none\",\"samples\":[[0,1],[0]],\"weights\":[5,2]},"
+		"{\"type\":\"sampled\",\"name\":\"all threads\",\"unit\":\"none\",\"samples\":[[0]],\"weights\":[7]},"
+		"{\"type\":\"sampled\",\"name\":\"y\",\"unit\":\"milliseconds\",\"samples\":[[1]],\"weights\":[30]},"
+		"{\"type\":\"evented\",\"name\":\"z\",\"unit\":\"seconds\",\"startValue\":0,\"endValue\":1,\"events\":["
+		"{\"type\":\"O\",\"frame\":0,\"at\":0},{\"type\":\"O\",\"frame\":1,\"at\":0.1},"
+		"{\"type\":\"C\",\"frame\":1,\"at\":0.5},{\"type\":\"C\",\"frame\":0,\"at\":0.6}]}]}";
+	assert_string_equal(read_doc(doc, &o, &st, &errs),
+			    "a;b (b.py:2) 5\na 2\nb (b.py:2) 3\na 10\na;b (b.py:2) 40\na 10\n");
+	assert_int_equal(st.bad, 0);
+}
+
+/* Broken documents are named with their line; bad samples are counted, the rest kept. */
+static void test_bad(void **state)
+{
+	(void)state;
+	struct stacks_out o;
+	struct doc_stats st;
+	struct err_lines errs;
+	assert_string_equal(read_doc("{\"profiles\": [\n{\"type\": ", &o, &st, &errs), "");
+	assert_int_equal(st.bad, 1);
+	assert_int_equal(errs.bad, 1);
+	assert_string_equal(read_doc("{\"profiles\": []}", &o, &st, &errs), "");
+	assert_int_equal(st.bad, 1);
+	const char *doc = "{\"shared\":{\"frames\":[{\"name\":\"a\"}]},\"profiles\":["
+		"{\"type\":\"sampled\",\"name\":\"x\",\"unit\":\"none\",\"samples\":[[0],[1],[0]],\"weights\":[1,1,-1]},"
+		"{\"type\":\"other\"}]}";
+	assert_string_equal(read_doc(doc, &o, &st, &errs), "a 1\n");
+	assert_int_equal(st.bad, 2);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_pyspy),
+		cmocka_unit_test(test_weights_and_events),
+		cmocka_unit_test(test_bad),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
