@@ -20,7 +20,7 @@ enum {
 	THREAD = 8,      /* a thread pseudo-frame */
 	THREAD_OK = 16,  /* ... that --thread matches */
 	DROP = 32,       /* left out of the output stack */
-	COLLAPSED = 64,  /* an address folded into [LIB] */
+	COLLAPSED = 64,  /* an address folded into [LIB] or [unknown] (LIB) */
 };
 
 struct raw_frame {
@@ -126,6 +126,26 @@ static const char *safe_frame(load_sink *s, const char *frame, size_t len)
 	return s->clean;
 }
 
+/* An unresolved address's frame once collapsed: [LIB] when that reads back as a library
+ * frame, else "[unknown] (LIB)" (perf's spelling), since a bracketed name that is no library
+ * ([vdso], [heap], ?, an executable) would read as a [tag] and lose its samples. */
+static size_t collapsed_text(load_sink *s, const char *lib, size_t len)
+{
+	size_t used = 0;
+	struct frame_parts back;
+	scratch_put(s, &used, "[", 1);
+	scratch_put(s, &used, lib, len);
+	scratch_put(s, &used, "]", 1);
+	frame_split(s->scratch, used, &back);
+	if (back.kind == FRAME_CODE && back.native && back.file_len == len)
+		return used;
+	used = 0;
+	scratch_put(s, &used, "[unknown] (", 11);
+	scratch_put(s, &used, lib, len);
+	scratch_put(s, &used, ")", 1);
+	return used;
+}
+
 static struct raw_frame classify(load_sink *s, const char *frame, size_t len)
 {
 	const struct load_opts *o = s->opts;
@@ -159,9 +179,7 @@ static struct raw_frame classify(load_sink *s, const char *frame, size_t len)
 	}
 	size_t used = 0;
 	if (parts.kind == FRAME_CODE && parts.address && file_len && o->collapse_addrs) {
-		scratch_put(s, &used, "[", 1);
-		scratch_put(s, &used, file, file_len);
-		scratch_put(s, &used, "]", 1);
+		used = collapsed_text(s, file, file_len);
 		r.flags |= COLLAPSED;
 	} else if (parts.kind == FRAME_CODE && file_len && parts.name_len < len &&
 		   (rewrite || (o->no_lines && parts.line_len))) {

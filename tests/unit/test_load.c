@@ -181,16 +181,20 @@ static void test_sink_collapse_runs(void **state)
 	/* An address frame without a library stays as written. */
 	const char *b[] = { "0x7", "f (x.py:1)", NULL };
 	push(s, b, 1);
+	/* A "library" that is no library name would read back as a [tag]: perf's spelling. */
+	const char *c[] = { "0x8 ([vdso])", "0x9 ([vdso])", "0xa (?)", "0xb (python3.12)", NULL };
+	push(s, c, 4);
 	const char *none[] = { NULL };
 	push(s, none, 2);
 	char *text = folded(p);
 	assert_string_equal(text, "[libc.so];[libcudart.so];[libc.so];memcpy (libc.so);[libc.so] 3\n"
-				  "0x7;f (x.py:1) 1\n 2\n");
+				  "0x7;f (x.py:1) 1\n"
+				  "[unknown] ([vdso]);[unknown] (?);[unknown] (python3.12) 4\n 2\n");
 	free(text);
 	const struct load_stats *st = load_sink_stats(s);
-	assert_int_equal(st->samples_read, 6);
-	assert_int_equal(st->samples_kept, 6);
-	assert_int_equal(st->stacks_read, 3);
+	assert_int_equal(st->samples_read, 10);
+	assert_int_equal(st->samples_kept, 10);
+	assert_int_equal(st->stacks_read, 4);
 	assert_int_equal(errs.bad, 0);
 	load_sink_free(s);
 	prof_free(p);
