@@ -17,7 +17,7 @@
 
 enum {
 	OPT_BY = 'b', OPT_N = 'n', OPT_FORMAT = 'f', OPT_BEFORE = 0x2000, OPT_AFTER, OPT_PER_WORK,
-	OPT_FOLDED, OPT_FAIL, OPT_TOTAL,
+	OPT_FOLDED, OPT_FAIL, OPT_TOTAL, OPT_EXACT,
 };
 
 static const struct cli_option options[] = {
@@ -33,6 +33,8 @@ static const struct cli_option options[] = {
 	{ "folded", OPT_FOLDED, NULL, "write `stack before after` lines (difffolded) instead of a table" },
 	{ "fail-if-grows", OPT_FAIL, "KEY:POINTS", "exit 1 when KEY's share grows by more than POINTS (repeatable)" },
 	{ "format", OPT_FORMAT, "FMT", "text (default), tsv, csv, json, md" },
+	{ "exact", OPT_EXACT, NULL, "compare frames as written (default: --collapse-addrs --no-tids --no-pids,\n"
+	  "                            so that two runs of one program match)" },
 	PROFOPT_FILTER_ROWS,
 	PROFOPT_REWRITE_ROWS,
 	PROFOPT_INPUT_ROWS,
@@ -121,7 +123,7 @@ int main(int argc, char **argv)
 	struct load_opts lopts = { 0 };
 	struct err_lines errs;
 	const char *value;
-	int key, first;
+	int key, first, exact = 0;
 
 	err_set_prog(argv[0]);
 	err_lines_init(&errs);
@@ -136,6 +138,7 @@ int main(int argc, char **argv)
 		case OPT_N: o.limit = cli_ulong(&spec, "--top", value); o.table_option = "--top"; break;
 		case OPT_TOTAL: o.total = 1; o.table_option = "--total"; break;
 		case OPT_FOLDED: o.folded = 1; break;
+		case OPT_EXACT: exact = 1; break;
 		case OPT_FAIL: add_gate(&o, value); o.table_option = "--fail-if-grows"; break;
 		case OPT_FORMAT:
 			o.table_option = "--format";
@@ -149,6 +152,8 @@ int main(int argc, char **argv)
 				cli_usage_error(&spec, NULL);
 		}
 	}
+	if (!exact) /* a restart's new addresses, TIDs and PIDs are not a change */
+		lopts.collapse_addrs = lopts.no_tids = lopts.no_pids = 1;
 	o.keys.inclusive = ropts.inclusive;
 	if (agg_inclusive_unused(&o.keys) && !o.folded)
 		cli_usage_error(&spec, "%s", agg_inclusive_unused(&o.keys));

@@ -146,6 +146,27 @@ static size_t collapsed_text(load_sink *s, const char *lib, size_t len)
 	return used;
 }
 
+/* --no-tids, --no-pids: a restart gives threads and processes new ids, so the id is written
+ * as 0 (no thread or process has it) and the frame still reads as a thread or process
+ * frame everywhere. A thread without a name becomes "thread (0)": all such threads are one.
+ * Returns the rewritten frame's length in scratch, or 0 when the frame stays. */
+static size_t identity_text(load_sink *s, const struct load_opts *o, const struct frame_parts *parts)
+{
+	size_t used = 0;
+	if (parts->kind == FRAME_THREAD && o->no_tids) {
+		scratch_put(s, &used, "thread (0)", 10);
+		if (parts->name_len) {
+			scratch_put(s, &used, ": ", 2);
+			scratch_put(s, &used, parts->name, parts->name_len);
+		}
+	} else if (parts->kind == FRAME_PROCESS && o->no_pids) {
+		scratch_put(s, &used, "process 0:\"", 11);
+		scratch_put(s, &used, parts->name, parts->name_len);
+		scratch_put(s, &used, "\"", 1);
+	}
+	return used;
+}
+
 static struct raw_frame classify(load_sink *s, const char *frame, size_t len)
 {
 	const struct load_opts *o = s->opts;
@@ -168,6 +189,11 @@ static struct raw_frame classify(load_sink *s, const char *frame, size_t len)
 		r.flags |= DROP;
 	if (r.flags & DROP)
 		return r;
+	size_t used = identity_text(s, o, &parts);
+	if (used) {
+		r.out = intern_add(prof_frames(s->p), s->scratch, used);
+		return r;
+	}
 
 	/* Rewrite code frames: library basename, addresses collapsed, lines dropped. */
 	const char *file = parts.file;
@@ -177,7 +203,6 @@ static struct raw_frame classify(load_sink *s, const char *frame, size_t len)
 		frame_lib_basename(parts.file, parts.file_len, &file, &file_len);
 		rewrite = file_len != parts.file_len;
 	}
-	size_t used = 0;
 	if (parts.kind == FRAME_CODE && parts.address && file_len && o->collapse_addrs) {
 		used = collapsed_text(s, file, file_len);
 		r.flags |= COLLAPSED;

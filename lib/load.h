@@ -33,6 +33,8 @@ struct load_opts {
 	int lib_basename;   /* nvidia/x/libcudart.so.12 -> libcudart.so */
 	int idle;           /* dumps: keep idle threads */
 	int status;         /* dumps: [active+gil], [active] or [idle] after the thread frame */
+	int no_tids;        /* thread (TID): NAME -> thread (0): NAME (the id no thread has) */
+	int no_pids;        /* process PID:"CMD" -> process 0:"CMD" */
 };
 
 struct load_stats {

@@ -37,6 +37,8 @@ int profopt_handle(const struct cli_spec *spec, int key, const char *value,
 	case PROFOPT_IDLE: opts->idle = 1; return 1;
 	case PROFOPT_STATUS: opts->status = 1; return 1;
 	case PROFOPT_VERBOSE: errs->verbose = 1; return 1;
+	case PROFOPT_NO_TIDS: opts->no_tids = 1; return 1;
+	case PROFOPT_NO_PIDS: opts->no_pids = 1; return 1;
 	default: return 0;
 	}
 }
