@@ -258,10 +258,12 @@ int main(int argc, char **argv)
 	} else {
 		d = diff_new(sums[0], sums[1], &base);
 		const struct diff_gate *unknown = diff_gate_unknown(d, o.gates, o.ngates);
-		if (unknown)
+		if (unknown) {
+			diff_free(d); /* the key named is argv's */
 			cli_usage_error(&spec, "--fail-if-grows: '%.*s' is in neither profile (--by %s): "
 					"the gate could never fail", (int)unknown->key_len, unknown->key,
 					frame_key_names[o.keys.keys[0]]);
+		}
 		if (o.format == TABLE_TEXT)
 			printf("before %llu samples  after %llu samples  %zu of %zu keys changed "
 			       "significantly (q < %g; %s)\n",
