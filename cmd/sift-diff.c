@@ -17,8 +17,9 @@
 
 enum {
 	OPT_BY = 'b', OPT_N = 'n', OPT_FORMAT = 'f', OPT_BEFORE = 0x2000, OPT_AFTER, OPT_PER_WORK,
-	OPT_FOLDED, OPT_FAIL, OPT_TOTAL,
+	OPT_FOLDED, OPT_FAIL, OPT_TOTAL, OPT_EXACT, OPT_SORT,
 };
+static const char *const sort_names[] = { "significance", "delta", NULL };
 
 static const struct cli_option options[] = {
 	{ "by", OPT_BY, "KEY", "frame (default), function, file, lib, line, root, thread, process,\n"
@@ -27,12 +28,16 @@ static const struct cli_option options[] = {
 	RULES_INCLUSIVE_ROW,
 	{ "top", OPT_N, "N", "show the first N rows (default 20; 0 shows all)" },
 	{ "total", OPT_TOTAL, NULL, "compare total (inclusive) samples instead of self samples" },
+	{ "sort", OPT_SORT, "ORDER", "significance (default: significant changes first) or delta" },
 	{ "before", OPT_BEFORE, "FILES...", "the before profile: every file up to the next option" },
 	{ "after", OPT_AFTER, "FILES...", "the after profile: every file up to the next option" },
 	{ "per-work", OPT_PER_WORK, "B A", "normalize by work done: samples per 1,000 units (B before, A after)" },
 	{ "folded", OPT_FOLDED, NULL, "write `stack before after` lines (difffolded) instead of a table" },
-	{ "fail-if-grows", OPT_FAIL, "KEY:POINTS", "exit 1 when KEY's share grows by more than POINTS (repeatable)" },
+	{ "fail-if-grows", OPT_FAIL, "KEY:POINTS", "exit 1 when KEY's share grows by more than POINTS beyond noise:\n"
+	  "                            the low end of its 95% interval (repeatable)" },
 	{ "format", OPT_FORMAT, "FMT", "text (default), tsv, csv, json, md" },
+	{ "exact", OPT_EXACT, NULL, "compare frames as written (default: --collapse-addrs --no-tids --no-pids,\n"
+	  "                            so that two runs of one program match)" },
 	PROFOPT_FILTER_ROWS,
 	PROFOPT_REWRITE_ROWS,
 	PROFOPT_TRANSFORM_ROWS,
@@ -55,6 +60,7 @@ struct opts {
 	struct agg_spec keys;
 	unsigned long long limit;
 	int total;            /* inclusive samples instead of self */
+	int sort_delta;       /* --sort delta */
 	int folded;
 	enum table_format format;
 	double work[2];       /* units of work before and after; 0 when not normalizing */
@@ -123,7 +129,7 @@ int main(int argc, char **argv)
 	struct load_opts lopts = { 0 };
 	struct err_lines errs;
 	const char *value;
-	int key, first;
+	int key, first, exact = 0;
 
 	err_set_prog(argv[0]);
 	err_lines_init(&errs);
@@ -138,6 +144,11 @@ int main(int argc, char **argv)
 		case OPT_N: o.limit = cli_ulong(&spec, "--top", value); o.table_option = "--top"; break;
 		case OPT_TOTAL: o.total = 1; o.table_option = "--total"; break;
 		case OPT_FOLDED: o.folded = 1; break;
+		case OPT_EXACT: exact = 1; break;
+		case OPT_SORT:
+			o.table_option = "--sort";
+			o.sort_delta = cli_choice(&spec, "--sort", value, sort_names);
+			break;
 		case OPT_FAIL: add_gate(&o, value); o.table_option = "--fail-if-grows"; break;
 		case OPT_FORMAT:
 			o.table_option = "--format";
@@ -151,6 +162,8 @@ int main(int argc, char **argv)
 				cli_usage_error(&spec, NULL);
 		}
 	}
+	if (!exact) /* a restart's new addresses, TIDs and PIDs are not a change */
+		lopts.collapse_addrs = lopts.no_tids = lopts.no_pids = 1;
 	o.keys.inclusive = ropts.inclusive;
 	if (agg_inclusive_unused(&o.keys) && !o.folded)
 		cli_usage_error(&spec, "%s", agg_inclusive_unused(&o.keys));
@@ -175,8 +188,10 @@ int main(int argc, char **argv)
 	/* The difffolded lines need every stack; the table needs only the sums. */
 	prof *ps[2] = { NULL, NULL };
 	agg *sums[2] = { NULL, NULL };
-	struct diff_base base = { { o.keys.keys[0], o.keys.keys[1] }, o.keys.nkeys, o.total,
-				  { o.work[0], o.work[1] }, { 0, 0 } };
+	struct diff_base base = { .keys = { o.keys.keys[0], o.keys.keys[1] }, .nkeys = o.keys.nkeys,
+				  .total = o.total, .work = { o.work[0], o.work[1] }, .sort_delta = o.sort_delta };
+	agg **inputs[2] = { NULL, NULL };
+	uint64_t *input_samples[2] = { NULL, NULL };
 	int status = 0, empty_side = 0, noted = 0;
 	struct load_stats read[2];
 	for (int s = 0; s < 2; s++) {
@@ -195,6 +210,8 @@ int main(int argc, char **argv)
 		base.samples[s] = st.samples_read;
 		read[s] = st;
 	}
+	if (!o.folded && status == 0)
+		status |= diff_read_replicates(o.files, o.nfiles, &lopts, &o.keys, inputs, input_samples, &base);
 	err_lines_finish(&errs);
 	for (int s = 0; s < 2; s++)
 		if (load_report_empty(&read[s], s ? "the after profile" : "the before profile"))
@@ -216,8 +233,10 @@ int main(int argc, char **argv)
 		status = EXIT_USAGE; /* reported once everything is freed */
 	} else if (d) {
 		if (o.format == TABLE_TEXT)
-			printf("before %llu samples  after %llu samples\n",
-			       (unsigned long long)base.samples[0], (unsigned long long)base.samples[1]);
+			printf("before %llu samples  after %llu samples  %zu of %zu keys changed "
+			       "significantly (q < %g; %s)\n",
+			       (unsigned long long)base.samples[0], (unsigned long long)base.samples[1],
+			       diff_significant_count(d), diff_row_count(d), DIFF_ALPHA, diff_method(d));
 		table *t = diff_table(d, o.limit);
 		table_write(t, stdout, o.format, o.keys.nkeys == 1 ? TABLE_TEXT_KEY_LAST : 0);
 		table_free(t);
@@ -231,6 +250,10 @@ int main(int argc, char **argv)
 		agg_free(sums[s]);
 		prof_free(ps[s]);
 		free(o.files[s]);
+		for (size_t i = 0; inputs[s] && i < o.nfiles[s]; i++)
+			agg_free(inputs[s][i]);
+		free(inputs[s]);
+		free(input_samples[s]);
 	}
 	profopt_free(&lopts);
 	rules_free(o.keys.rules);

@@ -52,11 +52,16 @@ static int match_top(const struct tsv *t, struct chart_spec *s)
 	       match_keyed(t, s, "self self_pct total total_pct", 4, "self_pct") > 0;
 }
 
-/* sift-diff: KEY [KEY2] before after before_pct after_pct delta_pts ratio flag (or _rate). */
+/* sift-diff: KEY [KEY2] before after before_pct after_pct delta_pts ratio flag (or _rate),
+ * then (since significance) delta_ci_low delta_ci_high p_value q_value sig. */
 static int match_diff(const struct tsv *t, struct chart_spec *s)
 {
 	size_t k = match_keyed(t, s, "before after before_pct|before_rate after_pct|after_rate "
-				     "delta_pts|delta_rate ratio flag", 7, NULL);
+				     "delta_pts|delta_rate ratio flag delta_ci_low delta_ci_high "
+				     "p_value q_value sig", 12, NULL);
+	if (!k)
+		k = match_keyed(t, s, "before after before_pct|before_rate after_pct|after_rate "
+				      "delta_pts|delta_rate ratio flag", 7, NULL);
 	s->value[0] = (int)k + 2;
 	s->value[1] = (int)k + 3;
 	return k > 0;

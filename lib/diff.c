@@ -3,6 +3,8 @@
 #include "diff.h"
 #include "err.h"
 #include "intern.h"
+#include "stats.h"
+#include "sum.h"
 #include "xalloc.h"
 
 #include <math.h>
@@ -14,6 +16,8 @@ struct diff {
 	struct diff_base base;
 	struct diff_row *rows;
 	size_t nrows;
+	size_t nsig;
+	int replicates;      /* p from inputs as replicates, not from counts */
 };
 
 const char *diff_key(const diff *d, const struct diff_row *row, size_t k, size_t *len)
@@ -36,6 +40,9 @@ static int cmp_keys(const diff *d, const struct diff_row *x, const struct diff_r
 static int cmp_rows(const void *pa, const void *pb, void *arg)
 {
 	const struct diff_row *x = pa, *y = pb;
+	const diff *d = arg;
+	if (!d->base.sort_delta && x->significant != y->significant)
+		return x->significant ? -1 : 1;
 	double dx = fabs(x->delta), dy = fabs(y->delta);
 	if (dx != dy)
 		return dx < dy ? 1 : -1;
@@ -52,6 +59,95 @@ static double share(const struct diff_base *b, int side, uint64_t count)
 	return table_pct(count, b->samples[side]);
 }
 
+/* Each input's count of each row of side s's sum: counts[row * n + input]. */
+static double *input_counts(const diff *d, int s)
+{
+	size_t n = d->base.ninputs[s], nrows = agg_row_count(d->sides[s]);
+	const struct agg_row *base = agg_rows(d->sides[s]);
+	double *counts = xcalloc(nrows * n + 1, sizeof *counts);
+	for (size_t i = 0; i < n; i++) {
+		struct agg_join_row *j;
+		size_t nj = agg_join(d->sides[s], d->base.inputs[s][i], &j);
+		for (size_t r = 0; r < nj; r++)
+			if (j[r].side[0] && j[r].side[1])
+				counts[(size_t)(j[r].side[0] - base) * n + i] =
+					(double)(d->base.total ? j[r].side[1]->total : j[r].side[1]->self);
+		free(j);
+	}
+	return counts;
+}
+
+/* Each row's interval, p and q. With replicates on both sides, each input's share is one
+ * observation: Mann-Whitney for p (no normality assumed), a bootstrap of the difference of
+ * mean shares for the interval. Otherwise the counts: two proportions (or two rates per
+ * work), which treats autocorrelated samples as independent: optimistic. */
+static void diff_test(diff *d)
+{
+	const struct diff_base *b = &d->base;
+	d->replicates = b->ninputs[0] >= 2 && b->ninputs[1] >= 2 && b->work[0] <= 0;
+	double *counts[2] = { NULL, NULL }, *shares[2] = { NULL, NULL };
+	if (d->replicates)
+		for (int s = 0; s < 2; s++) {
+			counts[s] = input_counts(d, s);
+			shares[s] = xmalloc(b->ninputs[s] * sizeof *shares[s]);
+		}
+	double *ps = xmalloc((d->nrows + 1) * sizeof *ps), *qs = xmalloc((d->nrows + 1) * sizeof *qs);
+	for (size_t i = 0; i < d->nrows; i++) {
+		struct diff_row *r = &d->rows[i];
+		struct stats_diff_ci ci = { 0, 0, 0 };
+		double p = 1, scale = 100;
+		if (d->replicates) {
+			for (int s = 0; s < 2; s++) {
+				const struct agg_row *row = r->key.side[s];
+				size_t at = row ? (size_t)(row - agg_rows(d->sides[s])) : 0;
+				for (size_t k = 0; k < b->ninputs[s]; k++)
+					shares[s][k] = row ? table_pct((uint64_t)counts[s][at * b->ninputs[s] + k],
+								       b->input_samples[s][k]) : 0;
+			}
+			struct stats_mwu mw;
+			stats_bootstrap_mean_diff(shares[0], b->ninputs[0], shares[1], b->ninputs[1],
+						  STATS_RESAMPLES, STATS_SEED, 0.95, &ci);
+			p = stats_mann_whitney(shares[0], b->ninputs[0], shares[1], b->ninputs[1], &mw) == 0 ? mw.p : 1;
+			scale = 1;
+		} else if (b->work[0] > 0) {
+			stats_two_rate(r->count[0], b->work[0], r->count[1], b->work[1], 0.95, &ci, &p);
+			scale = 1000;
+		} else if (stats_two_proportion(r->count[0], b->samples[0], r->count[1], b->samples[1],
+						0.95, &ci, &p) != 0) {
+			ci.low = ci.high = p = NAN; /* a side with no samples: nothing to test */
+		}
+		r->ci_low = scale * ci.low;
+		r->ci_high = scale * ci.high;
+		r->p = ps[i] = p;
+	}
+	/* Rows without a p-value are not tested and take no part in the correction. */
+	size_t ntested = 0;
+	for (size_t i = 0; i < d->nrows; i++)
+		if (!isnan(ps[i]))
+			ps[ntested++] = ps[i];
+	stats_bh(ps, ntested, qs);
+	for (size_t i = 0, t = 0; i < d->nrows; i++) {
+		d->rows[i].q = isnan(d->rows[i].p) ? NAN : qs[t++];
+		d->rows[i].significant = d->rows[i].q < DIFF_ALPHA;
+		d->nsig += (size_t)d->rows[i].significant;
+	}
+	free(ps);
+	free(qs);
+	for (int s = 0; s < 2; s++) {
+		free(counts[s]);
+		free(shares[s]);
+	}
+}
+
+size_t diff_significant_count(const diff *d) { return d->nsig; }
+
+const char *diff_method(const diff *d)
+{
+	if (d->replicates)
+		return "Mann-Whitney over inputs";
+	return d->base.work[0] > 0 ? "two-rate test, optimistic" : "two-proportion test, optimistic";
+}
+
 diff *diff_new(const agg *before, const agg *after, const struct diff_base *base)
 {
 	diff *d = xcalloc(1, sizeof *d);
@@ -62,7 +158,7 @@ diff *diff_new(const agg *before, const agg *after, const struct diff_base *base
 	size_t nj = agg_join(before, after, &joined);
 	d->rows = xcalloc(nj + 1, sizeof *d->rows);
 	for (size_t i = 0; i < nj; i++) {
-		struct diff_row r = { joined[i], { 0, 0 }, { 0, 0 }, 0 };
+		struct diff_row r = { joined[i], { 0, 0 }, { 0, 0 }, 0, 0, 0, 1, 1, 0 };
 		for (int s = 0; s < 2; s++)
 			if (joined[i].side[s])
 				r.count[s] = base->total ? joined[i].side[s]->total : joined[i].side[s]->self;
@@ -74,6 +170,7 @@ diff *diff_new(const agg *before, const agg *after, const struct diff_base *base
 		d->rows[d->nrows++] = r;
 	}
 	free(joined);
+	diff_test(d);
 	if (d->nrows)
 		qsort_r(d->rows, d->nrows, sizeof *d->rows, cmp_rows, d);
 	return d;
@@ -104,9 +201,14 @@ table *diff_table(const diff *d, unsigned long long limit)
 		{ per_work ? "delta_rate" : "delta_pts", per_work ? TABLE_REAL : TABLE_PCT, 3 },
 		{ "ratio", TABLE_REAL, 2 },
 		{ "flag", TABLE_STR, 0 },
+		{ "delta_ci_low", per_work ? TABLE_REAL : TABLE_PCT, 3 },
+		{ "delta_ci_high", per_work ? TABLE_REAL : TABLE_PCT, 3 },
+		{ "p_value", TABLE_REAL, 4 },
+		{ "q_value", TABLE_REAL, 4 },
+		{ "sig", TABLE_STR, 0 },
 	};
 	/* One column per key: with one key, the second column is left out. */
-	struct table_column used[9];
+	struct table_column used[14];
 	size_t nc = 0;
 	for (size_t c = 0; c < sizeof cols / sizeof cols[0]; c++)
 		if (c != 1 || nk == 2)
@@ -130,6 +232,12 @@ table *diff_table(const diff *d, unsigned long long limit)
 			table_set_str(t, nk + 6, "NEW", 3);
 		else if (r->count[1] == 0)
 			table_set_str(t, nk + 6, "GONE", 4);
+		table_set_real(t, nk + 7, r->ci_low);
+		table_set_real(t, nk + 8, r->ci_high);
+		table_set_real(t, nk + 9, r->p);
+		table_set_real(t, nk + 10, r->q);
+		if (r->significant)
+			table_set_str(t, nk + 11, "*", 1);
 	}
 	return t;
 }
@@ -146,13 +254,18 @@ static int gate_names(const diff *d, const struct diff_gate *gate, const struct 
 	       gate->key[l1] == ',' && memcmp(gate->key + l1 + 1, k2, l2) == 0;
 }
 
-double diff_gate_delta(const diff *d, const struct diff_gate *gate)
+const struct diff_row *diff_gate_row(const diff *d, const struct diff_gate *gate)
 {
-	double delta = 0;
 	for (size_t i = 0; i < d->nrows; i++)
 		if (gate_names(d, gate, &d->rows[i]))
-			delta = d->rows[i].delta;
-	return delta;
+			return &d->rows[i];
+	return NULL;
+}
+
+double diff_gate_delta(const diff *d, const struct diff_gate *gate)
+{
+	const struct diff_row *r = diff_gate_row(d, gate);
+	return r ? r->delta : 0;
 }
 
 const struct diff_gate *diff_gate_unknown(const diff *d, const struct diff_gate *gates, size_t ngates)
@@ -172,10 +285,12 @@ int diff_check_gates(const diff *d, const struct diff_gate *gates, size_t ngates
 	int failed = 0;
 	for (size_t g = 0; g < ngates; g++) {
 		const struct diff_gate *gate = &gates[g];
-		double delta = diff_gate_delta(d, gate);
-		if (delta > gate->points) {
-			err_warn("%.*s grew by %.2f %s (limit %g)", (int)gate->key_len, gate->key, delta,
-				 d->base.work[0] > 0 ? "samples per 1,000 units" : "points", gate->points);
+		const struct diff_row *r = diff_gate_row(d, gate);
+		if (r && r->ci_low > gate->points) { /* beyond noise, not just the point estimate */
+			err_warn("%.*s grew by %.2f %s (95%% interval %.2f to %.2f; limit %g)",
+				 (int)gate->key_len, gate->key, r->delta,
+				 d->base.work[0] > 0 ? "samples per 1,000 units" : "points",
+				 r->ci_low, r->ci_high, gate->points);
 			failed = 1;
 		}
 	}
@@ -241,4 +356,40 @@ void diff_write_folded(const prof *before, const prof *after, FILE *out)
 	free(buf);
 	free(counts);
 	intern_free(stacks);
+}
+
+/* Standard input cannot be read a second time. */
+static int reads_stdin(char **const files[2], const size_t nfiles[2])
+{
+	for (int s = 0; s < 2; s++)
+		for (size_t i = 0; i < nfiles[s]; i++)
+			if (strcmp(files[s][i], "-") == 0)
+				return 1;
+	return 0;
+}
+
+int diff_read_replicates(char **const files[2], const size_t nfiles[2], const struct load_opts *lopts,
+			 const struct agg_spec *keys, agg **inputs[2], uint64_t *samples[2],
+			 struct diff_base *base)
+{
+	if (nfiles[0] < 2 || nfiles[1] < 2 || reads_stdin(files, nfiles))
+		return 0;
+	int status = 0;
+	for (int s = 0; s < 2; s++) {
+		inputs[s] = xcalloc(nfiles[s], sizeof *inputs[s]);
+		samples[s] = xcalloc(nfiles[s], sizeof *samples[s]);
+		for (size_t i = 0; i < nfiles[s]; i++) {
+			struct err_lines quiet; /* bad lines were named on the first reading */
+			err_lines_init(&quiet);
+			quiet.limit = 0;
+			struct sum_result sum;
+			status |= sum_files(&files[s][i], 1, lopts, keys, 0, &quiet, &sum);
+			inputs[s][i] = sum.table;
+			samples[s][i] = sum.stats.samples_read;
+		}
+		base->inputs[s] = (const agg *const *)inputs[s];
+		base->ninputs[s] = nfiles[s];
+		base->input_samples[s] = samples[s];
+	}
+	return status;
 }

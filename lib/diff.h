@@ -1,5 +1,6 @@
-/* diff: what moved between two profiles per key: shares before and after, delta, ratio,
- * NEW/GONE; --fail-if-grows gates; difffolded `stack before after` lines. */
+/* diff: what moved between two profiles per key: shares before and after, delta with its
+ * interval, p and q values, ratio, NEW/GONE; --fail-if-grows gates on the interval;
+ * difffolded `stack before after` lines. */
 #ifndef SIFT_DIFF_H
 #define SIFT_DIFF_H
 
@@ -8,6 +9,7 @@
 #include <stdio.h>
 
 #include "agg.h"
+#include "load.h"
 #include "prof.h"
 #include "table.h"
 
@@ -18,6 +20,13 @@ struct diff_base {
 	int total;              /* compare total (inclusive) samples instead of self */
 	double work[2];         /* units of work before and after; 0: shares of all samples */
 	uint64_t samples[2];    /* all samples read before and after, for the shares */
+	/* Replicates: each side's inputs (ranks, repeats) summed apart by the same keys, and
+	 * the samples read from each. With at least 2 on both sides each input's share is a
+	 * replicate (Mann-Whitney p, bootstrap interval); else the counts are compared. */
+	const agg *const *inputs[2];
+	size_t ninputs[2];
+	const uint64_t *input_samples[2];
+	int sort_delta;         /* sort by the size of the change only, significant or not */
 };
 
 /* One key of either profile: its samples before and after. */
@@ -26,38 +35,60 @@ struct diff_row {
 	uint64_t count[2];
 	double share[2];          /* percent of the profile's samples, or per 1,000 units of work */
 	double delta;             /* share after - share before */
+	double ci_low, ci_high;   /* 95% interval of the delta, in the same units */
+	double p, q;              /* p-value; Benjamini-Hochberg q-value across every row */
+	int significant;          /* q < DIFF_ALPHA */
 };
+
+#define DIFF_ALPHA 0.05
 
 typedef struct diff diff;
 
-/* Join before and after (sums by base->keys): keys with samples on either side, by the
- * size of the change, then by samples on both sides, then by key text. The sums must
- * outlive the diff. */
+/* Join before and after (sums by base->keys): keys with samples on either side, the
+ * significant ones first (unless base->sort_delta), then by the size of the change, then by
+ * samples on both sides, then by key text. The sums must outlive the diff. */
 diff *diff_new(const agg *before, const agg *after, const struct diff_base *base);
 void diff_free(diff *d);
 size_t diff_row_count(const diff *d);
+/* Rows with q < DIFF_ALPHA. */
+size_t diff_significant_count(const diff *d);
+/* How p-values were found: "Mann-Whitney over inputs" or "two-proportion test, optimistic"
+ * (or "two-rate test, optimistic" per work). */
+const char *diff_method(const diff *d);
 const struct diff_row *diff_rows(const diff *d);
 /* Key k (0, or 1 for pairs) of a row. */
 const char *diff_key(const diff *d, const struct diff_row *row, size_t k, size_t *len);
 
 /* The table: key columns, before, after, the two shares (or rates per work), delta, ratio,
- * flag (NEW, GONE); limit 0 keeps every row. */
+ * flag (NEW, GONE), delta_ci_low, delta_ci_high, p_value, q_value, sig ("*" when
+ * significant); limit 0 keeps every row. */
 table *diff_table(const diff *d, unsigned long long limit);
 
-/* A CI gate: fail when KEY's share grows by more than points. A pair is FIRST,SECOND. */
+/* A CI gate: fail when the low end of KEY's delta interval is above points (the growth is
+ * beyond noise). A pair is FIRST,SECOND. */
 struct diff_gate {
 	const char *key;
 	size_t key_len;
 	double points;
 };
+/* The row of the gate's key, shown or not; NULL for a key in neither profile. */
+const struct diff_row *diff_gate_row(const diff *d, const struct diff_gate *gate);
 /* The delta of the gate's key, shown or not; 0 for a key in neither profile. */
 double diff_gate_delta(const diff *d, const struct diff_gate *gate);
 /* The first gate whose key is in neither profile (a gate that could never fail), or NULL. */
 const struct diff_gate *diff_gate_unknown(const diff *d, const struct diff_gate *gates, size_t ngates);
-/* Warn for every gate passed ("KEY grew by D points (limit P)"); 1 when any was, else 0. */
+/* Warn for every gate passed ("KEY grew by D points (95% interval L to H; limit P)"); 1
+ * when any was, else 0. */
 int diff_check_gates(const diff *d, const struct diff_gate *gates, size_t ngates);
 
 /* difffolded: "stack before after" for every stack of either profile, sorted by text. */
 void diff_write_folded(const prof *before, const prof *after, FILE *out);
+
+/* With two or more inputs per side (none of them standard input, which cannot be read
+ * twice), sum each input on its own into inputs[s][i] / samples[s][i] and point base at
+ * them: each input's share is then a replicate. Returns 0, or 1 when an input failed. */
+int diff_read_replicates(char **const files[2], const size_t nfiles[2], const struct load_opts *lopts,
+			 const struct agg_spec *keys, agg **inputs[2], uint64_t *samples[2],
+			 struct diff_base *base);
 
 #endif

@@ -22,7 +22,7 @@ enum {
 	THREAD = 8,      /* a thread pseudo-frame */
 	THREAD_OK = 16,  /* ... that --thread matches */
 	DROP = 32,       /* left out of the output stack */
-	COLLAPSED = 64,  /* an address folded into [LIB] */
+	COLLAPSED = 64,  /* an address folded into [LIB] or [unknown] (LIB) */
 };
 
 struct raw_frame {
@@ -132,6 +132,47 @@ static const char *safe_frame(load_sink *s, const char *frame, size_t len)
 	return s->clean;
 }
 
+/* An unresolved address's frame once collapsed: [LIB] when that reads back as a library
+ * frame, else "[unknown] (LIB)" (perf's spelling), since a bracketed name that is no library
+ * ([vdso], [heap], ?, an executable) would read as a [tag] and lose its samples. */
+static size_t collapsed_text(load_sink *s, const char *lib, size_t len)
+{
+	size_t used = 0;
+	struct frame_parts back;
+	scratch_put(s, &used, "[", 1);
+	scratch_put(s, &used, lib, len);
+	scratch_put(s, &used, "]", 1);
+	frame_split(s->scratch, used, &back);
+	if (back.kind == FRAME_CODE && back.native && back.file_len == len)
+		return used;
+	used = 0;
+	scratch_put(s, &used, "[unknown] (", 11);
+	scratch_put(s, &used, lib, len);
+	scratch_put(s, &used, ")", 1);
+	return used;
+}
+
+/* --no-tids, --no-pids: a restart gives threads and processes new ids, so the id is written
+ * as 0 (no thread or process has it) and the frame still reads as a thread or process
+ * frame everywhere. A thread without a name becomes "thread (0)": all such threads are one.
+ * Returns the rewritten frame's length in scratch, or 0 when the frame stays. */
+static size_t identity_text(load_sink *s, const struct load_opts *o, const struct frame_parts *parts)
+{
+	size_t used = 0;
+	if (parts->kind == FRAME_THREAD && o->no_tids) {
+		scratch_put(s, &used, "thread (0)", 10);
+		if (parts->name_len) {
+			scratch_put(s, &used, ": ", 2);
+			scratch_put(s, &used, parts->name, parts->name_len);
+		}
+	} else if (parts->kind == FRAME_PROCESS && o->no_pids) {
+		scratch_put(s, &used, "process 0:\"", 11);
+		scratch_put(s, &used, parts->name, parts->name_len);
+		scratch_put(s, &used, "\"", 1);
+	}
+	return used;
+}
+
 static struct raw_frame classify(load_sink *s, const char *frame, size_t len)
 {
 	const struct load_opts *o = s->opts;
@@ -154,6 +195,11 @@ static struct raw_frame classify(load_sink *s, const char *frame, size_t len)
 		r.flags |= DROP;
 	if (r.flags & DROP)
 		return r;
+	size_t used = identity_text(s, o, &parts);
+	if (used) {
+		r.out = intern_add(prof_frames(s->p), s->scratch, used);
+		return r;
+	}
 
 	/* Rewrite code frames: library basename, addresses collapsed, lines dropped. */
 	const char *file = parts.file;
@@ -163,11 +209,8 @@ static struct raw_frame classify(load_sink *s, const char *frame, size_t len)
 		frame_lib_basename(parts.file, parts.file_len, &file, &file_len);
 		rewrite = file_len != parts.file_len;
 	}
-	size_t used = 0;
 	if (parts.kind == FRAME_CODE && parts.address && file_len && o->collapse_addrs) {
-		scratch_put(s, &used, "[", 1);
-		scratch_put(s, &used, file, file_len);
-		scratch_put(s, &used, "]", 1);
+		used = collapsed_text(s, file, file_len);
 		r.flags |= COLLAPSED;
 	} else if (parts.kind == FRAME_CODE && file_len && parts.name_len < len &&
 		   (rewrite || (o->no_lines && parts.line_len))) {

@@ -36,6 +36,8 @@ struct load_opts {
 	int status;         /* dumps: [active+gil], [active] or [idle] after the thread frame */
 	int assume_cpu;     /* reports: no note when every thread has the same samples (--idle) */
 	struct xform_opts xform;  /* transforms of kept stacks (transform.h) */
+	int no_tids;        /* thread (TID): NAME -> thread (0): NAME (the id no thread has) */
+	int no_pids;        /* process PID:"CMD" -> process 0:"CMD" */
 };
 
 struct load_stats {

@@ -51,6 +51,8 @@ int profopt_handle(const struct cli_spec *spec, int key, const char *value,
 	case PROFOPT_STATUS: opts->status = 1; return 1;
 	case PROFOPT_ASSUME_CPU: opts->assume_cpu = 1; return 1;
 	case PROFOPT_VERBOSE: errs->verbose = 1; return 1;
+	case PROFOPT_NO_TIDS: opts->no_tids = 1; return 1;
+	case PROFOPT_NO_PIDS: opts->no_pids = 1; return 1;
 	default: return profopt_transform(spec, key, value, &opts->xform);
 	}
 }

@@ -13,6 +13,9 @@ enum {
 	PROFOPT_ASSUME_CPU = 0x1040,  /* apart from the transforms (0x1080...) */
 };
 
+/* Identity across restarts (TIDs and PIDs dropped). */
+enum { PROFOPT_NO_TIDS = 0x1400, PROFOPT_NO_PIDS };
+
 /* Rows for a tool's option table, to be spliced in before its terminating row. */
 #define PROFOPT_FILTER_ROWS \
 	{ "focus", PROFOPT_FOCUS, "RE", "keep only stacks with a frame matching RE (PCRE2)" }, \
@@ -23,7 +26,9 @@ enum {
 	{ "no-threads", PROFOPT_NO_THREADS, NULL, "drop thread pseudo-frames" }, \
 	{ "no-process", PROFOPT_NO_PROCESS, NULL, "drop process pseudo-frames" }, \
 	{ "collapse-addrs", PROFOPT_COLLAPSE, NULL, "write unresolved 0xADDR (LIB) frames as [LIB], runs merged" }, \
-	{ "lib-basename", PROFOPT_LIB_BASENAME, NULL, "drop library directories and version suffixes" }
+	{ "lib-basename", PROFOPT_LIB_BASENAME, NULL, "drop library directories and version suffixes" }, \
+	{ "no-tids", PROFOPT_NO_TIDS, NULL, "write thread (TID) as thread (0): threads match by name across runs" }, \
+	{ "no-pids", PROFOPT_NO_PIDS, NULL, "write process PID: as process 0: processes match by command line" }
 #define PROFOPT_DUMP_ROWS \
 	{ "status", PROFOPT_STATUS, NULL, "dumps: add [active+gil], [active] or [idle] after the thread frame" }
 #define PROFOPT_INPUT_ROWS \

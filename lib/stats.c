@@ -211,3 +211,123 @@ int stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb, s
 		out->p = 1;
 	return 0;
 }
+
+static double resample_mean(struct stats_rng *rng, const double *x, size_t n)
+{
+	double sum = 0;
+	for (size_t i = 0; i < n; i++)
+		sum += x[stats_rng_below(rng, n)];
+	return sum / (double)n;
+}
+
+static double mean_of(const double *x, size_t n)
+{
+	double sum = 0;
+	for (size_t i = 0; i < n; i++)
+		sum += x[i];
+	return sum / (double)n;
+}
+
+int stats_bootstrap_mean_diff(const double *before, size_t nb, const double *after, size_t na,
+			      unsigned resamples, uint64_t seed, double confidence,
+			      struct stats_diff_ci *out)
+{
+	if (nb == 0 || na == 0 || resamples == 0)
+		return -1;
+	out->diff = mean_of(after, na) - mean_of(before, nb);
+	double *diffs = xmalloc(resamples * sizeof *diffs);
+	struct stats_rng rng;
+	stats_rng_seed(&rng, seed);
+	for (unsigned r = 0; r < resamples; r++) {
+		double b = resample_mean(&rng, before, nb);
+		diffs[r] = resample_mean(&rng, after, na) - b;
+	}
+	qsort(diffs, resamples, sizeof *diffs, cmp_double);
+	double tail = (1 - confidence) / 2;
+	out->low = stats_quantile_sorted(diffs, resamples, tail);
+	out->high = stats_quantile_sorted(diffs, resamples, 1 - tail);
+	free(diffs);
+	return 0;
+}
+
+/* The normal quantile of the interval: 1.959964 for 95%, by bisection on erfc. */
+static double z_of(double confidence)
+{
+	double lo = 0, hi = 10;
+	for (int i = 0; i < 100; i++) {
+		double mid = (lo + hi) / 2;
+		if (erfc(mid / sqrt(2.0)) > 1 - confidence)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+int stats_two_proportion(uint64_t c0, uint64_t n0, uint64_t c1, uint64_t n1, double confidence,
+			 struct stats_diff_ci *ci, double *p)
+{
+	if (n0 == 0 || n1 == 0)
+		return -1;
+	double x0 = (double)c0, x1 = (double)c1, m0 = (double)n0, m1 = (double)n1;
+	double p0 = x0 / m0, p1 = x1 / m1;
+	double se = sqrt(p0 * (1 - p0) / m0 + p1 * (1 - p1) / m1);
+	double z = z_of(confidence);
+	ci->diff = p1 - p0;
+	ci->low = ci->diff - z * se;
+	ci->high = ci->diff + z * se;
+	double pooled = (x0 + x1) / (m0 + m1);
+	double se0 = sqrt(pooled * (1 - pooled) * (1 / m0 + 1 / m1));
+	*p = se0 > 0 ? erfc(fabs(ci->diff) / se0 / sqrt(2.0)) : 1;
+	if (*p > 1)
+		*p = 1;
+	return 0;
+}
+
+int stats_two_rate(uint64_t c0, double w0, uint64_t c1, double w1, double confidence,
+		   struct stats_diff_ci *ci, double *p)
+{
+	if (w0 <= 0 || w1 <= 0)
+		return -1;
+	double x0 = (double)c0, x1 = (double)c1;
+	double se = sqrt(x0 / (w0 * w0) + x1 / (w1 * w1));
+	double z = z_of(confidence);
+	ci->diff = x1 / w1 - x0 / w0;
+	ci->low = ci->diff - z * se;
+	ci->high = ci->diff + z * se;
+	/* Given c0 + c1 events, c1 is binomial with the after side's share of the work. */
+	double n = x0 + x1, share = w1 / (w0 + w1);
+	double sd = sqrt(n * share * (1 - share));
+	*p = sd > 0 ? erfc(fabs(x1 - n * share) / sd / sqrt(2.0)) : 1;
+	if (*p > 1)
+		*p = 1;
+	return 0;
+}
+
+struct ranked_p {
+	double p;
+	size_t at;
+};
+
+static int cmp_ranked_p(const void *a, const void *b)
+{
+	return cmp_double(&((const struct ranked_p *)a)->p, &((const struct ranked_p *)b)->p);
+}
+
+void stats_bh(const double *p, size_t n, double *q)
+{
+	if (n == 0)
+		return;
+	struct ranked_p *r = xmalloc(n * sizeof *r);
+	for (size_t i = 0; i < n; i++)
+		r[i] = (struct ranked_p){ p[i], i };
+	qsort(r, n, sizeof *r, cmp_ranked_p);
+	double running = 1;
+	for (size_t k = n; k-- > 0;) {
+		double v = r[k].p * (double)n / (double)(k + 1);
+		if (v < running)
+			running = v;
+		q[r[k].at] = running;
+	}
+	free(r);
+}

@@ -1,5 +1,6 @@
 /* test_diff: two sums joined per key: shares, delta, ratio, NEW/GONE, the order, per-work
- * rates, pairs; --fail-if-grows gates and their message; difffolded lines. */
+ * rates, pairs; intervals, p and q values (counts or replicates), significant rows first;
+ * --fail-if-grows gates on the interval and their message; difffolded lines. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -65,7 +66,7 @@ static void test_self_shares(void **state)
 	(void)state;
 	struct fixture f;
 	sums(&f, &by_frame);
-	struct diff_base base = { { KEY_FRAME, KEY_FRAME }, 1, 0, { 0, 0 }, { 100, 100 } };
+	struct diff_base base = { { KEY_FRAME, KEY_FRAME }, 1, 0, { 0, 0 }, { 100, 100 }, { NULL, NULL }, { 0, 0 }, { NULL, NULL }, 1 };
 	diff *d = diff_new(f.a[0], f.a[1], &base);
 	/* m has no self samples on either side: left out. By the size of the change. */
 	assert_int_equal(diff_row_count(d), 4);
@@ -84,11 +85,11 @@ static void test_self_shares(void **state)
 	table *t = diff_table(d, 0);
 	char *text = written(t, TABLE_TSV);
 	assert_string_equal(text,
-		"frame\tbefore\tafter\tbefore_pct\tafter_pct\tdelta_pts\tratio\tflag\n"
-		"d\t0\t30\t0.00\t30.00\t30.00\t\tNEW\n"
-		"a\t60\t40\t60.00\t40.00\t-20.00\t0.67\t\n"
-		"c\t10\t0\t10.00\t0.00\t-10.00\t0.00\tGONE\n"
-		"b\t30\t30\t30.00\t30.00\t0.00\t1.00\t\n");
+		"frame\tbefore\tafter\tbefore_pct\tafter_pct\tdelta_pts\tratio\tflag\tdelta_ci_low\tdelta_ci_high\tp_value\tq_value\tsig\n"
+		"d\t0\t30\t0.00\t30.00\t30.00\t\tNEW\t21.02\t38.98\t0.0000\t0.0000\t*\n"
+		"a\t60\t40\t60.00\t40.00\t-20.00\t0.67\t\t-33.58\t-6.42\t0.0047\t0.0062\t*\n"
+		"c\t10\t0\t10.00\t0.00\t-10.00\t0.00\tGONE\t-15.88\t-4.12\t0.0012\t0.0024\t*\n"
+		"b\t30\t30\t30.00\t30.00\t0.00\t1.00\t\t-12.70\t12.70\t1.0000\t1.0000\t\n");
 	free(text);
 	table_free(t);
 	t = diff_table(d, 1);
@@ -104,17 +105,17 @@ static void test_total_and_ties(void **state)
 	struct fixture f;
 	sums(&f, &by_frame);
 	/* Shares of 200 samples each: equal changes tie on samples, then on key text. */
-	struct diff_base base = { { KEY_FRAME, KEY_FRAME }, 1, 1, { 0, 0 }, { 200, 200 } };
+	struct diff_base base = { { KEY_FRAME, KEY_FRAME }, 1, 1, { 0, 0 }, { 200, 200 }, { NULL, NULL }, { 0, 0 }, { NULL, NULL }, 1 };
 	diff *d = diff_new(f.a[0], f.a[1], &base);
 	table *t = diff_table(d, 0);
 	char *text = written(t, TABLE_TSV);
 	assert_string_equal(text,
-		"frame\tbefore\tafter\tbefore_pct\tafter_pct\tdelta_pts\tratio\tflag\n"
-		"d\t0\t30\t0.00\t15.00\t15.00\t\tNEW\n"
-		"a\t60\t40\t30.00\t20.00\t-10.00\t0.67\t\n"
-		"c\t10\t0\t5.00\t0.00\t-5.00\t0.00\tGONE\n"
-		"m\t100\t100\t50.00\t50.00\t0.00\t1.00\t\n"
-		"b\t30\t30\t15.00\t15.00\t0.00\t1.00\t\n");
+		"frame\tbefore\tafter\tbefore_pct\tafter_pct\tdelta_pts\tratio\tflag\tdelta_ci_low\tdelta_ci_high\tp_value\tq_value\tsig\n"
+		"d\t0\t30\t0.00\t15.00\t15.00\t\tNEW\t10.05\t19.95\t0.0000\t0.0000\t*\n"
+		"a\t60\t40\t30.00\t20.00\t-10.00\t0.67\t\t-18.43\t-1.57\t0.0209\t0.0349\t*\n"
+		"c\t10\t0\t5.00\t0.00\t-5.00\t0.00\tGONE\t-8.02\t-1.98\t0.0014\t0.0034\t*\n"
+		"m\t100\t100\t50.00\t50.00\t0.00\t1.00\t\t-9.80\t9.80\t1.0000\t1.0000\t\n"
+		"b\t30\t30\t15.00\t15.00\t0.00\t1.00\t\t-7.00\t7.00\t1.0000\t1.0000\t\n");
 	free(text);
 	table_free(t);
 	diff_free(d);
@@ -127,7 +128,7 @@ static void test_total_and_ties(void **state)
 	add(p[1], "y", 10);
 	add(p[1], "x", 10);
 	agg *a[2] = { agg_new(p[0], KEY_FRAME), agg_new(p[1], KEY_FRAME) };
-	struct diff_base b2 = { { KEY_FRAME, KEY_FRAME }, 1, 0, { 0, 0 }, { 20, 20 } };
+	struct diff_base b2 = { { KEY_FRAME, KEY_FRAME }, 1, 0, { 0, 0 }, { 20, 20 }, { NULL, NULL }, { 0, 0 }, { NULL, NULL }, 1 };
 	d = diff_new(a[0], a[1], &b2);
 	size_t len;
 	assert_string_equal(diff_key(d, &diff_rows(d)[0], 0, &len), "x");
@@ -145,16 +146,16 @@ static void test_per_work(void **state)
 	struct fixture f;
 	sums(&f, &by_frame);
 	/* 50 units before, 100 after: samples per 1,000 units. */
-	struct diff_base base = { { KEY_FRAME, KEY_FRAME }, 1, 0, { 50, 100 }, { 100, 100 } };
+	struct diff_base base = { { KEY_FRAME, KEY_FRAME }, 1, 0, { 50, 100 }, { 100, 100 }, { NULL, NULL }, { 0, 0 }, { NULL, NULL }, 1 };
 	diff *d = diff_new(f.a[0], f.a[1], &base);
 	table *t = diff_table(d, 0);
 	char *text = written(t, TABLE_TSV);
 	assert_string_equal(text,
-		"frame\tbefore\tafter\tbefore_rate\tafter_rate\tdelta_rate\tratio\tflag\n"
-		"a\t60\t40\t1200.000\t400.000\t-800.000\t0.33\t\n"
-		"b\t30\t30\t600.000\t300.000\t-300.000\t0.50\t\n"
-		"d\t0\t30\t0.000\t300.000\t300.000\t\tNEW\n"
-		"c\t10\t0\t200.000\t0.000\t-200.000\t0.00\tGONE\n");
+		"frame\tbefore\tafter\tbefore_rate\tafter_rate\tdelta_rate\tratio\tflag\tdelta_ci_low\tdelta_ci_high\tp_value\tq_value\tsig\n"
+		"a\t60\t40\t1200.000\t400.000\t-800.000\t0.33\t\t-1127.965\t-472.035\t0.0000\t0.0000\t*\n"
+		"b\t30\t30\t600.000\t300.000\t-300.000\t0.50\t\t-540.046\t-59.954\t0.0062\t0.0062\t*\n"
+		"d\t0\t30\t0.000\t300.000\t300.000\t\tNEW\t192.648\t407.352\t0.0001\t0.0001\t*\n"
+		"c\t10\t0\t200.000\t0.000\t-200.000\t0.00\tGONE\t-323.959\t-76.041\t0.0000\t0.0000\t*\n");
 	free(text);
 	table_free(t);
 	diff_free(d);
@@ -170,14 +171,14 @@ static void test_pairs(void **state)
 	add(p[1], "thread (2): u;a", 10);
 	const struct agg_spec spec = { { KEY_THREAD, KEY_FRAME }, 2, NULL, 0 };
 	agg *a[2] = { agg_new_spec(p[0], &spec), agg_new_spec(p[1], &spec) };
-	struct diff_base base = { { KEY_THREAD, KEY_FRAME }, 2, 0, { 0, 0 }, { 10, 40 } };
+	struct diff_base base = { { KEY_THREAD, KEY_FRAME }, 2, 0, { 0, 0 }, { 10, 40 }, { NULL, NULL }, { 0, 0 }, { NULL, NULL }, 1 };
 	diff *d = diff_new(a[0], a[1], &base);
 	table *t = diff_table(d, 0);
 	char *text = written(t, TABLE_TSV);
 	assert_string_equal(text,
-		"thread\tframe\tbefore\tafter\tbefore_pct\tafter_pct\tdelta_pts\tratio\tflag\n"
-		"thread (1): t\ta\t10\t30\t100.00\t75.00\t-25.00\t0.75\t\n"
-		"thread (2): u\ta\t0\t10\t0.00\t25.00\t25.00\t\tNEW\n");
+		"thread\tframe\tbefore\tafter\tbefore_pct\tafter_pct\tdelta_pts\tratio\tflag\tdelta_ci_low\tdelta_ci_high\tp_value\tq_value\tsig\n"
+		"thread (1): t\ta\t10\t30\t100.00\t75.00\t-25.00\t0.75\t\t-38.42\t-11.58\t0.0771\t0.0771\t\n"
+		"thread (2): u\ta\t0\t10\t0.00\t25.00\t25.00\t\tNEW\t11.58\t38.42\t0.0771\t0.0771\t\n");
 	free(text);
 	table_free(t);
 	const char *g = "thread (2): u,a";
@@ -206,20 +207,24 @@ static void test_gates(void **state)
 	err_set_prog("sift-diff");
 	struct fixture f;
 	sums(&f, &by_frame);
-	struct diff_base base = { { KEY_FRAME, KEY_FRAME }, 1, 0, { 0, 0 }, { 100, 100 } };
+	struct diff_base base = { { KEY_FRAME, KEY_FRAME }, 1, 0, { 0, 0 }, { 100, 100 }, { NULL, NULL }, { 0, 0 }, { NULL, NULL }, 1 };
 	diff *d = diff_new(f.a[0], f.a[1], &base);
-	/* KEY is given by length: "d:5" names d. */
-	const struct diff_gate gates[] = { { "d:5", 1, 5 }, { "a", 1, -25 }, { "zz", 2, -1 }, { "b", 1, 0 } };
+	/* KEY is given by length: "d:5" names d. A gate fires on the interval's low end: a's
+	 * delta is -20 in [-33.58, -6.42], above -40 for sure but not surely above -25. A key in
+	 * neither profile has no interval and never fires. */
+	const struct diff_gate gates[] = { { "d:5", 1, 5 }, { "a", 1, -40 }, { "zz", 2, -1 }, { "b", 1, 0 },
+					   { "a", 1, -25 } };
 	assert_true(diff_gate_delta(d, &gates[0]) == 30.0);
 	assert_true(diff_gate_delta(d, &gates[2]) == 0.0);
+	assert_null(diff_gate_row(d, &gates[2]));
+	assert_true(fabs(diff_gate_row(d, &gates[1])->ci_low + 33.579) < 0.001);
 	struct captured c;
-	struct gates g = { d, gates, 4 };
+	struct gates g = { d, gates, 3 };
 	capture_run(run_gates, &g, &c);
 	assert_int_equal(c.status, 1);
-	assert_string_equal(c.err, "sift-diff: d grew by 30.00 points (limit 5)\n"
-				   "sift-diff: a grew by -20.00 points (limit -25)\n"
-				   "sift-diff: zz grew by 0.00 points (limit -1)\n");
-	g.n = 1;
+	assert_string_equal(c.err, "sift-diff: d grew by 30.00 points (95% interval 21.02 to 38.98; limit 5)\n"
+				   "sift-diff: a grew by -20.00 points (95% interval -33.58 to -6.42; limit -40)\n");
+	g.n = 2;
 	g.g = &gates[3];
 	capture_run(run_gates, &g, &c);
 	assert_int_equal(c.status, 0);
@@ -230,9 +235,93 @@ static void test_gates(void **state)
 	d = diff_new(f.a[0], f.a[1], &base);
 	g = (struct gates){ d, gates, 1 };
 	capture_run(run_gates, &g, &c);
-	assert_string_equal(c.err, "sift-diff: d grew by 30.00 samples per 1,000 units (limit 5)\n");
+	assert_string_equal(c.err, "sift-diff: d grew by 30.00 samples per 1,000 units "
+				   "(95% interval 19.26 to 40.74; limit 5)\n");
 	diff_free(d);
 	release(&f);
+}
+
+/* Two inputs per side: each input's share is a replicate (Mann-Whitney p, bootstrap
+ * interval of the mean share's change); significant rows first unless sort_delta. */
+static void test_replicates(void **state)
+{
+	(void)state;
+	static const uint64_t counts[4][2] = { { 60, 40 }, { 58, 42 }, { 40, 60 }, { 42, 58 } };
+	prof *p[4];
+	agg *in[4];
+	for (int i = 0; i < 4; i++) {
+		p[i] = prof_new();
+		add(p[i], "a", counts[i][0]);
+		add(p[i], "b", counts[i][1]);
+		in[i] = agg_new_spec(p[i], &by_frame);
+	}
+	prof *all[2] = { prof_new(), prof_new() };
+	for (int i = 0; i < 4; i++) {
+		add(all[i / 2], "a", counts[i][0]);
+		add(all[i / 2], "b", counts[i][1]);
+	}
+	agg *sum[2] = { agg_new_spec(all[0], &by_frame), agg_new_spec(all[1], &by_frame) };
+	const agg *before[2] = { in[0], in[1] }, *after[2] = { in[2], in[3] };
+	const uint64_t samples[2] = { 100, 100 };
+	struct diff_base base = { .keys = { KEY_FRAME, KEY_FRAME }, .nkeys = 1, .samples = { 200, 200 },
+				  .inputs = { before, after }, .ninputs = { 2, 2 },
+				  .input_samples = { samples, samples } };
+	diff *d = diff_new(sum[0], sum[1], &base);
+	assert_string_equal(diff_method(d), "Mann-Whitney over inputs");
+	const struct diff_row *r = diff_rows(d);
+	size_t len;
+	assert_string_equal(diff_key(d, &r[0], 0, &len), "a");
+	assert_true(r[0].delta == -18.0);
+	/* Resampled means are 58..60 and 40..42: each extreme has 1/16 > 2.5% chance. */
+	assert_true(r[0].ci_low == -20.0 && r[0].ci_high == -16.0);
+	assert_true(fabs(r[0].p - 0.2453) < 0.0001); /* 2 against 2 can never be significant */
+	assert_true(r[0].q == r[0].p && !r[0].significant);
+	assert_int_equal(diff_significant_count(d), 0);
+	diff_free(d);
+	for (int s = 0; s < 2; s++) {
+		agg_free(sum[s]);
+		prof_free(all[s]);
+	}
+	for (int i = 0; i < 4; i++) {
+		agg_free(in[i]);
+		prof_free(p[i]);
+	}
+}
+
+/* One input per side: significant changes are listed first, the rest by size. noisy moves
+ * 10 points (p 0.155), rare 8 (p 0.0039), x 18 (p 0.011). */
+static void test_significant_first(void **state)
+{
+	(void)state;
+	prof *p[2] = { prof_new(), prof_new() };
+	add(p[0], "noisy", 40);
+	add(p[1], "noisy", 50);
+	add(p[1], "rare", 8);
+	add(p[0], "x", 60);
+	add(p[1], "x", 42);
+	agg *a[2] = { agg_new_spec(p[0], &by_frame), agg_new_spec(p[1], &by_frame) };
+	struct diff_base base = { .keys = { KEY_FRAME, KEY_FRAME }, .nkeys = 1, .samples = { 100, 100 } };
+	diff *d = diff_new(a[0], a[1], &base);
+	assert_string_equal(diff_method(d), "two-proportion test, optimistic");
+	assert_int_equal(diff_significant_count(d), 2);
+	const struct diff_row *r = diff_rows(d);
+	size_t len;
+	static const char *const order[2][3] = { { "x", "rare", "noisy" }, { "x", "noisy", "rare" } };
+	for (size_t k = 0; k < 3; k++)
+		assert_string_equal(diff_key(d, &r[k], 0, &len), order[0][k]);
+	assert_true(fabs(r[1].p - 0.003892) < 0.000001 && fabs(r[1].q - 0.011677) < 0.000001);
+	assert_true(fabs(r[0].q - 0.016340) < 0.000001 && fabs(r[2].q - r[2].p) < 1e-12);
+	assert_true(r[0].significant && r[1].significant && !r[2].significant);
+	diff_free(d);
+	base.sort_delta = 1;
+	d = diff_new(a[0], a[1], &base);
+	for (size_t k = 0; k < 3; k++)
+		assert_string_equal(diff_key(d, &diff_rows(d)[k], 0, &len), order[1][k]);
+	diff_free(d);
+	for (int s = 0; s < 2; s++) {
+		agg_free(a[s]);
+		prof_free(p[s]);
+	}
 }
 
 static void test_folded(void **state)
@@ -260,6 +349,8 @@ int main(void)
 		cmocka_unit_test(test_per_work),
 		cmocka_unit_test(test_pairs),
 		cmocka_unit_test(test_gates),
+		cmocka_unit_test(test_replicates),
+		cmocka_unit_test(test_significant_first),
 		cmocka_unit_test(test_folded),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -181,19 +181,54 @@ static void test_sink_collapse_runs(void **state)
 	/* An address frame without a library stays as written. */
 	const char *b[] = { "0x7", "f (x.py:1)", NULL };
 	push(s, b, 1);
+	/* A "library" that is no library name would read back as a [tag]: perf's spelling. */
+	const char *c[] = { "0x8 ([vdso])", "0x9 ([vdso])", "0xa (?)", "0xb (python3.12)", NULL };
+	push(s, c, 4);
 	const char *none[] = { NULL };
 	push(s, none, 2);
 	char *text = folded(p);
 	assert_string_equal(text, "[libc.so];[libcudart.so];[libc.so];memcpy (libc.so);[libc.so] 3\n"
-				  "0x7;f (x.py:1) 1\n 2\n");
+				  "0x7;f (x.py:1) 1\n"
+				  "[unknown] ([vdso]);[unknown] (?);[unknown] (python3.12) 4\n 2\n");
 	free(text);
 	const struct load_stats *st = load_sink_stats(s);
-	assert_int_equal(st->samples_read, 6);
-	assert_int_equal(st->samples_kept, 6);
-	assert_int_equal(st->stacks_read, 3);
+	assert_int_equal(st->samples_read, 10);
+	assert_int_equal(st->samples_kept, 10);
+	assert_int_equal(st->stacks_read, 4);
 	assert_int_equal(errs.bad, 0);
 	load_sink_free(s);
 	prof_free(p);
+}
+
+/* --no-tids, --no-pids: ids written as 0, once per distinct frame; filters see the frame
+ * as written. */
+static void test_sink_identity(void **state)
+{
+	(void)state;
+	struct load_opts o = { 0 };
+	o.no_tids = o.no_pids = 1;
+	rx *tid = re("\\(4242\\)");
+	o.thread = tid;
+	struct err_lines errs;
+	err_lines_init(&errs);
+	prof *p = prof_new();
+	load_sink *s = load_sink_new(p, &o, &errs);
+	const char *a[] = { "process 17:\"python a.py; b\"", "thread (4242): Thread-1 (worker)", "f (a.py:1)", NULL };
+	push(s, a, 2);
+	const char *b[] = { "process 18:\"python a.py; b\"", "thread (4243): Thread-1 (worker)", "f (a.py:1)", NULL };
+	push(s, b, 5); /* left out by --thread: it matches the TID as written */
+	o.thread = NULL;
+	const char *c[] = { "thread (0x7f3a00001000)", "0x10 (libc.so.6)", NULL };
+	push(s, c, 1);
+	char *text = folded(p);
+	assert_string_equal(text, "process 0:\"python a.py; b\";thread (0): Thread-1 (worker);f (a.py:1) 2\n"
+				  "thread (0);0x10 (libc.so.6) 1\n");
+	free(text);
+	assert_int_equal(load_sink_stats(s)->samples_read, 8);
+	assert_int_equal(load_sink_stats(s)->samples_kept, 3);
+	load_sink_free(s);
+	prof_free(p);
+	rx_free(tid);
 }
 
 static void test_sink_thread_filter_with_no_threads(void **state)
@@ -283,6 +318,7 @@ int main(void)
 		cmocka_unit_test(test_bad_lines),
 		cmocka_unit_test(test_missing_file_status),
 		cmocka_unit_test(test_sink_collapse_runs),
+		cmocka_unit_test(test_sink_identity),
 		cmocka_unit_test(test_sink_thread_filter_with_no_threads),
 		cmocka_unit_test(test_sink_empty_frame_and_overflow),
 		cmocka_unit_test(test_format_names),

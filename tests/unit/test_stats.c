@@ -134,6 +134,54 @@ static void test_mann_whitney(void **state)
 	assert_int_equal(stats_mann_whitney(c, 0, c, 3, &m), -1);
 }
 
+/* Benjamini-Hochberg: q = min over k >= rank of p_k * n / k, in the input order. */
+static void test_bh(void **state)
+{
+	(void)state;
+	const double p[5] = { 0.04, 0.001, 0.03, 0.5, 0.02 };
+	double q[5];
+	stats_bh(p, 5, q);
+	/* sorted 0.001 0.02 0.03 0.04 0.5 -> 0.005 0.05 0.05 0.05 0.5 */
+	assert_true(fabs(q[0] - 0.05) < 1e-12 && fabs(q[1] - 0.005) < 1e-12);
+	assert_true(fabs(q[2] - 0.05) < 1e-12 && fabs(q[3] - 0.5) < 1e-12 && fabs(q[4] - 0.05) < 1e-12);
+	stats_bh(p, 0, q); /* nothing to do */
+}
+
+static void test_two_proportion_and_rate(void **state)
+{
+	(void)state;
+	struct stats_diff_ci ci;
+	double p;
+	/* 40 of 100 against 50 of 100: pooled z = 0.1 / sqrt(0.45 * 0.55 * 0.02) = 1.4213. */
+	assert_int_equal(stats_two_proportion(40, 100, 50, 100, 0.95, &ci, &p), 0);
+	assert_true(fabs(ci.diff - 0.1) < 1e-12);
+	assert_true(fabs(ci.low - (0.1 - 1.959964 * sqrt(0.0049))) < 1e-6);
+	assert_true(fabs(ci.high - (0.1 + 1.959964 * sqrt(0.0049))) < 1e-6);
+	assert_true(fabs(p - 0.155218) < 1e-6);
+	assert_int_equal(stats_two_proportion(1, 0, 1, 10, 0.95, &ci, &p), -1);
+	/* Equal proportions of everything: no spread, p 1. */
+	assert_int_equal(stats_two_proportion(10, 10, 20, 20, 0.95, &ci, &p), 0);
+	assert_true(ci.low == 0 && ci.high == 0 && p == 1);
+	/* 30 events in 1000 units against 0 in 1000: the after rate is 0. */
+	assert_int_equal(stats_two_rate(30, 1000, 0, 1000, 0.95, &ci, &p), 0);
+	assert_true(fabs(ci.diff + 0.03) < 1e-12);
+	assert_true(fabs(ci.low - (-0.03 - 1.959964 * sqrt(30.0) / 1000)) < 1e-6);
+	assert_true(fabs(p - erfc(15 / sqrt(7.5) / sqrt(2.0))) < 1e-12);
+	assert_int_equal(stats_two_rate(1, 0, 1, 1, 0.95, &ci, &p), -1);
+}
+
+static void test_bootstrap_mean_diff(void **state)
+{
+	(void)state;
+	const double before[2] = { 58, 60 }, after[2] = { 40, 42 };
+	struct stats_diff_ci ci, again;
+	assert_int_equal(stats_bootstrap_mean_diff(before, 2, after, 2, 4000, STATS_SEED, 0.95, &ci), 0);
+	assert_true(ci.diff == -18 && ci.low == -20 && ci.high == -16);
+	assert_int_equal(stats_bootstrap_mean_diff(before, 2, after, 2, 4000, STATS_SEED, 0.5, &again), 0);
+	assert_true(again.low >= -19 && again.high <= -17); /* a narrower interval */
+	assert_int_equal(stats_bootstrap_mean_diff(before, 0, after, 2, 4000, STATS_SEED, 0.95, &ci), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -144,6 +192,9 @@ int main(void)
 		cmocka_unit_test(test_rng_deterministic),
 		cmocka_unit_test(test_bootstrap_clear_shift),
 		cmocka_unit_test(test_mann_whitney),
+		cmocka_unit_test(test_bh),
+		cmocka_unit_test(test_two_proportion_and_rate),
+		cmocka_unit_test(test_bootstrap_mean_diff),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
