@@ -57,7 +57,7 @@ static struct result run(char **paths, size_t n, const struct tputread_opts *o, 
 	tput_ex_add_preset(ex, (size_t)p);
 	FILE *out = open_memstream(&res.rows, &res.len);
 	assert_non_null(out);
-	struct tputread r = { o, ex, &errs, set, out, 0, 0 };
+	struct tputread r = { o, ex, &errs, set, out, 0, 0, 0 };
 	res.failed = tputread_logs(&r, paths, n);
 	assert_int_equal(fclose(out), 0);
 	res.points = r.points;
