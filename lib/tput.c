@@ -453,23 +453,37 @@ int tput_find_timestamp(const char *s, size_t len, double *seconds)
 	return 0;
 }
 
-/* Lower-cased words that say a line is not training; inference ones are counted apart. */
-static const char *const other_words[] = {
-	"validate", "validation", "valid", "eval", "evaluate", "evaluation", "evaluating", "test", "testing",
-	"saving", "loading", "checkpoint", "weights", "download", "downloading", "tokenize", "tokenizing",
-	"tokenization", NULL,
+/* Lower-cased words that say a line is not training; inference ones are counted apart.
+ * Lengths written down: every word of every line with figures is looked up. */
+struct ctx_word {
+	const char *text;
+	unsigned char len;
 };
-static const char *const inference_words[] = {
-	"inference", "prompt", "prompts", "generation", "generate", "generating", "decode", "decoding",
-	"request", "requests", "accepted", "drafted", "predict", "prediction", "serving", NULL,
+#define CW(t) { t, sizeof t - 1 }
+static const struct ctx_word other_words[] = {
+	CW("validate"), CW("validation"), CW("valid"), CW("eval"), CW("evaluate"), CW("evaluation"),
+	CW("evaluating"), CW("test"), CW("testing"), CW("saving"), CW("loading"), CW("checkpoint"),
+	CW("weights"), CW("download"), CW("downloading"), CW("tokenize"), CW("tokenizing"),
+	CW("tokenization"), { NULL, 0 },
+};
+static const struct ctx_word inference_words[] = {
+	CW("inference"), CW("prompt"), CW("prompts"), CW("generation"), CW("generate"), CW("generating"),
+	CW("decode"), CW("decoding"), CW("request"), CW("requests"), CW("accepted"), CW("drafted"),
+	CW("predict"), CW("prediction"), CW("serving"), { NULL, 0 },
 };
 
-static int word_in(const char *w, size_t n, const char *const *list)
+static int word_in(const char *w, size_t n, const struct ctx_word *list)
 {
-	for (size_t k = 0; list[k]; k++)
-		if (list[k][0] == w[0] && strlen(list[k]) == n && memcmp(list[k], w, n) == 0)
+	for (size_t k = 0; list[k].text; k++)
+		if (list[k].len == n && list[k].text[0] == w[0] && memcmp(list[k].text, w, n) == 0)
 			return 1;
 	return 0;
+}
+
+/* The words' first letters: a, c, d, e, g, i, l, p, r, s, t, v, w. */
+static int ctx_first(char c)
+{
+	return c >= 'a' && c <= 'z' && (0x6e895dUL >> (c - 'a') & 1);
 }
 
 enum tput_context tput_context(const char *s, size_t len)
@@ -486,7 +500,7 @@ enum tput_context tput_context(const char *s, size_t len)
 			if (n < sizeof w)
 				w[n++] = (char)(s[j] >= 'A' && s[j] <= 'Z' ? s[j] + 32 : s[j]);
 		/* the words' first letters: a, c, d, e, g, i, l, p, r, s, t, v, w */
-		if (j - i < sizeof w && n >= 4 && strchr("acdegilprstvw", w[0])) {
+		if (j - i < sizeof w && n >= 4 && ctx_first(w[0])) {
 			if (word_in(w, n, inference_words))
 				return TPUT_CTX_INFERENCE;
 			if (word_in(w, n, other_words))
@@ -689,9 +703,11 @@ static size_t kv_number(const char *s, size_t len, size_t i)
 	return j;
 }
 
-/* The key before a figure at s[i]: its normalized text in key; 1 with a ':' or '=' between. */
-static int kv_key(const char *s, size_t i, char *key, size_t cap)
+/* The key before a figure at s[i]: its normalized text in key, its length in *klen; 1 with a
+ * ':' or '=' between. */
+static int kv_key(const char *s, size_t i, char *key, size_t cap, size_t *klen)
 {
+	*klen = 0;
 	size_t j = i;
 	while (j > 0 && (s[j - 1] == ' ' || s[j - 1] == '\t'))
 		j--;
@@ -725,6 +741,8 @@ static int kv_key(const char *s, size_t i, char *key, size_t cap)
 		letters = key[k] >= 'a' && key[k] <= 'z';
 	if (!letters)
 		key[0] = '\0';  /* "2024-05-01 12:00": a clock, no key */
+	else
+		*klen = n;
 	return sep;
 }
 
@@ -749,8 +767,7 @@ static size_t kv_unit_after(const char *s, size_t len, size_t j, char *unit, siz
 		}
 		if ((unit[0] == 't' || unit[0] == 's') && (strcmp(unit, "tokens") == 0 || strcmp(unit, "samples") == 0) && k + 11 <= len &&
 		    memcmp(s + k, " per second", 11) == 0) {
-			snprintf(unit, cap, "%s/s", unit[0] == 't' ? "tokens" : "samples");
-			return n;
+			return (size_t)snprintf(unit, cap, "%s/s", unit[0] == 't' ? "tokens" : "samples");
 		}
 		return n;
 	}
@@ -795,17 +812,82 @@ static int kv_is_loss(const char *key)
 	return !kv_words(key, kv_skip_words + 3, 5);  /* eval, val, valid, validation, test */
 }
 
-size_t tput_kv_read(const char *s, size_t len, struct tput_kv *out, size_t max, struct tput_kv_line *info)
+/* What the reader needs to know of a key, worked out once per distinct key. */
+struct kv_keyinfo {
+	unsigned char srank;     /* kv_step_rank */
+	unsigned char loss;      /* kv_is_loss */
+	unsigned char kcls;      /* kv_key_class */
+	unsigned char compound;  /* holds '_' or '/' */
+	unsigned char infer;     /* an inference word */
+	unsigned char skip;      /* totals, eval, a part of the step */
+	unsigned char gpu;       /* per device */
+	unsigned char running;   /* "running": an average whatever the class */
+	unsigned char avg;       /* "avg": an average unless a time */
+	unsigned char ms;        /* says milliseconds */
+	unsigned char secs;      /* says seconds */
+};
+
+static void kv_key_info(const char *key, struct kv_keyinfo *ki)
+{
+	ki->srank = (unsigned char)kv_step_rank(key);
+	ki->loss = (unsigned char)kv_is_loss(key);
+	ki->kcls = (unsigned char)kv_key_class(key);
+	ki->compound = strchr(key, '_') != NULL || strchr(key, '/') != NULL;
+	ki->infer = (unsigned char)kv_words(key, INFER_WORDS);
+	ki->skip = kv_words(key, SKIP_WORDS) || strncmp(key, "val_", 4) == 0 || strncmp(key, "eval_", 5) == 0 ||
+		   kv_partial(key);
+	ki->gpu = kv_has(key, "device", 0) || kv_has(key, "gpu", 0);
+	ki->running = kv_has(key, "running", 0) != 0;
+	ki->avg = kv_has(key, "avg", 0) != 0;
+	ki->ms = kv_has(key, "(ms)", 0) || kv_has(key, "ms", 1);
+	ki->secs = kv_has(key, "in_s", 0) || kv_has(key, "(s)", 0);
+}
+
+/* Keys recur line after line ("step", "loss", "tps"): their analysis is kept by hash. */
+enum { KV_CACHE = 64, KV_KEYMAX = 96 };
+struct kv_cache {
+	struct {
+		unsigned char klen;  /* 0: empty slot */
+		char key[KV_KEYMAX];
+		struct kv_keyinfo ki;
+	} slot[KV_CACHE];
+};
+
+static const struct kv_keyinfo *kv_key_lookup(struct kv_cache *cache, const char *key, size_t klen,
+					      struct kv_keyinfo *tmp)
+{
+	if (!cache || klen >= 255) {
+		kv_key_info(key, tmp);
+		return tmp;
+	}
+	uint32_t h = 2166136261u;
+	for (size_t i = 0; i < klen; i++)
+		h = (h ^ (unsigned char)key[i]) * 16777619u;
+	size_t at = (h ^ h >> 16) % KV_CACHE;
+	if (cache->slot[at].klen != klen || memcmp(cache->slot[at].key, key, klen) != 0) {
+		cache->slot[at].klen = (unsigned char)klen;
+		memcpy(cache->slot[at].key, key, klen);
+		kv_key_info(key, &cache->slot[at].ki);
+	}
+	return &cache->slot[at].ki;
+}
+
+static size_t kv_read(const char *s, size_t len, struct tput_kv *out, size_t max, struct tput_kv_line *info,
+		      struct kv_cache *cache)
 {
 	*info = (struct tput_kv_line){ -1, 0, NAN, 0, 0 };
-	info->header = memmem(s, len, "[step=", 6) != NULL || memmem(s, len, "[batch=", 7) != NULL;
-	if (!memchr(s, '0', len) && !memchr(s, '1', len) && !memchr(s, '2', len) && !memchr(s, '3', len) &&
-	    !memchr(s, '4', len) && !memchr(s, '5', len) && !memchr(s, '6', len) && !memchr(s, '7', len) &&
-	    !memchr(s, '8', len) && !memchr(s, '9', len))
+	for (const char *b = s, *end = s + len; !info->header && (b = memchr(b, '[', (size_t)(end - b))) != NULL; b++)
+		info->header = ((size_t)(end - b) >= 6 && memcmp(b, "[step=", 6) == 0) ||
+			       ((size_t)(end - b) >= 7 && memcmp(b, "[batch=", 7) == 0);
+	size_t first = 0;
+	while (first < len && !is_digit(s[first]))
+		first++;
+	if (first == len)
 		return 0;
 	size_t n = 0;
-	char key[96], unit[48];
-	for (size_t i = 0; i < len; i++) {
+	char key[KV_KEYMAX], unit[48];
+	struct kv_keyinfo tmp;
+	for (size_t i = first; i < len; i++) {
 		if (!is_digit(s[i]))
 			continue;
 		size_t end = kv_number(s, len, i);
@@ -814,15 +896,15 @@ size_t tput_kv_read(const char *s, size_t len, struct tput_kv *out, size_t max, 
 				i++;
 			continue;
 		}
-		double v;
 		/* K/M suffixes ("43.2K") when no letter follows */
 		size_t numend = end;
 		if (end < len && (s[end] == 'K' || s[end] == 'M' || s[end] == 'G' || s[end] == 'k') &&
 		    !(end + 1 < len && is_alnum(s[end + 1])))
 			numend = end + 1;
-		int ok = tput_parse_number(s + i, numend - i, &v) == TPUT_NUM_OK;
+		size_t at = i;
 		int neg = i > 0 && s[i - 1] == '-' && (i < 2 || !is_alnum(s[i - 2]));
-		int sep = kv_key(s, i, key, sizeof key);
+		size_t klen;
+		int sep = kv_key(s, i, key, sizeof key, &klen);
 		/* "N/M tok/s": the figure is N (OpenNMT-py's source tokens); M is the target's */
 		size_t after = numend;
 		int pair = 0;
@@ -834,15 +916,14 @@ size_t tput_kv_read(const char *s, size_t len, struct tput_kv *out, size_t max, 
 			pair = 1;
 		}
 		int tgt;
-		kv_unit_after(s, len, after, unit, sizeof unit, &tgt);
+		size_t ulen = kv_unit_after(s, len, after, unit, sizeof unit, &tgt);
 		i = (after > i ? after : i + 1) - 1;
-		if (!ok || neg)
+		if (neg || tgt)
 			continue;
 		/* the unit after it, when it is one */
 		enum kv_class cls = KV_NONE;
 		double scale = 1;
 		int invert = 0, gpu = 0, average = 0;
-		size_t ulen = strlen(unit);
 		for (size_t u = 0; ulen && u < sizeof kv_units / sizeof kv_units[0]; u++)
 			if (kv_units[u].len == ulen && unit[0] == kv_units[u].text[0] && memcmp(unit, kv_units[u].text, ulen) == 0) {
 				cls = kv_units[u].cls;
@@ -851,29 +932,32 @@ size_t tput_kv_read(const char *s, size_t len, struct tput_kv *out, size_t max, 
 				gpu = kv_units[u].gpu;
 				break;
 			}
-		if (tgt)
+		const struct kv_keyinfo *ki = klen ? kv_key_lookup(cache, key, klen, &tmp) : NULL;
+		/* most figures (clocks, sizes, counts) name nothing the reader takes: no parse */
+		if (cls == KV_NONE && (!ki || (!ki->srank && !ki->loss && ki->kcls == KV_NONE)))
 			continue;
-		if (cls == KV_NONE && key[0]) {
-			int srank = kv_step_rank(key);
-			if (srank && v == floor(v) && v < 1e15) {
-				if (srank > info->step_rank) {
+		double v;
+		if (tput_parse_number(s + at, numend - at, &v) != TPUT_NUM_OK)
+			continue;
+		if (cls == KV_NONE) {
+			if (ki->srank && v == floor(v) && v < 1e15) {
+				if (ki->srank > info->step_rank) {
 					info->step = (long long)v;
-					info->step_rank = srank;
+					info->step_rank = ki->srank;
 				}
 				continue;
 			}
-			if (isnan(info->loss) && !pair && kv_is_loss(key)) {
+			if (isnan(info->loss) && !pair && ki->loss) {
 				info->loss = v;
 				continue;
 			}
 		}
 		if (pair && cls == KV_NONE)
 			continue;
-		enum kv_class kcls = key[0] ? kv_key_class(key) : KV_NONE;
 		if (cls == KV_NONE) {
+			enum kv_class kcls = (enum kv_class)ki->kcls;
 			/* "KEY V" without ':' or '=': one word that says what it is */
-			if (kcls == KV_NONE || (!sep && (kcls == KV_TIME || (strchr(key, '_') == NULL &&
-									   strchr(key, '/') == NULL && kcls != KV_TOKENS &&
+			if (kcls == KV_NONE || (!sep && (kcls == KV_TIME || (!ki->compound && kcls != KV_TOKENS &&
 									   kcls != KV_ITERS && kcls != KV_MFU))))
 				continue;
 			cls = kcls;
@@ -881,11 +965,10 @@ size_t tput_kv_read(const char *s, size_t len, struct tput_kv *out, size_t max, 
 				scale = 1e-3;
 			if (cls == KV_TIME) {
 				/* a step time: ms when said so, else seconds */
-				if (strcmp(unit, "ms") == 0 || kv_has(key, "(ms)", 0) || kv_has(key, "ms", 1))
+				if (strcmp(unit, "ms") == 0 || ki->ms)
 					scale = 1;
 				else if (!unit[0] || strcmp(unit, "s") == 0 || strcmp(unit, "sec") == 0 ||
-					 strcmp(unit, "seconds") == 0 || kv_has(key, "in_s", 0) || kv_has(key, "(s)", 0) ||
-					 kv_unit_word(unit))
+					 strcmp(unit, "seconds") == 0 || ki->secs || kv_unit_word(unit))
 					scale = 1000;
 				else
 					continue;
@@ -893,18 +976,16 @@ size_t tput_kv_read(const char *s, size_t len, struct tput_kv *out, size_t max, 
 			if (cls == KV_MFU && strcmp(unit, "%") != 0 && kv_unit_word(unit) == 0)
 				continue;
 		}
-		if (key[0]) {
-			if (kv_words(key, INFER_WORDS)) {
+		if (ki) {
+			if (ki->infer) {
 				info->inference = 1;
 				continue;
 			}
-			if (kv_words(key, SKIP_WORDS) || strncmp(key, "val_", 4) == 0 || strncmp(key, "eval_", 5) == 0 ||
-			    kv_partial(key))
+			if (ki->skip)
 				continue;
-			if (kv_has(key, "device", 0) || kv_has(key, "gpu", 0))
+			if (ki->gpu)
 				gpu = 1;
-			if (kv_has(key, "running", 0) || kv_has(key, "runningavg", 0) ||
-			    (kv_has(key, "avg", 0) && cls != KV_TIME))
+			if (ki->running || (ki->avg && cls != KV_TIME))
 				average = 1;
 		}
 		if (cls == KV_ITERS && gpu)
@@ -918,6 +999,11 @@ size_t tput_kv_read(const char *s, size_t len, struct tput_kv *out, size_t max, 
 			out[n++] = (struct tput_kv){ kv_unit_of[cls][gpu], v * scale, average };
 	}
 	return n;
+}
+
+size_t tput_kv_read(const char *s, size_t len, struct tput_kv *out, size_t max, struct tput_kv_line *info)
+{
+	return kv_read(s, len, out, max, info, NULL);
 }
 
 /* The key/value reader looks at lines holding one of these (case matters to the search). */
@@ -969,6 +1055,7 @@ struct tput_ex {
 	int kv;                /* index of the key/value reader's rule, -1 when not added */
 	struct carry carry;
 	size_t inference, copies;
+	struct kv_cache *kvcache;  /* the key/value reader's analysis of the keys seen */
 };
 
 static void carry_reset(struct carry *c)
@@ -982,6 +1069,7 @@ tput_ex *tput_ex_new(void)
 {
 	tput_ex *ex = xcalloc(1, sizeof(tput_ex));
 	ex->literals = lit_new();
+	ex->kvcache = xcalloc(1, sizeof *ex->kvcache);
 	ex->kv = -1;
 	carry_reset(&ex->carry);
 	return ex;
@@ -998,6 +1086,7 @@ void tput_ex_free(tput_ex *ex)
 	}
 	free(ex->rules);
 	lit_free(ex->literals);
+	free(ex->kvcache);
 	free(ex);
 }
 
@@ -1219,10 +1308,17 @@ static enum tput_unit per_device_unit(enum tput_unit u)
 	}
 }
 
+/* Eight bytes a step: it runs over every line that gives figures. */
 static uint64_t frame_hash(const char *s, size_t len)
 {
-	uint64_t h = 1469598103934665603ULL;
-	for (size_t i = 0; i < len; i++)
+	uint64_t h = 1469598103934665603ULL ^ len, w;
+	size_t i = 0;
+	for (; i + 8 <= len; i += 8) {
+		memcpy(&w, s + i, 8);
+		h = (h ^ w) * 0x9e3779b97f4a7c15ULL;
+		h ^= h >> 29;
+	}
+	for (; i < len; i++)
 		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
 	return h;
 }
@@ -1233,7 +1329,7 @@ static size_t add_kv(tput_ex *ex, const char *s, size_t len, const struct line_c
 		     struct tput_point *pts, size_t np, int *from_kv_avg, struct tput_kv_line *info)
 {
 	struct tput_kv kvs[FRAME_MAX];
-	size_t nk = tput_kv_read(s, len, kvs, FRAME_MAX, info);
+	size_t nk = kv_read(s, len, kvs, FRAME_MAX, info, ex->kvcache);
 	for (size_t k = 0; k < nk; k++) {
 		enum tput_unit u = per_device ? per_device_unit(kvs[k].unit) : kvs[k].unit;
 		size_t at = np;
@@ -1301,7 +1397,7 @@ static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx 
 	/* The search reports one literal per offset: "wps=" may hide the reader's "wps". */
 	if (kv >= 0 && (matched || (kv < 64 && (mask >> kv & 1) && !lc->split) ||
 			has_literal(&ex->rules[kv], s, len))) {
-		if (memmem(s, len, "metrics *****", 13)) {
+		if (memchr(s, '*', len) && memmem(s, len, "metrics *****", 13)) {
 			c->metrics_line = lc->lineno;  /* HF's summary block: a copy of the figures above */
 			return;
 		}
