@@ -75,19 +75,9 @@ void chrome_read(const struct doc_buf *doc, double rate, struct err_lines *errs,
 		 doc_stack_fn *fn, void *ctx, struct doc_stats *stats)
 {
 	struct cr c = { .doc = doc, .errs = errs, .fn = fn, .ctx = ctx, .stats = stats, .scale = rate / 1e6 };
-	if (doc->over) {
-		stats->bad++;
-		err_bad_line(errs, doc->file, doc->lineno, "chrometrace document larger than 256 MiB: not read");
+	json_t *root = doc_load_json(doc, "chrometrace", errs, stats);
+	if (!root)
 		return;
-	}
-	json_error_t error;
-	json_t *root = json_loadb(doc->text, doc->len, 0, &error);
-	if (!root) {
-		stats->bad++;
-		err_bad_line(errs, doc->file, doc_line_of(doc, error.position),
-			     "bad chrometrace JSON: %s (byte %d)", error.text, error.position);
-		return;
-	}
 	json_t *events = json_is_object(root) ? json_object_get(root, "traceEvents") : root;
 	if (!json_is_array(events)) {
 		stats->bad++;

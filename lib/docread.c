@@ -2,6 +2,7 @@
 #include "docread.h"
 #include "xalloc.h"
 
+#include <jansson.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,4 +110,22 @@ void doc_stack_free(struct doc_stack *st)
 	free(st->offs);
 	free(st->frames);
 	memset(st, 0, sizeof *st);
+}
+
+json_t *doc_load_json(const struct doc_buf *doc, const char *what, struct err_lines *errs,
+		      struct doc_stats *stats)
+{
+	if (doc->over) {
+		stats->bad++;
+		err_bad_line(errs, doc->file, doc->lineno, "%s document larger than 256 MiB: not read", what);
+		return NULL;
+	}
+	json_error_t error;
+	json_t *root = json_loadb(doc->text, doc->len, 0, &error);
+	if (!root) {
+		stats->bad++;
+		err_bad_line(errs, doc->file, doc_line_of(doc, (size_t)error.position),
+			     "bad %s JSON: %s (byte %d)", what, error.text, error.position);
+	}
+	return root;
 }

@@ -40,6 +40,12 @@ struct doc_buf {
 void doc_add_line(struct doc_buf *doc, const struct in_line *line);
 /* The file line that holds byte pos of the document (the last line for pos at its end). */
 unsigned long doc_line_of(const struct doc_buf *doc, size_t pos);
+struct json_t;
+/* Parse a JSON document (jansson: no external references; nesting bounded by its parser).
+ * NULL when it is too large or not JSON, reported as a bad line naming `what` and counted
+ * in stats->bad. The caller json_decref()s the result. */
+struct json_t *doc_load_json(const struct doc_buf *doc, const char *what, struct err_lines *errs,
+			     struct doc_stats *stats);
 /* Forget the text, keeping the buffer; the next line starts a new document. */
 void doc_reset(struct doc_buf *doc);
 void doc_free(struct doc_buf *doc);

@@ -220,18 +220,9 @@ void speedscope_read(const struct doc_buf *doc, double rate, struct err_lines *e
 		     doc_stack_fn *fn, void *ctx, struct doc_stats *stats)
 {
 	struct ss s = { .doc = doc, .errs = errs, .fn = fn, .ctx = ctx, .stats = stats };
-	if (doc->over) {
-		bad(&s, "speedscope document larger than %s: not read", "256 MiB");
+	json_t *root = doc_load_json(doc, "speedscope", errs, stats);
+	if (!root)
 		return;
-	}
-	json_error_t error;
-	json_t *root = json_loadb(doc->text, doc->len, 0, &error);
-	if (!root) {
-		stats->bad++;
-		err_bad_line(errs, doc->file, doc_line_of(doc, error.position),
-			     "bad speedscope JSON: %s (byte %d)", error.text, error.position);
-		return;
-	}
 	s.frames = json_object_get(json_object_get(root, "shared"), "frames");
 	json_t *profiles = json_object_get(root, "profiles");
 	if (!json_is_array(s.frames) || !json_is_array(profiles)) {
