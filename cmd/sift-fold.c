@@ -3,17 +3,20 @@
 #include "../lib/err.h"
 #include "../lib/load.h"
 #include "../lib/prof.h"
+#include "../lib/pprofout.h"
 #include "../lib/profopt.h"
 #include "../lib/speedout.h"
 
 #include <stdio.h>
+#include <unistd.h>
 
 enum { OPT_TO = 0x3000 };
-static const char *const to_names[] = { "folded", "speedscope", NULL };
-enum to { TO_FOLDED, TO_SPEEDSCOPE };
+static const char *const to_names[] = { "folded", "speedscope", "pprof", NULL };
+enum to { TO_FOLDED, TO_SPEEDSCOPE, TO_PPROF };
 
 static const struct cli_option options[] = {
-	{ "to", OPT_TO, "FMT", "output format: folded (default) or speedscope (JSON for speedscope.app)" },
+	{ "to", OPT_TO, "FMT", "output format: folded (default), speedscope (JSON for speedscope.app)\n"
+	  "or pprof (gzipped profile.proto for go tool pprof; not to a terminal)" },
 	PROFOPT_FILTER_ROWS,
 	PROFOPT_REWRITE_ROWS,
 	PROFOPT_TRANSFORM_ROWS,
@@ -49,6 +52,8 @@ int main(int argc, char **argv)
 			to = (enum to)cli_choice(&spec, "--to", value, to_names);
 		else if (!profopt_handle(&spec, key, value, &opts, &errs))
 			cli_usage_error(&spec, NULL);
+	if (to == TO_PPROF && isatty(STDOUT_FILENO))
+		cli_usage_error(&spec, "--to pprof writes gzipped binary: redirect standard output to a file or pipe");
 
 	prof *p = prof_new();
 	struct load_stats st;
@@ -59,6 +64,8 @@ int main(int argc, char **argv)
 	prof_sort(p);
 	if (to == TO_SPEEDSCOPE)
 		speedout_write(p, stdout);
+	else if (to == TO_PPROF)
+		pprofout_write(p, stdout);
 	else
 		prof_write_folded(p, stdout);
 	err_close_stdout();

@@ -1,0 +1,20 @@
+/* pprofout: a profile written as pprof's gzipped profile.proto, the format go tool pprof,
+ * Grafana and Pyroscope read (callers, peek, source and tag views). */
+#ifndef SIFT_PPROFOUT_H
+#define SIFT_PPROFOUT_H
+
+#include <stdio.h>
+
+#include "prof.h"
+
+/* One sample type, samples/count, and one sample per distinct stack, its locations leaf
+ * first. Each distinct code or [tag] frame is one Location with one Function of the same id
+ * (ids from 1, in order of first appearance over the stacks, root first): function name
+ * NAME, filename FILE, line LINE (a frame that does not split has its whole text as name).
+ * Thread and process pseudo-frames are no locations but labels "thread" and "process" of
+ * the sample, valued by their whole text, so pprof's -tagfocus selects them. String table:
+ * "", samples, count, thread, process, then each string at its first use. The encoded
+ * message is gzip-compressed (zlib) onto out. Returns 0, or -1 on a write error. */
+int pprofout_write(const prof *p, FILE *out);
+
+#endif

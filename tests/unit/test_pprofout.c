@@ -1,0 +1,175 @@
+/* test_pprofout: a profile as gzipped profile.proto, gunzipped and unpacked by protobuf-c. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include <zlib.h>
+
+#include "intern.h"
+#include "pprofout.h"
+#include "prof.h"
+
+#include "profile.pb-c.h"
+
+static void add(prof *p, const char *const *frames, size_t n, uint64_t count)
+{
+	uint32_t ids[8];
+	for (size_t i = 0; i < n; i++)
+		ids[i] = intern_add(prof_frames(p), frames[i], strlen(frames[i]));
+	assert_int_equal(prof_add(p, ids, n, count), 0);
+}
+
+/* gunzip a whole buffer (the writer's gzip header and trailer included). */
+static uint8_t *gunzip(const char *gz, size_t len, size_t *out_len)
+{
+	z_stream z;
+	memset(&z, 0, sizeof z);
+	assert_int_equal(inflateInit2(&z, 15 + 16), Z_OK);
+	size_t cap = 1 << 16;
+	uint8_t *buf = malloc(cap);
+	z.next_in = (Bytef *)(uintptr_t)gz;
+	z.avail_in = (uInt)len;
+	z.next_out = buf;
+	z.avail_out = (uInt)cap;
+	assert_int_equal(inflate(&z, Z_FINISH), Z_STREAM_END);
+	assert_int_equal(z.avail_in, 0);
+	*out_len = z.total_out;
+	inflateEnd(&z);
+	return buf;
+}
+
+static Perftools__Profiles__Profile *write_and_unpack(const prof *p)
+{
+	char *gz = NULL;
+	size_t gz_len = 0;
+	FILE *out = open_memstream(&gz, &gz_len);
+	assert_int_equal(pprofout_write(p, out), 0);
+	fclose(out);
+	assert_true(gz_len > 18);
+	assert_int_equal((unsigned char)gz[0], 0x1f);  /* gzip magic */
+	assert_int_equal((unsigned char)gz[1], 0x8b);
+	size_t len;
+	uint8_t *raw = gunzip(gz, gz_len, &len);
+	Perftools__Profiles__Profile *msg = perftools__profiles__profile__unpack(NULL, len, raw);
+	assert_non_null(msg);
+	free(raw);
+	free(gz);
+	return msg;
+}
+
+static void assert_ids(const uint64_t *ids, size_t n, const uint64_t *want, size_t want_n)
+{
+	assert_int_equal(n, want_n);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(ids[i], want[i]);
+}
+
+static void assert_label(const Perftools__Profiles__Label *l, int64_t key, int64_t str)
+{
+	assert_int_equal(l->key, key);
+	assert_int_equal(l->str, str);
+	assert_int_equal(l->num, 0);
+}
+
+static void test_samples_locations_labels(void **state)
+{
+	(void)state;
+	prof *p = prof_new();
+	const char *a[] = { "thread (1): Main", "main (a.py:1)", "f (a.py:7)" };
+	const char *b[] = { "process 3:\"x\"", "thread (2)", "main (a.py:1)", "[cat]", "g (b.so)" };
+	add(p, a, 3, 4);
+	add(p, b, 5, 1);
+	add(p, a, 0, 2);
+	Perftools__Profiles__Profile *m = write_and_unpack(p);
+
+	static const char *const strings[] = {
+		"", "samples", "count", "thread", "process", "thread (1): Main", "main", "a.py", "f",
+		"process 3:\"x\"", "thread (2)", "[cat]", "g", "b.so",
+	};
+	assert_int_equal(m->n_string_table, sizeof strings / sizeof strings[0]);
+	for (size_t i = 0; i < m->n_string_table; i++)
+		assert_string_equal(m->string_table[i], strings[i]);
+	assert_int_equal(m->n_sample_type, 1);
+	assert_int_equal(m->sample_type[0]->type, 1);
+	assert_int_equal(m->sample_type[0]->unit, 2);
+
+	/* Locations: main, f, [cat], g; each with the function of its own id. */
+	static const int64_t names[] = { 6, 8, 11, 12 }, files[] = { 7, 7, 0, 13 }, lines[] = { 1, 7, 0, 0 };
+	assert_int_equal(m->n_location, 4);
+	assert_int_equal(m->n_function, 4);
+	assert_int_equal(m->n_mapping, 0);
+	for (size_t i = 0; i < 4; i++) {
+		const Perftools__Profiles__Location *loc = m->location[i];
+		const Perftools__Profiles__Function *fn = m->function[i];
+		assert_int_equal(loc->id, i + 1);
+		assert_int_equal(loc->n_line, 1);
+		assert_int_equal(loc->line[0]->function_id, i + 1);
+		assert_int_equal(loc->line[0]->line, lines[i]);
+		assert_int_equal(fn->id, i + 1);
+		assert_int_equal(fn->name, names[i]);
+		assert_int_equal(fn->system_name, names[i]);
+		assert_int_equal(fn->filename, files[i]);
+	}
+
+	/* Samples in stack order, leaf first, the pseudo-frames as labels. */
+	assert_int_equal(m->n_sample, 3);
+	const Perftools__Profiles__Sample *s = m->sample[0];
+	assert_ids(s->location_id, s->n_location_id, (const uint64_t[]){ 2, 1 }, 2);
+	assert_int_equal(s->n_value, 1);
+	assert_int_equal(s->value[0], 4);
+	assert_int_equal(s->n_label, 1);
+	assert_label(s->label[0], 3, 5);
+	s = m->sample[1];
+	assert_ids(s->location_id, s->n_location_id, (const uint64_t[]){ 4, 3, 1 }, 3);
+	assert_int_equal(s->value[0], 1);
+	assert_int_equal(s->n_label, 2);
+	assert_label(s->label[0], 4, 9);
+	assert_label(s->label[1], 3, 10);
+	s = m->sample[2];
+	assert_int_equal(s->n_location_id, 0);
+	assert_int_equal(s->value[0], 2);
+	assert_int_equal(s->n_label, 0);
+
+	perftools__profiles__profile__free_unpacked(m, NULL);
+	prof_free(p);
+}
+
+static void test_empty_profile(void **state)
+{
+	(void)state;
+	prof *p = prof_new();
+	Perftools__Profiles__Profile *m = write_and_unpack(p);
+	assert_int_equal(m->n_sample, 0);
+	assert_int_equal(m->n_location, 0);
+	assert_int_equal(m->n_string_table, 5);
+	assert_string_equal(m->string_table[4], "process");
+	perftools__profiles__profile__free_unpacked(m, NULL);
+	prof_free(p);
+}
+
+static void test_write_error(void **state)
+{
+	(void)state;
+	prof *p = prof_new();
+	const char *a[] = { "main (a.py:1)" };
+	add(p, a, 1, 1);
+	FILE *full = fopen("/dev/full", "w");
+	assert_non_null(full);
+	assert_int_equal(pprofout_write(p, full), -1);
+	fclose(full);
+	prof_free(p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_samples_locations_labels),
+		cmocka_unit_test(test_empty_profile),
+		cmocka_unit_test(test_write_error),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
