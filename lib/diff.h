@@ -80,6 +80,9 @@ const struct diff_gate *diff_gate_unknown(const diff *d, const struct diff_gate 
 /* Warn for every gate passed ("KEY grew by D points (95% interval L to H; limit P)"); 1
  * when any was, else 0. */
 int diff_check_gates(const diff *d, const struct diff_gate *gates, size_t ngates);
+/* The same for every row whose interval's low end is above points (NAN: no gate), in
+ * table order; 1 when any was, else 0. */
+int diff_check_any(const diff *d, double points);
 
 /* difffolded: "stack before after" for every stack of either profile, sorted by text. */
 void diff_write_folded(const prof *before, const prof *after, FILE *out);
