@@ -18,6 +18,7 @@ struct diff {
 	size_t nrows;
 	size_t nsig;
 	int replicates;      /* p from inputs as replicates, not from counts */
+	int spread;          /* rows have a spread over inputs */
 };
 
 const char *diff_key(const diff *d, const struct diff_row *row, size_t k, size_t *len)
@@ -84,26 +85,35 @@ static double *input_counts(const diff *d, int s)
 static void diff_test(diff *d)
 {
 	const struct diff_base *b = &d->base;
-	d->replicates = b->ninputs[0] >= 2 && b->ninputs[1] >= 2 && b->work[0] <= 0;
-	double *counts[2] = { NULL, NULL }, *shares[2] = { NULL, NULL };
-	if (d->replicates)
+	d->spread = b->ninputs[0] >= 2 && b->ninputs[1] >= 2;
+	d->replicates = d->spread && b->work[0] <= 0;
+	double *counts[2] = { NULL, NULL }, *shares[2] = { NULL, NULL }, *scratch = NULL;
+	if (d->spread) {
 		for (int s = 0; s < 2; s++) {
 			counts[s] = input_counts(d, s);
 			shares[s] = xmalloc(b->ninputs[s] * sizeof *shares[s]);
 		}
+		scratch = xmalloc((b->ninputs[0] > b->ninputs[1] ? b->ninputs[0] : b->ninputs[1]) * sizeof *scratch);
+	}
 	double *ps = xmalloc((d->nrows + 1) * sizeof *ps), *qs = xmalloc((d->nrows + 1) * sizeof *qs);
 	for (size_t i = 0; i < d->nrows; i++) {
 		struct diff_row *r = &d->rows[i];
 		struct stats_diff_ci ci = { 0, 0, 0 };
 		double p = 1, scale = 100;
+		for (int s = 0; d->spread && s < 2; s++) {
+			const struct agg_row *row = r->key.side[s];
+			size_t at = row ? (size_t)(row - agg_rows(d->sides[s])) : 0;
+			for (size_t k = 0; k < b->ninputs[s]; k++)
+				shares[s][k] = row ? table_pct((uint64_t)counts[s][at * b->ninputs[s] + k],
+							       b->input_samples[s][k]) : 0;
+			struct stats_summary sum; /* of a copy: the shares keep their input order */
+			memcpy(scratch, shares[s], b->ninputs[s] * sizeof *scratch);
+			stats_summarize(scratch, b->ninputs[s], &sum);
+			r->spread[s][0] = sum.min;
+			r->spread[s][1] = sum.median;
+			r->spread[s][2] = sum.max;
+		}
 		if (d->replicates) {
-			for (int s = 0; s < 2; s++) {
-				const struct agg_row *row = r->key.side[s];
-				size_t at = row ? (size_t)(row - agg_rows(d->sides[s])) : 0;
-				for (size_t k = 0; k < b->ninputs[s]; k++)
-					shares[s][k] = row ? table_pct((uint64_t)counts[s][at * b->ninputs[s] + k],
-								       b->input_samples[s][k]) : 0;
-			}
 			struct stats_mwu mw;
 			stats_bootstrap_mean_diff(shares[0], b->ninputs[0], shares[1], b->ninputs[1],
 						  STATS_RESAMPLES, STATS_SEED, 0.95, &ci);
@@ -133,6 +143,7 @@ static void diff_test(diff *d)
 	}
 	free(ps);
 	free(qs);
+	free(scratch);
 	for (int s = 0; s < 2; s++) {
 		free(counts[s]);
 		free(shares[s]);
@@ -140,6 +151,7 @@ static void diff_test(diff *d)
 }
 
 size_t diff_significant_count(const diff *d) { return d->nsig; }
+int diff_has_spread(const diff *d) { return d->spread; }
 
 const char *diff_method(const diff *d)
 {
@@ -158,7 +170,7 @@ diff *diff_new(const agg *before, const agg *after, const struct diff_base *base
 	size_t nj = agg_join(before, after, &joined);
 	d->rows = xcalloc(nj + 1, sizeof *d->rows);
 	for (size_t i = 0; i < nj; i++) {
-		struct diff_row r = { joined[i], { 0, 0 }, { 0, 0 }, 0, 0, 0, 1, 1, 0 };
+		struct diff_row r = { joined[i], { 0, 0 }, { 0, 0 }, 0, 0, 0, 1, 1, 0, { { 0 } } };
 		for (int s = 0; s < 2; s++)
 			if (joined[i].side[s])
 				r.count[s] = base->total ? joined[i].side[s]->total : joined[i].side[s]->self;
@@ -206,11 +218,19 @@ table *diff_table(const diff *d, unsigned long long limit)
 		{ "p_value", TABLE_REAL, 4 },
 		{ "q_value", TABLE_REAL, 4 },
 		{ "sig", TABLE_STR, 0 },
+		{ "before_min", TABLE_PCT, 3 },
+		{ "before_median", TABLE_PCT, 3 },
+		{ "before_max", TABLE_PCT, 3 },
+		{ "after_min", TABLE_PCT, 3 },
+		{ "after_median", TABLE_PCT, 3 },
+		{ "after_max", TABLE_PCT, 3 },
 	};
-	/* One column per key: with one key, the second column is left out. */
-	struct table_column used[14];
+	/* One column per key: with one key, the second column is left out; the spread only
+	 * with inputs to spread over. */
+	enum { NCOLS = sizeof cols / sizeof cols[0] };
+	struct table_column used[NCOLS];
 	size_t nc = 0;
-	for (size_t c = 0; c < sizeof cols / sizeof cols[0]; c++)
+	for (size_t c = 0; c < NCOLS - (d->spread ? 0 : 6); c++)
 		if (c != 1 || nk == 2)
 			used[nc++] = cols[c];
 	table *t = table_new(used, nc);
@@ -238,6 +258,8 @@ table *diff_table(const diff *d, unsigned long long limit)
 		table_set_real(t, nk + 10, r->q);
 		if (r->significant)
 			table_set_str(t, nk + 11, "*", 1);
+		for (size_t c = 0; d->spread && c < 6; c++)
+			table_set_real(t, nk + 12 + c, r->spread[c / 3][c % 3]);
 	}
 	return t;
 }

@@ -38,6 +38,9 @@ struct diff_row {
 	double ci_low, ci_high;   /* 95% interval of the delta, in the same units */
 	double p, q;              /* p-value; Benjamini-Hochberg q-value across every row */
 	int significant;          /* q < DIFF_ALPHA */
+	/* With at least 2 inputs on both sides: the least, median and most share of the key
+	 * in one input of each side, in percent (so the input that moved stands out). */
+	double spread[2][3];
 };
 
 #define DIFF_ALPHA 0.05
@@ -52,6 +55,8 @@ void diff_free(diff *d);
 size_t diff_row_count(const diff *d);
 /* Rows with q < DIFF_ALPHA. */
 size_t diff_significant_count(const diff *d);
+/* Non-zero when rows have a spread over inputs (at least 2 per side). */
+int diff_has_spread(const diff *d);
 /* How p-values were found: "Mann-Whitney over inputs" or "two-proportion test, optimistic"
  * (or "two-rate test, optimistic" per work). */
 const char *diff_method(const diff *d);
@@ -61,7 +66,8 @@ const char *diff_key(const diff *d, const struct diff_row *row, size_t k, size_t
 
 /* The table: key columns, before, after, the two shares (or rates per work), delta, ratio,
  * flag (NEW, GONE), delta_ci_low, delta_ci_high, p_value, q_value, sig ("*" when
- * significant); limit 0 keeps every row. */
+ * significant), and with at least 2 inputs per side before_min, before_median, before_max,
+ * after_min, after_median, after_max (shares of one input, percent); limit 0 keeps every row. */
 table *diff_table(const diff *d, unsigned long long limit);
 
 /* A CI gate: fail when the low end of KEY's delta interval is above points (the growth is
