@@ -206,8 +206,8 @@ table *diff_table(const diff *d, unsigned long long limit)
 	const struct table_column cols[] = {
 		{ frame_key_names[d->base.keys[0]], TABLE_STR, 0 },
 		{ frame_key_names[d->base.keys[1]], TABLE_STR, 0 },
-		{ "before", TABLE_UINT, 0 },
-		{ "after", TABLE_UINT, 0 },
+		{ d->base.total ? "before_total" : "before", TABLE_UINT, 0 },
+		{ d->base.total ? "after_total" : "after", TABLE_UINT, 0 },
 		{ per_work ? "before_rate" : "before_pct", per_work ? TABLE_REAL : TABLE_PCT, 3 },
 		{ per_work ? "after_rate" : "after_pct", per_work ? TABLE_REAL : TABLE_PCT, 3 },
 		{ per_work ? "delta_rate" : "delta_pts", per_work ? TABLE_REAL : TABLE_PCT, 3 },
