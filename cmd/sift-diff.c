@@ -24,7 +24,7 @@ static const char *const sort_names[] = { "significance", "delta", NULL };
 
 static const struct cli_option options[] = {
 	{ "by", OPT_BY, "KEY", "frame (default), function, file, lib, line, root, thread, process,\n"
-	  "                            category, or two of them: KEY,KEY" },
+	  "                            category, source (the input file), or two of them: KEY,KEY" },
 	RULES_FILE_ROW,
 	RULES_INCLUSIVE_ROW,
 	{ "top", OPT_N, "N", "show the first N rows (default 20; 0 shows all)" },
@@ -44,6 +44,7 @@ static const struct cli_option options[] = {
 	PROFOPT_REWRITE_ROWS,
 	PROFOPT_TRANSFORM_ROWS,
 	PROFOPT_INPUT_ROWS,
+	PROFOPT_LABEL_ROW,
 	PROFOPT_SHARE_ROWS,
 	{ 0, 0, 0, 0 },
 };

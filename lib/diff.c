@@ -415,6 +415,9 @@ int diff_read_replicates(char **const files[2], const size_t nfiles[2], const st
 {
 	if (nfiles[0] < 2 || nfiles[1] < 2 || reads_stdin(files, nfiles))
 		return 0;
+	for (size_t k = 0; k < keys->nkeys; k++)
+		if (keys->keys[k] == KEY_SOURCE) /* each input is a key of its own: no replicate */
+			return 0;
 	int status = 0;
 	for (int s = 0; s < 2; s++) {
 		inputs[s] = xcalloc(nfiles[s], sizeof *inputs[s]);

@@ -94,7 +94,7 @@ int diff_check_any(const diff *d, double points);
 void diff_write_folded(const prof *before, const prof *after, FILE *out);
 
 /* With two or more inputs per side (none of them standard input, which cannot be read
- * twice), sum each input on its own into inputs[s][i] / samples[s][i] and point base at
+ * twice, and no key source, by which each input is a key of its own), sum each input on its own into inputs[s][i] / samples[s][i] and point base at
  * them: each input's share is then a replicate. Returns 0, or 1 when an input failed. */
 int diff_read_replicates(char **const files[2], const size_t nfiles[2], const struct load_opts *lopts,
 			 const struct agg_spec *keys, agg **inputs[2], uint64_t *samples[2],
