@@ -11,19 +11,20 @@
 #include "../lib/table.h"
 #include "../lib/xalloc.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 enum {
 	OPT_BY = 'b', OPT_N = 'n', OPT_FORMAT = 'f', OPT_BEFORE = 0x2000, OPT_AFTER, OPT_PER_WORK,
-	OPT_FOLDED, OPT_FAIL, OPT_TOTAL, OPT_EXACT, OPT_SORT,
+	OPT_FOLDED, OPT_FAIL, OPT_FAIL_ANY, OPT_TOTAL, OPT_EXACT, OPT_SORT,
 };
 static const char *const sort_names[] = { "significance", "delta", NULL };
 
 static const struct cli_option options[] = {
 	{ "by", OPT_BY, "KEY", "frame (default), function, file, lib, line, root, thread, process,\n"
-	  "                            category, or two of them: KEY,KEY" },
+	  "                            category, source (the input file), or two of them: KEY,KEY" },
 	RULES_FILE_ROW,
 	RULES_INCLUSIVE_ROW,
 	{ "top", OPT_N, "N", "show the first N rows (default 20; 0 shows all)" },
@@ -35,6 +36,7 @@ static const struct cli_option options[] = {
 	{ "folded", OPT_FOLDED, NULL, "write `stack before after` lines (difffolded) instead of a table" },
 	{ "fail-if-grows", OPT_FAIL, "KEY:POINTS", "exit 1 when KEY's share grows by more than POINTS beyond noise:\n"
 	  "                            the low end of its 95% interval (repeatable)" },
+	{ "fail-if-any-grows", OPT_FAIL_ANY, "POINTS", "exit 1 when any key grows by more than POINTS beyond noise" },
 	{ "format", OPT_FORMAT, "FMT", "text (default), tsv, csv, json, md" },
 	{ "exact", OPT_EXACT, NULL, "compare frames as written (default: --collapse-addrs --no-tids --no-pids,\n"
 	  "                            so that two runs of one program match)" },
@@ -42,6 +44,7 @@ static const struct cli_option options[] = {
 	PROFOPT_REWRITE_ROWS,
 	PROFOPT_TRANSFORM_ROWS,
 	PROFOPT_INPUT_ROWS,
+	PROFOPT_LABEL_ROW,
 	PROFOPT_SHARE_ROWS,
 	{ 0, 0, 0, 0 },
 };
@@ -53,7 +56,7 @@ static const struct cli_spec spec = {
 	options,
 	"Shares are of all samples read in each profile, before filters.\n"
 	"Exit status: 0 ok, 1 unreadable input, bad lines with --strict, or a --fail-if-grows\n"
-	"limit passed, 2 usage error.\n",
+	"or --fail-if-any-grows limit passed, 2 usage error.\n",
 };
 
 struct opts {
@@ -66,6 +69,7 @@ struct opts {
 	double work[2];       /* units of work before and after; 0 when not normalizing */
 	struct diff_gate *gates;  /* KEY may itself hold ':' (frames do): POINTS is after the last */
 	size_t ngates;
+	double any_points;    /* --fail-if-any-grows; NAN when not given */
 	const char *table_option; /* the last option given that only the table uses */
 	char **files[2];      /* before, after */
 	size_t nfiles[2];
@@ -123,7 +127,8 @@ static void add_gate(struct opts *o, const char *value)
 
 int main(int argc, char **argv)
 {
-	struct opts o = { .keys = { { KEY_FRAME, KEY_FRAME }, 1, NULL, 0 }, .limit = 20, .format = TABLE_TEXT };
+	struct opts o = { .keys = { { KEY_FRAME, KEY_FRAME }, 1, NULL, 0 }, .limit = 20, .format = TABLE_TEXT,
+			 .any_points = NAN };
 	struct rules_opts ropts = { 0 };
 	char msg[256];
 	struct load_opts lopts = { 0 };
@@ -150,6 +155,10 @@ int main(int argc, char **argv)
 			o.sort_delta = cli_choice(&spec, "--sort", value, sort_names);
 			break;
 		case OPT_FAIL: add_gate(&o, value); o.table_option = "--fail-if-grows"; break;
+		case OPT_FAIL_ANY:
+			o.any_points = cli_double(&spec, "--fail-if-any-grows", value);
+			o.table_option = "--fail-if-any-grows";
+			break;
 		case OPT_FORMAT:
 			o.table_option = "--format";
 			o.format = (enum table_format)cli_choice(&spec, "--format", value, table_format_names);
@@ -240,7 +249,7 @@ int main(int argc, char **argv)
 		table *t = diff_table(d, o.limit);
 		table_write(t, stdout, o.format, o.keys.nkeys == 1 ? TABLE_TEXT_KEY_LAST : 0);
 		table_free(t);
-		if (diff_check_gates(d, o.gates, o.ngates))
+		if (diff_check_gates(d, o.gates, o.ngates) | diff_check_any(d, o.any_points))
 			status = 1;
 	}
 	err_close_stdout();

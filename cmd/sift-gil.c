@@ -157,6 +157,8 @@ int main(int argc, char **argv)
 		case OPT_BY:
 			if (agg_parse_keys(value, &o.keys, msg, sizeof msg) != 0)
 				cli_usage_error(&spec, "%s", msg);
+			if (o.keys.keys[0] == KEY_SOURCE || (o.keys.nkeys == 2 && o.keys.keys[1] == KEY_SOURCE))
+				cli_usage_error(&spec, "--by source: sift-gil reads its inputs as one");
 			break;
 		case OPT_N: o.limit = cli_ulong(&spec, "--top", value); break;
 		case OPT_FORMAT:

@@ -19,7 +19,8 @@
 enum { OPT_BY = 'b', OPT_N = 'n', OPT_SORT = 0x2000, OPT_PEEK, OPT_PCT_OF, OPT_FORMAT = 'f', OPT_JOBS = 'j' };
 
 static const struct cli_option options[] = {
-	{ "by", OPT_BY, "KEY[,KEY]", "frame (default), function, file, lib, line, root, thread, process, category; two rank pairs" },
+	{ "by", OPT_BY, "KEY[,KEY]", "frame (default), function, file, lib, line, root, thread, process, category,\n"
+	  "                            source (the input file); two rank pairs" },
 	{ "top", OPT_N, "N", "show the first N rows (default 20; 0 shows all)" },
 	{ "sort", OPT_SORT, "WHICH", "self (default) or total" },
 	{ "format", OPT_FORMAT, "FMT", "text (default), tsv, csv, json, md" },
@@ -33,6 +34,7 @@ static const struct cli_option options[] = {
 	PROFOPT_REWRITE_ROWS,
 	PROFOPT_TRANSFORM_ROWS,
 	PROFOPT_INPUT_ROWS,
+	PROFOPT_LABEL_ROW,
 	PROFOPT_SHARE_ROWS,
 	{ 0, 0, 0, 0 },
 };

@@ -42,6 +42,7 @@ struct agg {
 	struct keyer k[2];
 	size_t nk;
 	uint64_t serial;          /* stacks added */
+	uint32_t source;          /* key id of the input being read (agg_set_source), or NO_KEY */
 	rules *own_rules;
 };
 
@@ -159,6 +160,11 @@ static uint32_t keyer_stack(struct keyer *k, agg *a, const uint32_t *ids, size_t
 			k->vals[i] = k->cat_key[k->vals[i]];
 		return self;
 	}
+	if (k->key == KEY_SOURCE) { /* known per input, not per frame */
+		self = a->source != NO_KEY ? a->source : keyer_none(k, a);
+		keyer_push(k, self);
+		return self;
+	}
 	if (k->key == KEY_ROOT) {
 		/* The first frame below the process and thread pseudo-frames. */
 		for (size_t f = 0; f < n && self == NO_KEY; f++)
@@ -217,6 +223,7 @@ agg *agg_open(const intern *frames, const struct agg_spec *spec)
 	agg *a = xcalloc(1, sizeof *a);
 	a->keys = intern_new();
 	a->frames = frames;
+	a->source = NO_KEY;
 	rules *r = spec->rules;
 	if (agg_spec_needs_rules(spec) && !r) {
 		a->own_rules = r = rules_new();
@@ -228,6 +235,13 @@ agg *agg_open(const intern *frames, const struct agg_spec *spec)
 	if (a->nk == 2)
 		a->pairs = intern_new();
 	return a;
+}
+
+void agg_set_source(agg *a, const char *name, size_t len)
+{
+	for (size_t i = 0; i < a->nk; i++)
+		if (a->k[i].key == KEY_SOURCE) /* else the name would be a key no stack has */
+			a->source = intern_add(a->keys, name, len);
 }
 
 void agg_add(agg *a, const uint32_t *ids, size_t n, uint64_t count)
@@ -423,7 +437,7 @@ int agg_parse_keys(const char *value, struct agg_spec *spec, char *err, size_t e
 	if (key_named(value, first_len, &spec->keys[0]) != 0 ||
 	    (comma && key_named(comma + 1, strlen(comma + 1), &spec->keys[1]) != 0)) {
 		snprintf(err, errlen, "invalid value for --by: '%s' (one or two of: frame, function, file, "
-			 "lib, line, root, thread, process, category)", value);
+			 "lib, line, root, thread, process, category, source)", value);
 		return -1;
 	}
 	spec->nkeys = comma ? 2 : 1;

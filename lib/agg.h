@@ -1,5 +1,5 @@
 /* agg: a profile summed by key (frame, function, file, lib, line, root, thread, process,
- * category) or by a pair of keys: self and total samples per key. */
+ * category, source) or by a pair of keys: self and total samples per key. */
 #ifndef SIFT_AGG_H
 #define SIFT_AGG_H
 
@@ -22,7 +22,7 @@ struct agg_row {
 
 typedef struct agg agg;
 
-/* What to sum by. category: self is the stack's category (its leaf-most frame matching a
+/* What to sum by. source: the input file (agg_set_source). category: self is the stack's category (its leaf-most frame matching a
  * rule, "other" when none); total is the same, or with inclusive every category any frame
  * matches, once per stack. With two keys a row is a pair (the first key's self and the
  * second's for self; every combination of the two keys' totals for total). */
@@ -41,6 +41,9 @@ agg *agg_new_spec(const prof *p, const struct agg_spec *spec);
  * profile's frame table, which may grow between calls. Rows are final after agg_close. */
 agg *agg_open(const intern *frames, const struct agg_spec *spec);
 void agg_add(agg *a, const uint32_t *frames, size_t nframes, uint64_t count);
+/* The source key of the stacks added from now on: the input they are read from. Before
+ * any call, stacks count under "(no source)". */
+void agg_set_source(agg *a, const char *name, size_t len);
 void agg_close(agg *a);
 /* Add src's rows into dst (both open, same spec): sums read on other threads become one. */
 void agg_merge(agg *dst, const agg *src);

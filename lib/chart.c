@@ -52,16 +52,29 @@ static int match_top(const struct tsv *t, struct chart_spec *s)
 	       match_keyed(t, s, "self self_pct total total_pct", 4, "self_pct") > 0;
 }
 
-/* sift-diff: KEY [KEY2] before after before_pct after_pct delta_pts ratio flag (or _rate),
- * then (since significance) delta_ci_low delta_ci_high p_value q_value sig. */
+/* sift-diff: KEY [KEY2] before after before_pct after_pct delta_pts ratio flag (or _rate;
+ * before_total after_total with --total), then (since significance) delta_ci_low
+ * delta_ci_high p_value q_value sig, then with 2+ inputs per side the spread columns. */
+#define DIFF_HEAD "before|before_total after|after_total before_pct|before_rate " \
+		  "after_pct|after_rate delta_pts|delta_rate ratio flag"
+#define DIFF_TESTS " delta_ci_low delta_ci_high p_value q_value sig"
+#define DIFF_SPREAD " before_min before_median before_max after_min after_median after_max"
+
+/* A table with intervals: the delta drawn with its interval, significant rows marked. */
+static int match_diff_ci(const struct tsv *t, struct chart_spec *s)
+{
+	size_t k = match_keyed(t, s, DIFF_HEAD DIFF_TESTS DIFF_SPREAD, 18, NULL);
+	if (!k)
+		k = match_keyed(t, s, DIFF_HEAD DIFF_TESTS, 12, NULL);
+	s->value[0] = (int)k + 4;
+	s->value[1] = -1;
+	return k > 0;
+}
+
+/* An older table without intervals: before and after side by side. */
 static int match_diff(const struct tsv *t, struct chart_spec *s)
 {
-	size_t k = match_keyed(t, s, "before after before_pct|before_rate after_pct|after_rate "
-				     "delta_pts|delta_rate ratio flag delta_ci_low delta_ci_high "
-				     "p_value q_value sig", 12, NULL);
-	if (!k)
-		k = match_keyed(t, s, "before after before_pct|before_rate after_pct|after_rate "
-				      "delta_pts|delta_rate ratio flag", 7, NULL);
+	size_t k = match_keyed(t, s, DIFF_HEAD, 7, NULL);
 	s->value[0] = (int)k + 2;
 	s->value[1] = (int)k + 3;
 	return k > 0;
@@ -153,19 +166,20 @@ static int match_gil_dumps(const struct tsv *t, struct chart_spec *s)
 typedef int chart_match_fn(const struct tsv *t, struct chart_spec *s);
 typedef void chart_draw_fn(FILE *out, const struct tsv *t, const struct chart_spec *s,
 			   const struct chart_opts *o);
-static chart_draw_fn draw_bars, draw_pairs, draw_series, draw_boxes, draw_speedup;
+static chart_draw_fn draw_bars, draw_pairs, draw_delta, draw_series, draw_boxes, draw_speedup;
 
 struct chart_kind {
 	const char *name;
 	chart_match_fn *match;     /* non-zero (and s filled in) when the header is this table */
 	chart_draw_fn *draw;       /* the datablock and plot, after the preamble */
-	enum { TITLE_WHAT, TITLE_FIGURE_BY, TITLE_BEFORE_AFTER } title;
+	enum { TITLE_WHAT, TITLE_FIGURE_BY, TITLE_BEFORE_AFTER, TITLE_DELTA } title;
 	int any_column;            /* --column may draw another column (one figure per row) */
 };
 
 /* Headers are matched whole, so a tool's changed header fails loudly here instead of
  * drawing the wrong column. Adding a table is one row here; the first match wins. */
 static const struct chart_kind kinds[] = {
+	{ "diff", match_diff_ci, draw_delta, TITLE_DELTA, 0 },
 	{ "diff", match_diff, draw_pairs, TITLE_BEFORE_AFTER, 0 },
 	{ "top", match_top, draw_bars, TITLE_FIGURE_BY, 1 },
 	{ "series", match_series, draw_series, TITLE_WHAT, 1 },
@@ -304,6 +318,66 @@ static void draw_pairs(FILE *out, const struct tsv *t, const struct chart_spec *
 			const struct chart_opts *o)
 {
 	draw_hbars(out, t, s, o, 1);
+}
+
+/* The change per row as a bar from zero with its 95% interval as an error bar; significant
+ * rows in colour and marked "*", the others grey. Rows with no change take no space. */
+static void draw_delta(FILE *out, const struct tsv *t, const struct chart_spec *s,
+		       const struct chart_opts *o)
+{
+	int col = s->value[0], sig = tsv_col(t, "sig");
+	size_t *picked = xmalloc((t->nrows + 1) * sizeof *picked), n = 0;
+	for (size_t r = 0; r < t->nrows && (o->limit == 0 || n < o->limit); r++) {
+		double v;
+		if (number(t->rows[r][col], &v) && v != 0)
+			picked[n++] = r;
+	}
+	char **labels = xmalloc((n + 1) * sizeof *labels);
+	double *pos = xmalloc((n + 1) * sizeof *pos);
+	size_t cap = o->label_width * 4 + 8;
+	gnuplot_block_begin(out, "D");
+	for (size_t i = 0; i < n; i++) {
+		const char *const *row = (const char *const *)t->rows[picked[i]];
+		int marked = row[sig][0] == '*';
+		double v = 0, lo, hi;
+		number(row[col], &v);
+		if (!number(row[col + 3], &lo) || !number(row[col + 4], &hi))
+			lo = hi = v; /* untested: no interval to draw */
+		labels[i] = xmalloc(cap + 2);
+		size_t len = marked ? 2 : 0;
+		memcpy(labels[i], "* ", len);
+		row_label(t, s, picked[i], o->label_width, labels[i] + len, cap);
+		pos[i] = (double)(n - 1 - i);
+		const double cells[] = { pos[i], v, lo, hi, marked };
+		for (size_t c = 0; c < 5; c++) {
+			if (c)
+				putc(' ', out);
+			gnuplot_number(out, cells[c]);
+		}
+		putc('\n', out);
+	}
+	gnuplot_block_end(out);
+	if (n)
+		tics(out, "y", labels, pos, n);
+	fprintf(out, "set yrange [-0.6:%zu.4]\n", n ? n - 1 : 0);
+	fputs("set ytics scale 0\nset grid xtics\nset style fill solid 0.85 border -1\n", out);
+	fputs("set offsets graph 0.05, graph 0.05, 0, 0\n"
+	      "set arrow from 0, graph 0 to 0, graph 1 nohead lc rgb \"#000000\"\n", out);
+	axis_label(out, "x", strstr(t->head[col], "_rate") ? "change in samples per 1,000 units of work"
+							   : "change in points of % of samples");
+	fputs("set key below horizontal spacing 1.5 height 1\n", out);
+	if (n)
+		fputs("plot $D using ($2/2):($5 > 0 ? $1 : 1/0):(0):2:($1-0.35):($1+0.35) with boxxyerror lc rgb \"#c0392b\" title \"* significant (q < 0.05)\", \\\n"
+		      "     $D using ($2/2):($5 > 0 ? 1/0 : $1):(0):2:($1-0.35):($1+0.35) with boxxyerror lc rgb \"#b0b0b0\" title \"within noise\", \\\n"
+		      "     $D using 2:1:3:4 with xerrorbars lc rgb \"#000000\" pt 0 title \"95% interval\"\n",
+		      out);
+	else
+		fputs("plot 1/0 notitle\n", out);
+	for (size_t i = 0; i < n; i++)
+		free(labels[i]);
+	free(labels);
+	free(pos);
+	free(picked);
 }
 
 /* Seconds since 1970 of "YYYY-MM-DD[T ]HH:MM:SS[.,frac]", or a plain number. */
@@ -561,8 +635,11 @@ void chart_write(FILE *out, const struct chart_kind *k, const struct tsv *t,
 		const char *figure = s->value[0] >= 0 ? t->head[s->value[0]] : "";
 		if (k->title == TITLE_FIGURE_BY)
 			snprintf(title, sizeof title, "%s by %s", figure, s->what);
-		else if (k->title == TITLE_BEFORE_AFTER)
+		else if (k->title == TITLE_BEFORE_AFTER) /* older tables do not say self or total */
 			snprintf(title, sizeof title, "%s: before and after", s->what);
+		else if (k->title == TITLE_DELTA)
+			snprintf(title, sizeof title, "%s change by %s: after - before, 95%% intervals",
+				 strstr(t->head[s->label[1] >= 0 ? 2 : 1], "_total") ? "total" : "self", s->what);
 		else
 			snprintf(title, sizeof title, "%s", s->what);
 		page.title = title;

@@ -18,6 +18,7 @@ struct diff {
 	size_t nrows;
 	size_t nsig;
 	int replicates;      /* p from inputs as replicates, not from counts */
+	int spread;          /* rows have a spread over inputs */
 };
 
 const char *diff_key(const diff *d, const struct diff_row *row, size_t k, size_t *len)
@@ -84,26 +85,35 @@ static double *input_counts(const diff *d, int s)
 static void diff_test(diff *d)
 {
 	const struct diff_base *b = &d->base;
-	d->replicates = b->ninputs[0] >= 2 && b->ninputs[1] >= 2 && b->work[0] <= 0;
-	double *counts[2] = { NULL, NULL }, *shares[2] = { NULL, NULL };
-	if (d->replicates)
+	d->spread = b->ninputs[0] >= 2 && b->ninputs[1] >= 2;
+	d->replicates = d->spread && b->work[0] <= 0;
+	double *counts[2] = { NULL, NULL }, *shares[2] = { NULL, NULL }, *scratch = NULL;
+	if (d->spread) {
 		for (int s = 0; s < 2; s++) {
 			counts[s] = input_counts(d, s);
 			shares[s] = xmalloc(b->ninputs[s] * sizeof *shares[s]);
 		}
+		scratch = xmalloc((b->ninputs[0] > b->ninputs[1] ? b->ninputs[0] : b->ninputs[1]) * sizeof *scratch);
+	}
 	double *ps = xmalloc((d->nrows + 1) * sizeof *ps), *qs = xmalloc((d->nrows + 1) * sizeof *qs);
 	for (size_t i = 0; i < d->nrows; i++) {
 		struct diff_row *r = &d->rows[i];
 		struct stats_diff_ci ci = { 0, 0, 0 };
 		double p = 1, scale = 100;
+		for (int s = 0; d->spread && s < 2; s++) {
+			const struct agg_row *row = r->key.side[s];
+			size_t at = row ? (size_t)(row - agg_rows(d->sides[s])) : 0;
+			for (size_t k = 0; k < b->ninputs[s]; k++)
+				shares[s][k] = row ? table_pct((uint64_t)counts[s][at * b->ninputs[s] + k],
+							       b->input_samples[s][k]) : 0;
+			struct stats_summary sum; /* of a copy: the shares keep their input order */
+			memcpy(scratch, shares[s], b->ninputs[s] * sizeof *scratch);
+			stats_summarize(scratch, b->ninputs[s], &sum);
+			r->spread[s][0] = sum.min;
+			r->spread[s][1] = sum.median;
+			r->spread[s][2] = sum.max;
+		}
 		if (d->replicates) {
-			for (int s = 0; s < 2; s++) {
-				const struct agg_row *row = r->key.side[s];
-				size_t at = row ? (size_t)(row - agg_rows(d->sides[s])) : 0;
-				for (size_t k = 0; k < b->ninputs[s]; k++)
-					shares[s][k] = row ? table_pct((uint64_t)counts[s][at * b->ninputs[s] + k],
-								       b->input_samples[s][k]) : 0;
-			}
 			struct stats_mwu mw;
 			stats_bootstrap_mean_diff(shares[0], b->ninputs[0], shares[1], b->ninputs[1],
 						  STATS_RESAMPLES, STATS_SEED, 0.95, &ci);
@@ -133,6 +143,7 @@ static void diff_test(diff *d)
 	}
 	free(ps);
 	free(qs);
+	free(scratch);
 	for (int s = 0; s < 2; s++) {
 		free(counts[s]);
 		free(shares[s]);
@@ -140,6 +151,7 @@ static void diff_test(diff *d)
 }
 
 size_t diff_significant_count(const diff *d) { return d->nsig; }
+int diff_has_spread(const diff *d) { return d->spread; }
 
 const char *diff_method(const diff *d)
 {
@@ -158,7 +170,7 @@ diff *diff_new(const agg *before, const agg *after, const struct diff_base *base
 	size_t nj = agg_join(before, after, &joined);
 	d->rows = xcalloc(nj + 1, sizeof *d->rows);
 	for (size_t i = 0; i < nj; i++) {
-		struct diff_row r = { joined[i], { 0, 0 }, { 0, 0 }, 0, 0, 0, 1, 1, 0 };
+		struct diff_row r = { joined[i], { 0, 0 }, { 0, 0 }, 0, 0, 0, 1, 1, 0, { { 0 } } };
 		for (int s = 0; s < 2; s++)
 			if (joined[i].side[s])
 				r.count[s] = base->total ? joined[i].side[s]->total : joined[i].side[s]->self;
@@ -194,8 +206,8 @@ table *diff_table(const diff *d, unsigned long long limit)
 	const struct table_column cols[] = {
 		{ frame_key_names[d->base.keys[0]], TABLE_STR, 0 },
 		{ frame_key_names[d->base.keys[1]], TABLE_STR, 0 },
-		{ "before", TABLE_UINT, 0 },
-		{ "after", TABLE_UINT, 0 },
+		{ d->base.total ? "before_total" : "before", TABLE_UINT, 0 },
+		{ d->base.total ? "after_total" : "after", TABLE_UINT, 0 },
 		{ per_work ? "before_rate" : "before_pct", per_work ? TABLE_REAL : TABLE_PCT, 3 },
 		{ per_work ? "after_rate" : "after_pct", per_work ? TABLE_REAL : TABLE_PCT, 3 },
 		{ per_work ? "delta_rate" : "delta_pts", per_work ? TABLE_REAL : TABLE_PCT, 3 },
@@ -206,11 +218,19 @@ table *diff_table(const diff *d, unsigned long long limit)
 		{ "p_value", TABLE_REAL, 4 },
 		{ "q_value", TABLE_REAL, 4 },
 		{ "sig", TABLE_STR, 0 },
+		{ "before_min", TABLE_PCT, 3 },
+		{ "before_median", TABLE_PCT, 3 },
+		{ "before_max", TABLE_PCT, 3 },
+		{ "after_min", TABLE_PCT, 3 },
+		{ "after_median", TABLE_PCT, 3 },
+		{ "after_max", TABLE_PCT, 3 },
 	};
-	/* One column per key: with one key, the second column is left out. */
-	struct table_column used[14];
+	/* One column per key: with one key, the second column is left out; the spread only
+	 * with inputs to spread over. */
+	enum { NCOLS = sizeof cols / sizeof cols[0] };
+	struct table_column used[NCOLS];
 	size_t nc = 0;
-	for (size_t c = 0; c < sizeof cols / sizeof cols[0]; c++)
+	for (size_t c = 0; c < NCOLS - (d->spread ? 0 : 6); c++)
 		if (c != 1 || nk == 2)
 			used[nc++] = cols[c];
 	table *t = table_new(used, nc);
@@ -238,6 +258,8 @@ table *diff_table(const diff *d, unsigned long long limit)
 		table_set_real(t, nk + 10, r->q);
 		if (r->significant)
 			table_set_str(t, nk + 11, "*", 1);
+		for (size_t c = 0; d->spread && c < 6; c++)
+			table_set_real(t, nk + 12 + c, r->spread[c / 3][c % 3]);
 	}
 	return t;
 }
@@ -280,20 +302,39 @@ const struct diff_gate *diff_gate_unknown(const diff *d, const struct diff_gate 
 	return NULL;
 }
 
+/* Warn that r passed a gate of points, naming it as the table does (FIRST,SECOND). */
+static void warn_grew(const diff *d, const struct diff_row *r, double points)
+{
+	size_t l1, l2 = 0;
+	const char *k1 = diff_key(d, r, 0, &l1);
+	const char *k2 = d->base.nkeys == 2 ? diff_key(d, r, 1, &l2) : "";
+	err_warn("%.*s%s%.*s grew by %.2f %s (95%% interval %.2f to %.2f; limit %g)",
+		 (int)l1, k1, d->base.nkeys == 2 ? "," : "", (int)l2, k2, r->delta,
+		 d->base.work[0] > 0 ? "samples per 1,000 units" : "points",
+		 r->ci_low, r->ci_high, points);
+}
+
 int diff_check_gates(const diff *d, const struct diff_gate *gates, size_t ngates)
 {
 	int failed = 0;
 	for (size_t g = 0; g < ngates; g++) {
-		const struct diff_gate *gate = &gates[g];
-		const struct diff_row *r = diff_gate_row(d, gate);
-		if (r && r->ci_low > gate->points) { /* beyond noise, not just the point estimate */
-			err_warn("%.*s grew by %.2f %s (95%% interval %.2f to %.2f; limit %g)",
-				 (int)gate->key_len, gate->key, r->delta,
-				 d->base.work[0] > 0 ? "samples per 1,000 units" : "points",
-				 r->ci_low, r->ci_high, gate->points);
+		const struct diff_row *r = diff_gate_row(d, &gates[g]);
+		if (r && r->ci_low > gates[g].points) { /* beyond noise, not just the point estimate */
+			warn_grew(d, r, gates[g].points);
 			failed = 1;
 		}
 	}
+	return failed;
+}
+
+int diff_check_any(const diff *d, double points)
+{
+	int failed = 0;
+	for (size_t i = 0; !isnan(points) && i < d->nrows; i++)
+		if (d->rows[i].ci_low > points) { /* NAN (untested) rows never pass */
+			warn_grew(d, &d->rows[i], points);
+			failed = 1;
+		}
 	return failed;
 }
 
@@ -374,6 +415,9 @@ int diff_read_replicates(char **const files[2], const size_t nfiles[2], const st
 {
 	if (nfiles[0] < 2 || nfiles[1] < 2 || reads_stdin(files, nfiles))
 		return 0;
+	for (size_t k = 0; k < keys->nkeys; k++)
+		if (keys->keys[k] == KEY_SOURCE) /* each input is a key of its own: no replicate */
+			return 0;
 	int status = 0;
 	for (int s = 0; s < 2; s++) {
 		inputs[s] = xcalloc(nfiles[s], sizeof *inputs[s]);

@@ -38,6 +38,9 @@ struct diff_row {
 	double ci_low, ci_high;   /* 95% interval of the delta, in the same units */
 	double p, q;              /* p-value; Benjamini-Hochberg q-value across every row */
 	int significant;          /* q < DIFF_ALPHA */
+	/* With at least 2 inputs on both sides: the least, median and most share of the key
+	 * in one input of each side, in percent (so the input that moved stands out). */
+	double spread[2][3];
 };
 
 #define DIFF_ALPHA 0.05
@@ -52,6 +55,8 @@ void diff_free(diff *d);
 size_t diff_row_count(const diff *d);
 /* Rows with q < DIFF_ALPHA. */
 size_t diff_significant_count(const diff *d);
+/* Non-zero when rows have a spread over inputs (at least 2 per side). */
+int diff_has_spread(const diff *d);
 /* How p-values were found: "Mann-Whitney over inputs" or "two-proportion test, optimistic"
  * (or "two-rate test, optimistic" per work). */
 const char *diff_method(const diff *d);
@@ -61,7 +66,8 @@ const char *diff_key(const diff *d, const struct diff_row *row, size_t k, size_t
 
 /* The table: key columns, before, after, the two shares (or rates per work), delta, ratio,
  * flag (NEW, GONE), delta_ci_low, delta_ci_high, p_value, q_value, sig ("*" when
- * significant); limit 0 keeps every row. */
+ * significant), and with at least 2 inputs per side before_min, before_median, before_max,
+ * after_min, after_median, after_max (shares of one input, percent); limit 0 keeps every row. */
 table *diff_table(const diff *d, unsigned long long limit);
 
 /* A CI gate: fail when the low end of KEY's delta interval is above points (the growth is
@@ -80,12 +86,15 @@ const struct diff_gate *diff_gate_unknown(const diff *d, const struct diff_gate 
 /* Warn for every gate passed ("KEY grew by D points (95% interval L to H; limit P)"); 1
  * when any was, else 0. */
 int diff_check_gates(const diff *d, const struct diff_gate *gates, size_t ngates);
+/* The same for every row whose interval's low end is above points (NAN: no gate), in
+ * table order; 1 when any was, else 0. */
+int diff_check_any(const diff *d, double points);
 
 /* difffolded: "stack before after" for every stack of either profile, sorted by text. */
 void diff_write_folded(const prof *before, const prof *after, FILE *out);
 
 /* With two or more inputs per side (none of them standard input, which cannot be read
- * twice), sum each input on its own into inputs[s][i] / samples[s][i] and point base at
+ * twice, and no key source, by which each input is a key of its own), sum each input on its own into inputs[s][i] / samples[s][i] and point base at
  * them: each input's share is then a replicate. Returns 0, or 1 when an input failed. */
 int diff_read_replicates(char **const files[2], const size_t nfiles[2], const struct load_opts *lopts,
 			 const struct agg_spec *keys, agg **inputs[2], uint64_t *samples[2],

@@ -27,6 +27,7 @@ void frame_split(const char *frame, size_t len, struct frame_parts *parts);
 enum frame_key {
 	KEY_FRAME, KEY_FUNCTION, KEY_FILE, KEY_LIB, KEY_LINE,
 	KEY_ROOT, KEY_THREAD, KEY_PROCESS, KEY_CATEGORY,
+	KEY_SOURCE,             /* the input a stack was read from (its basename or --label) */
 	KEY_COUNT
 };
 /* --by names in enum order, NULL-terminated. */

@@ -38,6 +38,8 @@ struct load_opts {
 	struct xform_opts xform;  /* transforms of kept stacks (transform.h) */
 	int no_tids;        /* thread (TID): NAME -> thread (0): NAME (the id no thread has) */
 	int no_pids;        /* process PID:"CMD" -> process 0:"CMD" */
+	char **labels;      /* NAME=FILE: the source key of FILE (as given) is NAME */
+	size_t nlabels;
 };
 
 struct load_stats {

@@ -1,6 +1,8 @@
 /* profopt: shared option handling so every profile tool filters the same way. */
 #include "profopt.h"
+#include "xalloc.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 rx *profopt_regex(const struct cli_spec *spec, const char *option, const char *pattern)
@@ -53,6 +55,12 @@ int profopt_handle(const struct cli_spec *spec, int key, const char *value,
 	case PROFOPT_VERBOSE: errs->verbose = 1; return 1;
 	case PROFOPT_NO_TIDS: opts->no_tids = 1; return 1;
 	case PROFOPT_NO_PIDS: opts->no_pids = 1; return 1;
+	case PROFOPT_LABEL:
+		if (!strchr(value, '=') || value[0] == '=' || !strchr(value, '=')[1])
+			cli_usage_error(spec, "invalid value for --label: '%s' (NAME=FILE)", value);
+		opts->labels = xrealloc(opts->labels, (opts->nlabels + 1) * sizeof *opts->labels);
+		opts->labels[opts->nlabels++] = (char *)value; /* argv outlives the options */
+		return 1;
 	default: return profopt_transform(spec, key, value, &opts->xform);
 	}
 }
@@ -64,4 +72,7 @@ void profopt_free(struct load_opts *opts)
 	rx_free(opts->thread);
 	opts->focus = opts->ignore = opts->thread = NULL;
 	xform_opts_free(&opts->xform);
+	free(opts->labels);
+	opts->labels = NULL;
+	opts->nlabels = 0;
 }

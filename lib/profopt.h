@@ -15,6 +15,11 @@ enum {
 
 /* Identity across restarts (TIDs and PIDs dropped). */
 enum { PROFOPT_NO_TIDS = 0x1400, PROFOPT_NO_PIDS };
+/* The source key's names (tools summing --by source). */
+enum { PROFOPT_LABEL = 0x1410 };
+#define PROFOPT_LABEL_ROW \
+	{ "label", PROFOPT_LABEL, "NAME=FILE", "--by source names FILE (as given) NAME, not its basename\n" \
+	  "                            (repeatable)" }
 
 /* Rows for a tool's option table, to be spliced in before its terminating row. */
 #define PROFOPT_FILTER_ROWS \

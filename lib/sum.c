@@ -144,10 +144,32 @@ struct worker {
 	pthread_t thread;
 };
 
+/* The source key of what is read from path next: its --label, else its basename. */
+static void set_source(agg *a, const struct load_opts *opts, const char *path)
+{
+	for (size_t i = 0; i < opts->nlabels; i++) {
+		const char *eq = strchr(opts->labels[i], '=');
+		if (eq && strcmp(eq + 1, path) == 0) {
+			agg_set_source(a, opts->labels[i], (size_t)(eq - opts->labels[i]));
+			return;
+		}
+	}
+	const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+	if (strcmp(path, "-") == 0)
+		base = "stdin";
+	agg_set_source(a, base, strlen(base));
+}
+
+static int wants_source(const struct agg_spec *spec)
+{
+	return spec->keys[0] == KEY_SOURCE || (spec->nkeys == 2 && spec->keys[1] == KEY_SOURCE);
+}
+
 static void *work(void *arg)
 {
 	struct worker *w = arg;
 	for (size_t i = 0; i < w->nsegs; i++) {
+		set_source(w->part.table, &w->opts, w->segs[i].path);
 		in_reader *in = in_open_range(w->segs[i].path, w->segs[i].start, w->segs[i].end);
 		if (load_reader(w->part.frames, in, &w->opts, &w->errs, &w->stats) != 0)
 			w->status = 1;
@@ -312,7 +334,20 @@ int sum_files_tap(char *const *paths, size_t npaths, const struct load_opts *opt
 		whole.tap = tap;
 		o.consumer = take_stack;
 		o.consumer_ctx = &whole;
-		status = load_files(whole.frames, paths, npaths, &o, errs, &out->stats);
+		if (!wants_source(spec)) {
+			status = load_files(whole.frames, paths, npaths, &o, errs, &out->stats);
+		} else { /* one file at a time, each under its own source key */
+			status = 0;
+			for (size_t f = 0; f < (npaths ? npaths : 1); f++) { /* none: stdin */
+				struct load_stats one = { 0 };
+				set_source(whole.table, opts, npaths ? paths[f] : "-");
+				status |= load_files(whole.frames, paths + f, npaths ? 1 : 0, &o, errs, &one);
+				if (load_stats_add(&out->stats, &one) != 0) {
+					err_warn("sample counts add up past 2^64");
+					status = 1;
+				}
+			}
+		}
 		add_threads(&whole, threads, &samples, &samples_cap);
 	}
 	free(sizes);

@@ -129,6 +129,42 @@ static void test_pairs(void **state)
 	prof_free(p);
 }
 
+/* source: the input being read, set between stacks; before any, "(no source)". Paired with
+ * a per-frame key, a key x input matrix. */
+static void test_source(void **state)
+{
+	(void)state;
+	prof *p = prof_new();
+	struct agg_spec spec = { { KEY_FUNCTION, KEY_SOURCE }, 2, NULL, 0 };
+	agg *a = agg_open(prof_frames_const(p), &spec);
+	uint32_t ids[2] = { intern_add(prof_frames(p), "f (a.py:1)", 10), intern_add(prof_frames(p), "g (a.py:2)", 10) };
+	agg_add(a, ids, 2, 1);
+	agg_set_source(a, "rank0", 5);
+	agg_add(a, ids, 2, 4);
+	agg_set_source(a, "rank1", 5);
+	agg_add(a, ids, 1, 2);
+	agg_add(a, ids + 1, 1, 3);
+	agg_close(a);
+	agg_sort(a, AGG_BY_TOTAL);
+	expect_rows(a, "g (a.py)|rank0 4 4\n"
+		       "f (a.py)|rank0 0 4\n"
+		       "g (a.py)|rank1 3 3\n"
+		       "f (a.py)|rank1 2 2\n"
+		       "g (a.py)|(no source) 1 1\n"
+		       "f (a.py)|(no source) 0 1\n");
+	agg_free(a);
+
+	/* Without a source key, a name is not a key: no row may appear for it. */
+	spec = (struct agg_spec){ { KEY_FUNCTION, KEY_FRAME }, 1, NULL, 0 };
+	a = agg_open(prof_frames_const(p), &spec);
+	agg_set_source(a, "rank0", 5);
+	agg_add(a, ids, 1, 2);
+	agg_close(a);
+	expect_rows(a, "f (a.py)| 2 2\n");
+	agg_free(a);
+	prof_free(p);
+}
+
 static void test_pairs_unkeyed(void **state)
 {
 	(void)state;
@@ -349,6 +385,7 @@ int main(void)
 		cmocka_unit_test(test_category_inclusive),
 		cmocka_unit_test(test_pairs),
 		cmocka_unit_test(test_pairs_unkeyed),
+		cmocka_unit_test(test_source),
 		cmocka_unit_test(test_conserved),
 	};
 	return cmocka_run_group_tests_name("agg", tests, NULL, NULL);

@@ -110,7 +110,7 @@ static void test_total_and_ties(void **state)
 	table *t = diff_table(d, 0);
 	char *text = written(t, TABLE_TSV);
 	assert_string_equal(text,
-		"frame\tbefore\tafter\tbefore_pct\tafter_pct\tdelta_pts\tratio\tflag\tdelta_ci_low\tdelta_ci_high\tp_value\tq_value\tsig\n"
+		"frame\tbefore_total\tafter_total\tbefore_pct\tafter_pct\tdelta_pts\tratio\tflag\tdelta_ci_low\tdelta_ci_high\tp_value\tq_value\tsig\n"
 		"d\t0\t30\t0.00\t15.00\t15.00\t\tNEW\t10.05\t19.95\t0.0000\t0.0000\t*\n"
 		"a\t60\t40\t30.00\t20.00\t-10.00\t0.67\t\t-18.43\t-1.57\t0.0209\t0.0349\t*\n"
 		"c\t10\t0\t5.00\t0.00\t-5.00\t0.00\tGONE\t-8.02\t-1.98\t0.0014\t0.0034\t*\n"
@@ -201,6 +201,44 @@ static void run_gates(void *arg)
 	exit(diff_check_gates(g->d, g->g, g->n));
 }
 
+struct any { const diff *d; double points; };
+
+static void run_any(void *arg)
+{
+	const struct any *a = arg;
+	exit(diff_check_any(a->d, a->points));
+}
+
+/* --fail-if-any-grows: every row whose interval starts above the limit, in table order;
+ * NAN gates nothing. */
+static void test_any_grows(void **state)
+{
+	(void)state;
+	err_set_prog("sift-diff");
+	struct fixture f;
+	sums(&f, &by_frame);
+	struct diff_base base = { { KEY_FRAME, KEY_FRAME }, 1, 0, { 0, 0 }, { 100, 100 }, { NULL, NULL }, { 0, 0 }, { NULL, NULL }, 1 };
+	diff *d = diff_new(f.a[0], f.a[1], &base);
+	struct captured c;
+	struct any a = { d, 5 };
+	capture_run(run_any, &a, &c);
+	assert_int_equal(c.status, 1);
+	assert_string_equal(c.err, "sift-diff: d grew by 30.00 points (95% interval 21.02 to 38.98; limit 5)\n");
+	a.points = -40; /* a (-33.58 low), c (-15.88) and b (-12.70) too, d first: table order */
+	capture_run(run_any, &a, &c);
+	assert_int_equal(c.status, 1);
+	assert_string_equal(c.err, "sift-diff: d grew by 30.00 points (95% interval 21.02 to 38.98; limit -40)\n"
+				   "sift-diff: a grew by -20.00 points (95% interval -33.58 to -6.42; limit -40)\n"
+				   "sift-diff: c grew by -10.00 points (95% interval -15.88 to -4.12; limit -40)\n"
+				   "sift-diff: b grew by 0.00 points (95% interval -12.70 to 12.70; limit -40)\n");
+	a.points = NAN;
+	capture_run(run_any, &a, &c);
+	assert_int_equal(c.status, 0);
+	assert_string_equal(c.err, "");
+	diff_free(d);
+	release(&f);
+}
+
 static void test_gates(void **state)
 {
 	(void)state;
@@ -277,6 +315,19 @@ static void test_replicates(void **state)
 	assert_true(fabs(r[0].p - 0.2453) < 0.0001); /* 2 against 2 can never be significant */
 	assert_true(r[0].q == r[0].p && !r[0].significant);
 	assert_int_equal(diff_significant_count(d), 0);
+	/* Each side's spread over its inputs: a is 58 or 60 before, 40 or 42 after. */
+	assert_true(diff_has_spread(d));
+	assert_true(r[0].spread[0][0] == 58.0 && r[0].spread[0][1] == 59.0 && r[0].spread[0][2] == 60.0);
+	assert_true(r[0].spread[1][0] == 40.0 && r[0].spread[1][1] == 41.0 && r[0].spread[1][2] == 42.0);
+	table *t = diff_table(d, 1);
+	char *text = written(t, TABLE_TSV);
+	assert_string_equal(text, "frame\tbefore\tafter\tbefore_pct\tafter_pct\tdelta_pts\tratio\tflag\t"
+				  "delta_ci_low\tdelta_ci_high\tp_value\tq_value\tsig\tbefore_min\t"
+				  "before_median\tbefore_max\tafter_min\tafter_median\tafter_max\n"
+				  "a\t118\t82\t59.00\t41.00\t-18.00\t0.69\t\t-20.00\t-16.00\t0.2453\t"
+				  "0.2453\t\t58.00\t59.00\t60.00\t40.00\t41.00\t42.00\n");
+	free(text);
+	table_free(t);
 	diff_free(d);
 	for (int s = 0; s < 2; s++) {
 		agg_free(sum[s]);
@@ -349,6 +400,7 @@ int main(void)
 		cmocka_unit_test(test_per_work),
 		cmocka_unit_test(test_pairs),
 		cmocka_unit_test(test_gates),
+		cmocka_unit_test(test_any_grows),
 		cmocka_unit_test(test_replicates),
 		cmocka_unit_test(test_significant_first),
 		cmocka_unit_test(test_folded),

@@ -116,6 +116,7 @@ static void test_no_key_leaf(void **state)
 	assert_true(peek_key_ok(KEY_THREAD));
 	assert_false(peek_key_ok(KEY_ROOT));
 	assert_false(peek_key_ok(KEY_CATEGORY));
+	assert_false(peek_key_ok(KEY_SOURCE));
 	peek_free(pk);
 	rx_free(m);
 	intern_free(fr);
