@@ -1076,6 +1076,8 @@ struct rule {
 struct carry {
 	long long step;
 	long rank;                 /* the header line's, -1 when it had none */
+	long long prev_step;       /* the step of the last figures that had one */
+	unsigned long prev_step_line; /* their line; 0: none */
 	double time;
 	int have_time;
 	unsigned long lineno;      /* 0: no header */
@@ -1498,6 +1500,12 @@ static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx 
 	int under_header = header_ok && base.step < 0 && info.step < 0;
 	if (!under_header && !info.header)
 		c->lineno = 0;
+	/* Megatron prints "Effective Tera Flops per GPU: N" on a line of its own after the
+	 * iteration line: the same record, so the same step, when no figures came between. */
+	int effective = !under_header && base.step < 0 && info.step < 0 && c->prev_step_line &&
+			c->emit_line == c->prev_step_line &&
+			lc->lineno > c->prev_step_line && lc->lineno - c->prev_step_line <= 16 &&
+			memmem(s, len, "Effective Tera Flops", 20);
 	for (size_t i = 0; i < np; i++) {
 		struct tput_point *pt = &pts[i];
 		if (pt->step < 0)
@@ -1510,6 +1518,12 @@ static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx 
 			pt->time = c->time;
 		if (pt->rank < 0 && under_header)
 			pt->rank = c->rank;
+		if (effective && pt->step < 0)
+			pt->step = c->prev_step;
+		else if (pt->step >= 0) {
+			c->prev_step = pt->step;
+			c->prev_step_line = lc->lineno;
+		}
 		/* An unprefixed rank's copy repeats the step of the figures just before (this line's
 		 * earlier frame or the last line with figures) in its unit. */
 		if (c->emit_line != lc->lineno) {

@@ -453,6 +453,26 @@ static void test_rank_prefixes(void **state)
 	assert_int_equal(g.pt[0].rank, 5);
 }
 
+static void test_effective_tflops_step(void **state)
+{
+	(void)state;
+	tput_ex *ex = tput_ex_new();
+	for (size_t i = 0; i < tput_npresets; i++)
+		tput_ex_add_preset(ex, i);
+	static const char text[] =
+		" iteration       10/     100 | elapsed time per iteration (ms): 2310.7 | samples per second: 3.462 |\n"
+		"Effective Tera Flops per GPU: 45.2 and total parameters 1.3 B\n";
+	char *copy = strdup(text);
+	struct got g = { .n = 0 };
+	tput_ex_block(ex, copy, strlen(copy), 1, collect, &g);
+	assert_int_equal(g.n, 3);
+	assert_int_equal(g.lineno[2], 2);
+	assert_int_equal(g.pt[2].unit, TPUT_TFLOPS_GPU);
+	assert_true(g.pt[2].step == 10);
+	free(copy);
+	tput_ex_free(ex);
+}
+
 static void test_timestamps(void **state)
 {
 	(void)state;
@@ -655,6 +675,7 @@ int main(void)
 		cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_units),
 		cmocka_unit_test(test_rank_prefixes),
+		cmocka_unit_test(test_effective_tflops_step),
 		cmocka_unit_test(test_timestamps),
 		cmocka_unit_test(test_traps),
 		cmocka_unit_test(test_ansi_strip),
