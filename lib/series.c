@@ -82,6 +82,36 @@ static size_t drop_rank_copies(const struct series *s, char *drop)
 	return dups;
 }
 
+static int cmp_rank_order(const void *a, const void *b)
+{
+	const struct series_point *x = *(const struct series_point *const *)a;
+	const struct series_point *y = *(const struct series_point *const *)b;
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	return (x > y) - (x < y);
+}
+
+/* Steps that count the run: within each rank, in input order, they go up, and go down
+ * (a restart, a file appended) less than half as often. An in-epoch counter that starts
+ * again each epoch, or one that never moves, does not: warm-up is then counted in points. */
+static int steps_increase(const struct series *s, const char *drop)
+{
+	const struct series_point **by = xmalloc((s->n ? s->n : 1) * sizeof *by);
+	size_t m = 0, ups = 0, downs = 0;
+	for (size_t i = 0; i < s->n; i++)
+		if (!drop[i] && s->pts[i].step >= 0)
+			by[m++] = &s->pts[i];
+	qsort(by, m, sizeof *by, cmp_rank_order);
+	for (size_t i = 1; i < m; i++) {
+		if (by[i]->rank != by[i - 1]->rank)
+			continue;
+		ups += by[i]->step > by[i - 1]->step;
+		downs += by[i]->step < by[i - 1]->step;
+	}
+	free(by);
+	return m < 2 || (ups > 0 && downs * 2 < ups);
+}
+
 void series_keep(const struct series *s, const struct series_keep *how, struct series_kept *k)
 {
 	char *drop = xcalloc(s->n ? s->n : 1, 1);
@@ -92,10 +122,13 @@ void series_keep(const struct series *s, const struct series_keep *how, struct s
 	if (how->pct) {
 		skip = (size_t)floor((double)live * how->warmup / 100.0);
 	} else {
-		/* Steps counted from the first step seen; a series without steps skips points. */
+		/* Steps counted from the first step seen; a series without steps, or whose steps
+		 * do not increase, skips points. */
 		for (size_t i = 0; i < s->n; i++)
 			if (!drop[i] && s->pts[i].step >= 0 && (first < 0 || s->pts[i].step < first))
 				first = s->pts[i].step;
+		if (first >= 0 && !steps_increase(s, drop))
+			first = -1;
 		if (first < 0)
 			skip = (size_t)how->warmup < live ? (size_t)how->warmup : live;
 	}

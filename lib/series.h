@@ -35,7 +35,8 @@ struct series *series_get(struct series_set *set, const char *source, enum tput_
 void series_add(struct series *s, struct series_point point);
 void series_set_free(struct series_set *set);
 
-/* What statistics skip: the warm-up (the first `warmup` steps, or that percentage of the
+/* What statistics skip: the warm-up (the first `warmup` steps, counted in points when the
+ * steps do not increase (see series.c), or that percentage of the
  * points when pct), and unless per_rank, every rank's copy of a step but the lowest rank's. */
 struct series_keep {
 	int per_rank;

@@ -304,17 +304,29 @@ size_t tput_rank_prefix(const char *s, size_t len, long *rank_out)
 	long r = -1, *rank = &r;  /* written through only when a prefix is found */
 	size_t took = 0;
 	if (len > 0 && s[0] == '[') {
-		/* [rankN]: and [defaultN]: (torchrun --tee / log prefixes) */
-		static const char *const words[] = { "rank", "default" };
-		for (size_t w = 0; w < 2; w++) {
-			size_t wl = strlen(words[w]);
-			if (len > wl + 1 && memcmp(s + 1, words[w], wl) == 0 &&
-			    (n = read_uint(s, len, 1 + wl, rank)) > 0 && 1 + wl + n + 1 < len &&
-			    s[1 + wl + n] == ']' && s[2 + wl + n] == ':') {
-				took = 3 + wl + n + (3 + wl + n < len && s[3 + wl + n] == ' ');
+		/* [rankN]: and [defaultN]: (torchrun --tee / log prefixes), [Rank N] (Megatron) */
+		static const char *const words[] = { "rank", "default", "Rank" };
+		for (size_t w = 0; w < 3; w++) {
+			size_t wl = strlen(words[w]), at = 1 + wl;
+			if (len <= at || memcmp(s + 1, words[w], wl) != 0)
+				continue;
+			at += s[at] == ' ';
+			if ((n = read_uint(s, len, at, rank)) > 0 && at + n < len && s[at + n] == ']') {
+				at += n + 1;
+				if (at < len && s[at] == ':')
+					at++;
+				else if (w < 2)
+					break;  /* "[rank3]" alone is no torchrun prefix */
+				took = at + (at < len && s[at] == ' ');
 				break;
 			}
 		}
+	} else if (len > 0 && s[0] == ' ') {
+		/* srun -l pads "N: " to the widest rank: " 0: ", "  3: " */
+		while (i < len && i < 4 && s[i] == ' ')
+			i++;
+		if ((n = read_uint(s, len, i, rank)) > 0 && i + n + 1 < len && s[i + n] == ':' && s[i + n + 1] == ' ')
+			took = i + n + 2;
 	} else if (len > 7 && memcmp(s, "worker", 6) == 0) {
 		i = 6 + (s[6] == '-' || s[6] == '_');
 		if ((n = read_uint(s, len, i, rank)) > 0 && i + n < len && s[i + n] == ':')
@@ -437,9 +449,10 @@ static size_t yearless_at(const char *s, size_t len, size_t i, double *seconds)
 
 static int is_alnum(char c) { return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 
-int tput_find_timestamp(const char *s, size_t len, double *seconds)
+/* Where the first timestamp of the prefix ends, 0 when none. */
+static size_t timestamp_end(const char *s, size_t len, double *seconds)
 {
-	size_t end = len < 96 ? len : 96;
+	size_t end = len < 96 ? len : 96, n;
 	for (size_t i = 0; i < end; i++) {
 		if (i > 0 && (is_alnum(s[i - 1]) || s[i - 1] == '.' || s[i - 1] == ',' || s[i - 1] == '-' ||
 			      s[i - 1] == '/'))
@@ -447,10 +460,37 @@ int tput_find_timestamp(const char *s, size_t len, double *seconds)
 		if (!is_digit(s[i]) && !(s[i] == '[' || ((s[i] == 'I' || s[i] == 'W' || s[i] == 'E' ||
 							   s[i] == 'F') && i + 1 < len && is_digit(s[i + 1]))))
 			continue;
-		if (tput_timestamp(s + i, len - i, seconds) > 0 || yearless_at(s, len, i, seconds) > 0)
-			return 1;
+		if ((n = tput_timestamp(s + i, len - i, seconds)) > 0 || (n = yearless_at(s, len, i, seconds)) > 0)
+			return i + n;
 	}
 	return 0;
+}
+
+int tput_find_timestamp(const char *s, size_t len, double *seconds) { return timestamp_end(s, len, seconds) > 0; }
+
+size_t tput_host_rank(const char *s, size_t len, long *rank)
+{
+	size_t i = 0;
+	while (i < len && (s[i] == ' ' || s[i] == '\t' || s[i] == ']'))
+		i++;
+	size_t st = i;
+	int hosty = 0;
+	if (i >= len || !((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z')))
+		return 0;
+	for (; i < len && (is_alnum(s[i]) || s[i] == '-' || s[i] == '.' || s[i] == '_'); i++)
+		hosty |= is_digit(s[i]) || s[i] == '-' || s[i] == '.';
+	/* a host's name has a digit, '-' or '.' ("node-3", "ip-10-0-0-1"), or is "host" or
+	 * "localhost": "step:10 " and "iter:5 " are fields, not hosts */
+	if (!hosty && !(i - st == 4 && memcmp(s + st, "host", 4) == 0) &&
+	    !(i - st == 9 && memcmp(s + st, "localhost", 9) == 0))
+		return 0;
+	long r;
+	size_t n;
+	if (i >= len || s[i] != ':' || (n = read_uint(s, len, i + 1, &r)) == 0 || i + 1 + n >= len ||
+	    (s[i + 1 + n] != ' ' && s[i + 1 + n] != '\t'))
+		return 0;
+	*rank = r;
+	return i + 1 + n;
 }
 
 /* Lower-cased words that say a line is not training; inference ones are counted apart.
@@ -1035,6 +1075,9 @@ struct rule {
  * of each unit (to tell an unprefixed rank's copy), the last frame (to tell a redraw). */
 struct carry {
 	long long step;
+	long rank;                 /* the header line's, -1 when it had none */
+	long long prev_step;       /* the step of the last figures that had one */
+	unsigned long prev_step_line; /* their line; 0: none */
 	double time;
 	int have_time;
 	unsigned long lineno;      /* 0: no header */
@@ -1410,6 +1453,7 @@ static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx 
 				}
 		if (info.header && info.step >= 0) {
 			c->step = info.step;
+			c->rank = lc->rank;
 			c->lineno = lc->lineno;
 			c->have_time = lc->have_time;
 			c->time = lc->time;
@@ -1456,6 +1500,12 @@ static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx 
 	int under_header = header_ok && base.step < 0 && info.step < 0;
 	if (!under_header && !info.header)
 		c->lineno = 0;
+	/* Megatron prints "Effective Tera Flops per GPU: N" on a line of its own after the
+	 * iteration line: the same record, so the same step, when no figures came between. */
+	int effective = !under_header && base.step < 0 && info.step < 0 && c->prev_step_line &&
+			c->emit_line == c->prev_step_line &&
+			lc->lineno > c->prev_step_line && lc->lineno - c->prev_step_line <= 16 &&
+			memmem(s, len, "Effective Tera Flops", 20);
 	for (size_t i = 0; i < np; i++) {
 		struct tput_point *pt = &pts[i];
 		if (pt->step < 0)
@@ -1466,6 +1516,14 @@ static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx 
 			pt->time = base.time;
 		if (isnan(pt->time) && under_header && c->have_time)
 			pt->time = c->time;
+		if (pt->rank < 0 && under_header)
+			pt->rank = c->rank;
+		if (effective && pt->step < 0)
+			pt->step = c->prev_step;
+		else if (pt->step >= 0) {
+			c->prev_step = pt->step;
+			c->prev_step_line = lc->lineno;
+		}
 		/* An unprefixed rank's copy repeats the step of the figures just before (this line's
 		 * earlier frame or the last line with figures) in its unit. */
 		if (c->emit_line != lc->lineno) {
@@ -1496,7 +1554,10 @@ static void line(tput_ex *ex, char *s, size_t len, unsigned long lineno, uint64_
 		carry_reset(&ex->carry);
 	ex->carry.seen_line = lineno;
 	size_t skip = tput_rank_prefix(s, len, &lc.rank);
-	lc.have_time = tput_find_timestamp(s + skip, len - skip, &lc.time);
+	size_t ts = timestamp_end(s + skip, len - skip, &lc.time);
+	lc.have_time = ts > 0;
+	if (ts && lc.rank < 0)  /* OLMo: "TIME\tHOST:LOCAL_RANK\t..." */
+		tput_host_rank(s + skip + ts, len - skip - ts, &lc.rank);
 	s += skip;
 	len -= skip;
 	/* Captured progress bars: frames joined by "\r", each one a measurement. */

@@ -41,9 +41,14 @@ enum tput_num tput_parse_number(const char *text, size_t len, double *value);
 
 /* Remove ANSI escape sequences in place; returns the new length. */
 size_t tput_strip_ansi(char *text, size_t len);
-/* A rank prefix at the start ("[rank3]:", "[default7]:", "0: ", "worker-0:"): bytes it
+/* A rank prefix at the start ("[rank3]:", "[default7]:", "[Rank 3]", "0: ", srun's padded
+ * " 0: ", "worker-0:"): bytes it
  * takes (0 when none), rank in *rank. */
 size_t tput_rank_prefix(const char *text, size_t len, long *rank);
+/* "HOST:N" right after a line's timestamp (OLMo's "TIME\tHOST:LOCAL_RANK\t"), after blanks:
+ * the host has a digit, '-' or '.' or is "host"/"localhost", N is followed by a blank. Bytes
+ * up to N's end (0 when none), N in *rank. */
+size_t tput_host_rank(const char *text, size_t len, long *rank);
 /* A timestamp at the start (ISO 8601, "2024-05-01 12:00:00,123", glog "I0501 12:00:00.123456",
  * "05/01/2024 12:00:00"), optionally after "[": bytes it takes (0 when none), seconds since
  * the epoch (UTC; glog has no year, 1970 is assumed) in *seconds. */

@@ -109,6 +109,44 @@ static void test_warmup_steps(void **state)
 	series_set_free(&set);
 }
 
+static void test_warmup_steps_not_increasing(void **state)
+{
+	(void)state;
+	struct series_set set = { NULL, 0, 0 };
+	struct series_kept k;
+	/* A counter that never moves: warm-up in points, not the whole series. */
+	const double v[] = { 1, 2, 3, 4, 5, 6 };
+	const long long still[] = { 0, 0, 0, 0, 0, 0 };
+	struct series *s = fill(&set, "still", TPUT_IT_S, v, still, NULL, 6);
+	series_keep(s, &(struct series_keep){ 0, 0, 2 }, &k);
+	assert_int_equal(k.warmup, 2);
+	assert_values(&k, v + 2, 4);
+	free(k.v);
+	/* An in-epoch counter that starts again each epoch. */
+	const long long epoch[] = { 49, 99, 49, 99, 49, 99 };
+	s = fill(&set, "epoch", TPUT_IT_S, v, epoch, NULL, 6);
+	series_keep(s, &(struct series_keep){ 0, 0, 2 }, &k);
+	assert_int_equal(k.warmup, 2);
+	assert_values(&k, v + 2, 4);
+	free(k.v);
+	/* Ranks each counting up, interleaved: steps still increase (per rank). */
+	const long long st[] = { 10, 10, 11, 11, 12, 12 };
+	const long rk[] = { 0, 1, 0, 1, 0, 1 };
+	s = fill(&set, "ranks", TPUT_IT_S, v, st, rk, 6);
+	series_keep(s, &(struct series_keep){ 1, 0, 2 }, &k);
+	assert_int_equal(k.warmup, 4);
+	assert_values(&k, v + 4, 2);
+	free(k.v);
+	/* One restart in a run that goes up: still steps. */
+	const long long restart[] = { 1, 2, 3, 4, 2, 3 };
+	s = fill(&set, "restart", TPUT_IT_S, v, restart, NULL, 6);
+	series_keep(s, &(struct series_keep){ 0, 0, 2 }, &k);
+	assert_int_equal(k.warmup, 3);
+	assert_values(&k, (const double[]){ 3, 4, 6 }, 3);
+	free(k.v);
+	series_set_free(&set);
+}
+
 static void test_warmup_steps_without_steps(void **state)
 {
 	(void)state;
@@ -270,6 +308,7 @@ int main(void)
 		cmocka_unit_test(test_warmup_percent),
 		cmocka_unit_test(test_warmup_steps),
 		cmocka_unit_test(test_warmup_steps_without_steps),
+		cmocka_unit_test(test_warmup_steps_not_increasing),
 		cmocka_unit_test(test_rank_copies),
 		cmocka_unit_test(test_pool_and_summary),
 		cmocka_unit_test(test_compare_faster_and_slower),

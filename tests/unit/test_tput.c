@@ -291,6 +291,7 @@ static void test_runs_of_lines(void **state)
 	assert_int_equal(points, 3);
 	assert_int_equal(g.lineno[0], 3);
 	assert_true(g.pt[0].step == 2);
+	assert_int_equal(g.pt[0].rank, 0);  /* the header's "host:0" */
 	near(g.pt[0].time, 1722938405.52);
 	assert_int_equal(g.pt[0].unit, TPUT_TOKENS_S_GPU);
 	assert_int_equal(g.lineno[1], 4);
@@ -426,10 +427,50 @@ static void test_rank_prefixes(void **state)
 	assert_int_equal(tput_rank_prefix("12:00:00 x", 10, &r), 0);   /* a clock, not a rank */
 	assert_int_equal(tput_rank_prefix("2024-05-01 x", 12, &r), 0);
 	assert_int_equal(tput_rank_prefix("1.2e4 tok/s", 11, &r), 0);
-	assert_int_equal(tput_rank_prefix("[Rank 0] x", 10, &r), 0);
+	assert_int_equal(tput_rank_prefix("[rank3] x", 9, &r), 0);     /* torchrun's has a ':' */
+	assert_int_equal(tput_rank_prefix("     3: x", 9, &r), 0);     /* more padding than srun's */
+	assert_int_equal(tput_rank_prefix(" 3:00 x", 7, &r), 0);
 	assert_int_equal(r, -1);  /* untouched when there is no prefix */
+	assert_int_equal(tput_rank_prefix("[Rank 12] x", 11, &r), 10);
+	assert_int_equal(r, 12);
+	assert_int_equal(tput_rank_prefix("[Rank 4]: x", 11, &r), 10);
+	assert_int_equal(r, 4);
+	assert_int_equal(tput_rank_prefix(" 7: iter", 8, &r), 4);
+	assert_int_equal(r, 7);
+	assert_int_equal(tput_rank_prefix("  11: iter", 10, &r), 6);
+	assert_int_equal(r, 11);
+	r = -1;
+	assert_int_equal(tput_host_rank("\tnode-3:5\tolmo.train:908", 24, &r), 9);
+	assert_int_equal(r, 5);
+	assert_int_equal(tput_host_rank(" host:0  x", 10, &r), 7);
+	assert_int_equal(r, 0);
+	r = -1;
+	assert_int_equal(tput_host_rank(" step:10 loss", 13, &r), 0);  /* a field, not a host */
+	assert_int_equal(tput_host_rank(" node-3:5x", 10, &r), 0);
+	assert_int_equal(tput_host_rank(" 10.0.0.1:5 x", 13, &r), 0);  /* a host's name starts with a letter */
+	assert_int_equal(r, -1);
 	struct got g = run(NULL, "[rank5]:step: 3  loss: 7.1  tps: 4,000");
 	assert_int_equal(g.pt[0].rank, 5);
+}
+
+static void test_effective_tflops_step(void **state)
+{
+	(void)state;
+	tput_ex *ex = tput_ex_new();
+	for (size_t i = 0; i < tput_npresets; i++)
+		tput_ex_add_preset(ex, i);
+	static const char text[] =
+		" iteration       10/     100 | elapsed time per iteration (ms): 2310.7 | samples per second: 3.462 |\n"
+		"Effective Tera Flops per GPU: 45.2 and total parameters 1.3 B\n";
+	char *copy = strdup(text);
+	struct got g = { .n = 0 };
+	tput_ex_block(ex, copy, strlen(copy), 1, collect, &g);
+	assert_int_equal(g.n, 3);
+	assert_int_equal(g.lineno[2], 2);
+	assert_int_equal(g.pt[2].unit, TPUT_TFLOPS_GPU);
+	assert_true(g.pt[2].step == 10);
+	free(copy);
+	tput_ex_free(ex);
 }
 
 static void test_timestamps(void **state)
@@ -634,6 +675,7 @@ int main(void)
 		cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_units),
 		cmocka_unit_test(test_rank_prefixes),
+		cmocka_unit_test(test_effective_tflops_step),
 		cmocka_unit_test(test_timestamps),
 		cmocka_unit_test(test_traps),
 		cmocka_unit_test(test_ansi_strip),
