@@ -63,7 +63,10 @@ static uint32_t keyer_frame(struct keyer *k, agg *a, uint32_t id)
 		k->code[k->mapped] = parts.kind == FRAME_CODE;
 		if (k->key == KEY_THREAD || k->key == KEY_PROCESS || k->key == KEY_ROOT) {
 			enum frame_kind want = k->key == KEY_THREAD ? FRAME_THREAD : k->key == KEY_PROCESS ? FRAME_PROCESS : FRAME_CODE;
-			if (parts.kind == want || (k->key == KEY_ROOT && parts.kind == FRAME_PSEUDO))
+			if (parts.kind == want && k->key != KEY_ROOT && parts.id_len == 1 && parts.id[0] == '0' &&
+			    parts.name_len) /* --no-tids, --no-pids: the name is the identity */
+				v = intern_add(a->keys, parts.name, parts.name_len);
+			else if (parts.kind == want || (k->key == KEY_ROOT && parts.kind == FRAME_PSEUDO))
 				v = intern_add(a->keys, text, len);
 		} else {
 			long n = frame_key_text(k->key, text, len, &k->buf, &k->buf_cap);

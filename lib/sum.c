@@ -402,6 +402,44 @@ int sum_result_note_idle(const struct sum_result *r, const struct load_opts *opt
 	return 1;
 }
 
+int sum_files_each(char *const *paths, size_t npaths, const struct load_opts *opts,
+		   const struct agg_spec *spec, struct err_lines *errs, agg **each,
+		   uint64_t *each_samples, struct sum_result *pooled)
+{
+	memset(pooled, 0, sizeof *pooled);
+	intern *no_frames = intern_new(); /* merged rows carry their keys: no frame is looked up */
+	pooled->table = agg_open(no_frames, spec);
+	int status = 0, all_idle = npaths > 0;
+	for (size_t i = 0; i < npaths; i++) {
+		struct sum_result one;
+		status |= sum_files(&paths[i], 1, opts, spec, 0, errs, &one);
+		each[i] = one.table;
+		each_samples[i] = one.stats.samples_read;
+		agg_merge(pooled->table, one.table);
+		if (load_stats_add(&pooled->stats, &one.stats) != 0) {
+			err_warn("sample counts add up past 2^64");
+			status = 1;
+		}
+		pooled->stacks += one.stacks;
+		pooled->threads += one.threads;
+		pooled->workers = one.workers > pooled->workers ? one.workers : pooled->workers;
+		if (!one.idle_threads) {
+			all_idle = 0;
+		} else {
+			pooled->idle_threads += one.idle_threads;
+			if (i == 0 || one.idle_min < pooled->idle_min)
+				pooled->idle_min = one.idle_min;
+			if (one.idle_max > pooled->idle_max)
+				pooled->idle_max = one.idle_max;
+		}
+	}
+	if (!all_idle)
+		pooled->idle_threads = pooled->idle_min = pooled->idle_max = 0;
+	agg_close(pooled->table);
+	intern_free(no_frames);
+	return status;
+}
+
 void sum_result_free(struct sum_result *out)
 {
 	agg_free(out->table);
