@@ -44,6 +44,7 @@ static const struct cli_option options[] = {
 	PROFOPT_REWRITE_ROWS,
 	PROFOPT_TRANSFORM_ROWS,
 	PROFOPT_INPUT_ROWS,
+	PROFOPT_TO_ROW,
 	PROFOPT_LABEL_ROW,
 	PROFOPT_SHARE_ROWS,
 	{ 0, 0, 0, 0 },

@@ -314,8 +314,8 @@ int sum_files_tap(char *const *paths, size_t npaths, const struct load_opts *opt
 	 * --strict stop or -v's named skips happen as a single reader meets them. */
 	unsigned nworkers = workers ? workers : processors();
 	unsigned long long *sizes = xcalloc(npaths + 1, sizeof *sizes), total = 0;
-	if (npaths == 0 || errs->strict || errs->verbose || tap)
-		nworkers = 1;
+	if (npaths == 0 || errs->strict || errs->verbose || tap || timewin_active(&opts->win))
+		nworkers = 1;  /* time: inputs are documents, and folded stacks a usage error in order */
 	for (size_t f = 0; f < npaths && nworkers > 1; f++) {
 		if (!splittable(paths[f], opts->from, &sizes[f]))
 			nworkers = 1;
