@@ -162,6 +162,8 @@ int main(int argc, char **argv)
 				cli_usage_error(&spec, "%s", msg);
 			if (o.keys.keys[0] == KEY_SOURCE || (o.keys.nkeys == 2 && o.keys.keys[1] == KEY_SOURCE))
 				cli_usage_error(&spec, "--by source: sift-gil reads its inputs as one");
+			if (agg_spec_has(&o.keys, KEY_WINDOW))
+				cli_usage_error(&spec, "--by window is sift-top's (a time series)");
 			break;
 		case OPT_N: o.limit = cli_ulong(&spec, "--top", value); break;
 		case OPT_FORMAT:

@@ -103,6 +103,13 @@ static void take_stack(void *ctx, const uint32_t *ids, size_t n, uint64_t count)
 		pt->tap->fn(pt->tap->ctx, frames, ids, n, count);
 }
 
+/* --by window: the window of the stacks take_stack gets next. */
+static void take_window(void *ctx, double start)
+{
+	struct part *pt = ctx;
+	agg_set_window(pt->table, start);
+}
+
 /* Thread pseudo-frames of the part's kept stacks, by text, and their samples. */
 static void add_threads(const struct part *pt, intern *threads, uint64_t **samples, size_t *cap)
 {
@@ -333,6 +340,7 @@ int sum_files_tap(char *const *paths, size_t npaths, const struct load_opts *opt
 		struct load_opts o = *opts;
 		whole.tap = tap;
 		o.consumer = take_stack;
+		o.window_fn = take_window;
 		o.consumer_ctx = &whole;
 		if (!wants_source(spec)) {
 			status = load_files(whole.frames, paths, npaths, &o, errs, &out->stats);
