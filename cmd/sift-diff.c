@@ -44,6 +44,7 @@ static const struct cli_option options[] = {
 	PROFOPT_REWRITE_ROWS,
 	PROFOPT_TRANSFORM_ROWS,
 	PROFOPT_INPUT_ROWS,
+	PROFOPT_TO_ROW,
 	PROFOPT_LABEL_ROW,
 	PROFOPT_SHARE_ROWS,
 	{ 0, 0, 0, 0 },
@@ -145,6 +146,9 @@ int main(int argc, char **argv)
 			o.table_option = "--by";
 			if (agg_parse_keys(value, &o.keys, msg, sizeof msg) != 0)
 				cli_usage_error(&spec, "%s", msg);
+			if (agg_spec_has(&o.keys, KEY_WINDOW))
+				cli_usage_error(&spec, "--by window is sift-top's (a time series); sift-diff compares "
+						"windows given with --from/--to");
 			break;
 		case OPT_N: o.limit = cli_ulong(&spec, "--top", value); o.table_option = "--top"; break;
 		case OPT_TOTAL: o.total = 1; o.table_option = "--total"; break;

@@ -15,8 +15,10 @@ static const char *const to_names[] = { "folded", "speedscope", "pprof", NULL };
 enum to { TO_FOLDED, TO_SPEEDSCOPE, TO_PPROF };
 
 static const struct cli_option options[] = {
-	{ "to", OPT_TO, "FMT", "output format: folded (default), speedscope (JSON for speedscope.app)\n"
-	  "or pprof (gzipped profile.proto for go tool pprof; not to a terminal)" },
+	{ "to", OPT_TO, "FMT|SEC", "output format: folded (default), speedscope (JSON for speedscope.app)\n"
+	  "                            or pprof (gzipped profile.proto for go tool pprof; not to a\n"
+	  "                            terminal); a number: keep the samples before SEC seconds into\n"
+	  "                            each thread (speedscope, chrometrace)" },
 	PROFOPT_FILTER_ROWS,
 	PROFOPT_REWRITE_ROWS,
 	PROFOPT_TRANSFORM_ROWS,
@@ -48,7 +50,9 @@ int main(int argc, char **argv)
 	err_set_prog(argv[0]);
 	err_lines_init(&errs);
 	while ((key = cli_next(&spec, argc, argv, &value, &first)) != -1)
-		if (key == OPT_TO)
+		if (key == OPT_TO && timewin_parse_seconds(value, &(double){ 0 }) == 0)
+			profopt_handle(&spec, PROFOPT_TO, value, &opts, &errs);
+		else if (key == OPT_TO)
 			to = (enum to)cli_choice(&spec, "--to", value, to_names);
 		else if (!profopt_handle(&spec, key, value, &opts, &errs))
 			cli_usage_error(&spec, NULL);

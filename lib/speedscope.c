@@ -14,6 +14,7 @@ struct ss {
 	const struct doc_buf *doc;
 	struct err_lines *errs;
 	doc_stack_fn *fn;
+	doc_time_fn *when;      /* NULL: not timed */
 	void *ctx;
 	struct doc_stats *stats;
 	json_t *frames;
@@ -22,6 +23,8 @@ struct ss {
 	char proc[64], thread[512];  /* the profile name's pseudo-frames, or "" */
 	json_t **idx;           /* one stack's frame indices */
 	size_t idx_cap;
+	double rate;
+	struct doc_time t;      /* of the stack emit gives next */
 };
 
 static void bad(struct ss *s, const char *fmt, const char *what)
@@ -127,11 +130,14 @@ static void emit(struct ss *s, uint64_t count)
 	if (count == 0)
 		return;
 	s->stats->stacks++;
+	if (s->when)
+		s->when(s->ctx, &s->t);
 	s->fn(s->ctx, s->doc->file, s->doc->lineno, doc_stack_frames(&s->st), s->st.n, count);
 }
 
-static void sampled(struct ss *s, json_t *prof, const char *name, int pyspy, double scale)
+static void sampled(struct ss *s, json_t *prof, const char *name, int pyspy, double secs)
 {
+	double scale = secs > 0 ? secs * s->rate : 1, clock = 0;
 	name_frames(s, name);
 	json_t *samples = json_object_get(prof, "samples");
 	json_t *weights = json_object_get(prof, "weights");
@@ -145,6 +151,7 @@ static void sampled(struct ss *s, json_t *prof, const char *name, int pyspy, dou
 	for (size_t i = 0; i < n; i++) {
 		json_t *stack = json_array_get(samples, i);
 		uint64_t count = 1;
+		s->t = (struct doc_time){ (double)i / s->rate, 0 };
 		if (!pyspy && json_is_array(weights)) {
 			json_t *w = json_array_get(weights, i);
 			double v = json_number_value(w) * scale + carry;
@@ -154,6 +161,10 @@ static void sampled(struct ss *s, json_t *prof, const char *name, int pyspy, dou
 			}
 			count = (uint64_t)llround(v);
 			carry = v - (double)count;
+			if (secs > 0) {  /* the weight is the time the sample stands for */
+				s->t = (struct doc_time){ clock, json_number_value(w) * secs };
+				clock += s->t.len;
+			}
 		}
 		if (!json_is_array(stack)) {
 			bad_samples++;
@@ -178,8 +189,10 @@ static void sampled(struct ss *s, json_t *prof, const char *name, int pyspy, dou
 
 /* Evented: O/C events open and close frames at `at`; the stack open between two events
  * counts their distance times scale. */
-static void evented(struct ss *s, json_t *prof, const char *name, double scale)
+static void evented(struct ss *s, json_t *prof, const char *name, double secs)
 {
+	double scale = secs > 0 ? secs * s->rate : 1, first = 0;
+	double per_unit = secs > 0 ? secs : 1 / s->rate;  /* seconds */
 	name_frames(s, name);
 	json_t *events = json_object_get(prof, "events");
 	if (!json_is_array(events)) {
@@ -200,7 +213,10 @@ static void evented(struct ss *s, json_t *prof, const char *name, double scale)
 			break;
 		}
 		double t = json_number_value(at);
+		if (i == 0)
+			first = t;
 		if (depth > 0 && t > last) {
+			s->t = (struct doc_time){ (last - first) * per_unit, (t - last) * per_unit };
 			double v = (t - last) * scale + carry;
 			uint64_t count = v > 0 && v < 1.8e19 ? (uint64_t)llround(v) : 0;
 			carry = v - (double)count;
@@ -219,7 +235,14 @@ static void evented(struct ss *s, json_t *prof, const char *name, double scale)
 void speedscope_read(const struct doc_buf *doc, double rate, struct err_lines *errs,
 		     doc_stack_fn *fn, void *ctx, struct doc_stats *stats)
 {
-	struct ss s = { .doc = doc, .errs = errs, .fn = fn, .ctx = ctx, .stats = stats };
+	speedscope_read_timed(doc, rate, errs, fn, NULL, ctx, stats);
+}
+
+void speedscope_read_timed(const struct doc_buf *doc, double rate, struct err_lines *errs,
+			   doc_stack_fn *fn, doc_time_fn *when, void *ctx, struct doc_stats *stats)
+{
+	struct ss s = { .doc = doc, .errs = errs, .fn = fn, .when = when, .ctx = ctx, .stats = stats,
+			.rate = rate };
 	json_t *root = doc_load_json(doc, "speedscope", errs, stats);
 	if (!root)
 		return;
@@ -242,9 +265,9 @@ void speedscope_read(const struct doc_buf *doc, double rate, struct err_lines *e
 		if (ours && name && strcmp(name, SPEEDSCOPE_ALL_THREADS) == 0)
 			continue;
 		if (type && strcmp(type, "sampled") == 0)
-			sampled(&s, prof, name, pyspy, secs > 0 ? secs * rate : 1);
+			sampled(&s, prof, name, pyspy, secs);
 		else if (type && strcmp(type, "evented") == 0)
-			evented(&s, prof, name, secs > 0 ? secs * rate : 1);
+			evented(&s, prof, name, secs);
 		else
 			bad(&s, "speedscope profile of unknown type \"%s\"", type ? type : "");
 	}

@@ -103,6 +103,13 @@ static void take_stack(void *ctx, const uint32_t *ids, size_t n, uint64_t count)
 		pt->tap->fn(pt->tap->ctx, frames, ids, n, count);
 }
 
+/* --by window: the window of the stacks take_stack gets next. */
+static void take_window(void *ctx, double start)
+{
+	struct part *pt = ctx;
+	agg_set_window(pt->table, start);
+}
+
 /* Thread pseudo-frames of the part's kept stacks, by text, and their samples. */
 static void add_threads(const struct part *pt, intern *threads, uint64_t **samples, size_t *cap)
 {
@@ -314,8 +321,8 @@ int sum_files_tap(char *const *paths, size_t npaths, const struct load_opts *opt
 	 * --strict stop or -v's named skips happen as a single reader meets them. */
 	unsigned nworkers = workers ? workers : processors();
 	unsigned long long *sizes = xcalloc(npaths + 1, sizeof *sizes), total = 0;
-	if (npaths == 0 || errs->strict || errs->verbose || tap)
-		nworkers = 1;
+	if (npaths == 0 || errs->strict || errs->verbose || tap || timewin_active(&opts->win))
+		nworkers = 1;  /* time: inputs are documents, and folded stacks a usage error in order */
 	for (size_t f = 0; f < npaths && nworkers > 1; f++) {
 		if (!splittable(paths[f], opts->from, &sizes[f]))
 			nworkers = 1;
@@ -333,6 +340,7 @@ int sum_files_tap(char *const *paths, size_t npaths, const struct load_opts *opt
 		struct load_opts o = *opts;
 		whole.tap = tap;
 		o.consumer = take_stack;
+		o.window_fn = take_window;
 		o.consumer_ctx = &whole;
 		if (!wants_source(spec)) {
 			status = load_files(whole.frames, paths, npaths, &o, errs, &out->stats);
