@@ -14,7 +14,7 @@
 #include <strings.h>
 
 const char *const tput_unit_names[] = {
-	"tokens/s", "tokens/s/gpu", "samples/s", "samples/s/gpu", "images/s", "it/s",
+	"tokens/s", "tokens/s/gpu", "src-tokens/s", "tgt-tokens/s", "tps", "samples/s", "samples/s/gpu", "images/s", "it/s",
 	"TFLOP/s", "TFLOP/s/gpu", "ms/step", "MFU%", "value", NULL,
 };
 
@@ -31,7 +31,9 @@ static const struct {
 	{ "tokens per second", TPUT_TOKENS_S, 1, 0 }, { "tokens_per_sec", TPUT_TOKENS_S, 1, 0 },
 	{ "wps", TPUT_TOKENS_S, 1, 0 },
 	{ "tokens/s/gpu", TPUT_TOKENS_S_GPU, 1, 0 }, { "tok/s/gpu", TPUT_TOKENS_S_GPU, 1, 0 },
-	{ "tokens/s/device", TPUT_TOKENS_S_GPU, 1, 0 }, { "tps", TPUT_TOKENS_S_GPU, 1, 0 },
+	{ "tokens/s/device", TPUT_TOKENS_S_GPU, 1, 0 }, { "tps", TPUT_TPS, 1, 0 },
+	{ "src-tokens/s", TPUT_TOKENS_S_SRC, 1, 0 }, { "src tok/s", TPUT_TOKENS_S_SRC, 1, 0 },
+	{ "tgt-tokens/s", TPUT_TOKENS_S_TGT, 1, 0 }, { "tgt tok/s", TPUT_TOKENS_S_TGT, 1, 0 },
 	{ "tokens_per_sec_per_gpu", TPUT_TOKENS_S_GPU, 1, 0 },
 	{ "samples/s", TPUT_SAMPLES_S, 1, 0 }, { "samples/sec", TPUT_SAMPLES_S, 1, 0 },
 	{ "samples per second", TPUT_SAMPLES_S, 1, 0 }, { "SamplesPerSec", TPUT_SAMPLES_S, 1, 0 },
@@ -552,7 +554,8 @@ enum tput_context tput_context(const char *s, size_t len)
 }
 
 /* The key/value reader's classes of figure. */
-enum kv_class { KV_NONE, KV_TOKENS, KV_SAMPLES, KV_IMAGES, KV_ITERS, KV_TFLOPS, KV_GFLOPS, KV_MFU, KV_TIME };
+/* KV_TPS: the word "tps", which says tokens but not whether per GPU or for the job. */
+enum kv_class { KV_NONE, KV_TOKENS, KV_SAMPLES, KV_IMAGES, KV_ITERS, KV_TFLOPS, KV_GFLOPS, KV_MFU, KV_TIME, KV_TPS };
 
 /* A word to look for, its length written down: lookups run for every figure of a line. */
 struct kw {
@@ -567,7 +570,7 @@ static const struct kw kv_keys[] = {
 	KW("tera_flops", KV_TFLOPS, 0), KW("tflop/s", KV_TFLOPS, 0), KW("tflops", KV_TFLOPS, 0),
 	KW("gflop/s", KV_GFLOPS, 0), KW("gflops", KV_GFLOPS, 0), KW("mfu", KV_MFU, 1),
 	KW("tokens_per_s", KV_TOKENS, 0), KW("tokens/s", KV_TOKENS, 0), KW("tok/s", KV_TOKENS, 0),
-	KW("token/s", KV_TOKENS, 0), KW("tokens_per_second", KV_TOKENS, 0), KW("tps", KV_TOKENS, 1),
+	KW("token/s", KV_TOKENS, 0), KW("tokens_per_second", KV_TOKENS, 0), KW("tps", KV_TPS, 1),
 	KW("wps", KV_TOKENS, 1), KW("words_per_s", KV_TOKENS, 0), KW("words/s", KV_TOKENS, 0),
 	KW("samples_per_s", KV_SAMPLES, 0), KW("samplespers", KV_SAMPLES, 0), KW("samples/s", KV_SAMPLES, 0),
 	KW("sample_per_s", KV_SAMPLES, 0), KW("sample/s", KV_SAMPLES, 0), KW("examples/s", KV_SAMPLES, 0),
@@ -786,10 +789,11 @@ static int kv_key(const char *s, size_t i, char *key, size_t cap, size_t *klen)
 	return sep;
 }
 
-/* The unit written right after a figure ending at s[j] ("tok/s", glued "561.94ms", "src tok/s"). */
-static size_t kv_unit_after(const char *s, size_t len, size_t j, char *unit, size_t cap, int *tgt)
+/* The unit written right after a figure ending at s[j] ("tok/s", glued "561.94ms", "src tok/s");
+ * *side is 1 after "src", 2 after "tgt" (OpenNMT-py's source and target tokens). */
+static size_t kv_unit_after(const char *s, size_t len, size_t j, char *unit, size_t cap, int *side)
 {
-	*tgt = 0;
+	*side = 0;
 	size_t k = j;
 	if (k < len && s[k] == ' ')
 		k++;
@@ -801,7 +805,7 @@ static size_t kv_unit_after(const char *s, size_t len, size_t j, char *unit, siz
 		if (n == 0)
 			return 0;
 		if (round == 0 && n == 3 && (strcmp(unit, "src") == 0 || strcmp(unit, "tgt") == 0) && k < len && s[k] == ' ') {
-			*tgt = unit[0] == 't';
+			*side = unit[0] == 't' ? 2 : 1;
 			k++;
 			continue;
 		}
@@ -826,7 +830,14 @@ static const enum tput_unit kv_unit_of[][2] = {
 	[KV_IMAGES] = { TPUT_IMAGES_S, TPUT_IMAGES_S }, [KV_ITERS] = { TPUT_IT_S, TPUT_IT_S },
 	[KV_TFLOPS] = { TPUT_TFLOPS, TPUT_TFLOPS_GPU }, [KV_GFLOPS] = { TPUT_TFLOPS, TPUT_TFLOPS_GPU },
 	[KV_MFU] = { TPUT_MFU, TPUT_MFU }, [KV_TIME] = { TPUT_MS_STEP, TPUT_MS_STEP },
+	[KV_TPS] = { TPUT_TPS, TPUT_TOKENS_S_GPU },
 };
+
+/* "/gpu)" or "/device)" at s[j]. */
+static int kv_paren_gpu(const char *s, size_t len, size_t j)
+{
+	return (j + 5 <= len && memcmp(s + j, "/gpu)", 5) == 0) || (j + 8 <= len && memcmp(s + j, "/device)", 8) == 0);
+}
 
 static int kv_step_rank(const char *key)
 {
@@ -945,7 +956,7 @@ static size_t kv_read(const char *s, size_t len, struct tput_kv *out, size_t max
 		int neg = i > 0 && s[i - 1] == '-' && (i < 2 || !is_alnum(s[i - 2]));
 		size_t klen;
 		int sep = kv_key(s, i, key, sizeof key, &klen);
-		/* "N/M tok/s": the figure is N (OpenNMT-py's source tokens); M is the target's */
+		/* "N/M tok/s": N source and M target tokens (OpenNMT-py), two figures */
 		size_t after = numend;
 		int pair = 0;
 		if (after + 1 < len && s[after] == '/' && is_digit(s[after + 1])) {
@@ -955,10 +966,10 @@ static size_t kv_read(const char *s, size_t len, struct tput_kv *out, size_t max
 			after = e2;
 			pair = 1;
 		}
-		int tgt;
-		size_t ulen = kv_unit_after(s, len, after, unit, sizeof unit, &tgt);
+		int side;
+		size_t ulen = kv_unit_after(s, len, after, unit, sizeof unit, &side);
 		i = (after > i ? after : i + 1) - 1;
-		if (neg || tgt)
+		if (neg)
 			continue;
 		/* the unit after it, when it is one */
 		enum kv_class cls = KV_NONE;
@@ -997,7 +1008,7 @@ static size_t kv_read(const char *s, size_t len, struct tput_kv *out, size_t max
 		if (cls == KV_NONE) {
 			enum kv_class kcls = (enum kv_class)ki->kcls;
 			/* "KEY V" without ':' or '=': one word that says what it is */
-			if (kcls == KV_NONE || (!sep && (kcls == KV_TIME || (!ki->compound && kcls != KV_TOKENS &&
+			if (kcls == KV_NONE || (!sep && (kcls == KV_TIME || (!ki->compound && kcls != KV_TOKENS && kcls != KV_TPS &&
 									   kcls != KV_ITERS && kcls != KV_MFU))))
 				continue;
 			cls = kcls;
@@ -1035,9 +1046,27 @@ static size_t kv_read(const char *s, size_t len, struct tput_kv *out, size_t max
 				continue;
 			v = 1 / v;
 		}
+		enum tput_unit u = kv_unit_of[cls][gpu];
+		if (cls == KV_TOKENS && !gpu && (side || pair))
+			u = side == 2 ? TPUT_TOKENS_S_TGT : TPUT_TOKENS_S_SRC;
 		if (n < max)
-			out[n++] = (struct tput_kv){ kv_unit_of[cls][gpu], v * scale, average };
+			out[n++] = (struct tput_kv){ u, v * scale, average };
+		double w;
+		if (u == TPUT_TOKENS_S_SRC && pair && n < max &&
+		    tput_parse_number(s + numend + 1, after - numend - 1, &w) == TPUT_NUM_OK)
+			out[n++] = (struct tput_kv){ TPUT_TOKENS_S_TGT, w * scale, average };
+		/* "V(W/gpu)": the figure per device beside it (NeMo AutoModel's "tps 9.1(1.1/gpu)") */
+		size_t e3;
+		if (!gpu && kv_unit_of[cls][1] != u && after + 1 < len && s[after] == '(' && is_digit(s[after + 1]) && n < max &&
+		    (e3 = kv_number(s, len, after + 1)) > 0 && kv_paren_gpu(s, len, e3) &&
+		    tput_parse_number(s + after + 1, e3 - after - 1, &w) == TPUT_NUM_OK)
+			out[n++] = (struct tput_kv){ kv_unit_of[cls][1], (invert && w ? 1 / w : w) * scale, average };
 	}
+	/* A bare "tps" beside a per-device token figure is the whole job's (NeMo AutoModel) */
+	for (size_t k = 0; k < n; k++)
+		for (size_t g = 0; out[k].unit == TPUT_TPS && g < n; g++)
+			if (out[g].unit == TPUT_TOKENS_S_GPU)
+				out[k].unit = TPUT_TOKENS_S;
 	return n;
 }
 
@@ -1344,7 +1373,7 @@ enum { FRAME_MAX = 16 };
 static enum tput_unit per_device_unit(enum tput_unit u)
 {
 	switch (u) {
-	case TPUT_TOKENS_S: return TPUT_TOKENS_S_GPU;
+	case TPUT_TOKENS_S: case TPUT_TPS: return TPUT_TOKENS_S_GPU;
 	case TPUT_SAMPLES_S: return TPUT_SAMPLES_S_GPU;
 	case TPUT_TFLOPS: return TPUT_TFLOPS_GPU;
 	default: return u;
@@ -1374,7 +1403,9 @@ static size_t add_kv(tput_ex *ex, const char *s, size_t len, const struct line_c
 	struct tput_kv kvs[FRAME_MAX];
 	size_t nk = kv_read(s, len, kvs, FRAME_MAX, info, ex->kvcache);
 	for (size_t k = 0; k < nk; k++) {
-		enum tput_unit u = per_device ? per_device_unit(kvs[k].unit) : kvs[k].unit;
+		enum tput_unit u = per_device > 0 ? per_device_unit(kvs[k].unit) : kvs[k].unit;
+		if (per_device < 0 && u == TPUT_TPS)
+			u = TPUT_TOKENS_S;
 		size_t at = np;
 		for (size_t j = 0; j < np; j++)
 			if (pts[j].unit == u)

@@ -199,8 +199,8 @@ static void test_kv_reader(void **state)
 		{ "1\timages/sec: 205.3 +/- 0.0 (jitter = 0.0)\t9.111", 1, TPUT_IMAGES_S, 205.3, -1, NAN },
 		{ "total images/sec: 204.75", 0, 0, 0, -1, NAN },
 		{ "2017-03-28 14:51:04.380095: step 660, loss = 2.85 (729.8 examples/sec; 0.175 sec/batch)", 2, TPUT_SAMPLES_S, 729.8, 660, 2.85 },
-		{ "Step 2250/200000; acc:  31.18; ppl: 57.53; xent: 4.05; lr: 0.00028; 5092/261 tok/s;   6641 sec", 1, TPUT_TOKENS_S, 5092, 2250, 4.05 },
-		{ "Epoch  1, 12900/37527; acc:   4.48; ppl: 35173.75; xent:  10.47; 3599 src tok/s; 3678 tgt tok/s;   9861 s elapsed", 1, TPUT_TOKENS_S, 3599, -1, 10.47 },
+		{ "Step 2250/200000; acc:  31.18; ppl: 57.53; xent: 4.05; lr: 0.00028; 5092/261 tok/s;   6641 sec", 2, TPUT_TOKENS_S_SRC, 5092, 2250, 4.05 },
+		{ "Epoch  1, 12900/37527; acc:   4.48; ppl: 35173.75; xent:  10.47; 3599 src tok/s; 3678 tgt tok/s;   9861 s elapsed", 2, TPUT_TOKENS_S_SRC, 3599, -1, 10.47 },
 		{ "step 1:    120.44 GFLOPS, loss: 10.44154", 1, TPUT_TFLOPS, 0.12044, 1, 10.44154 },
 		{ "Effective Tera Flops per GPU: 45.2 and total parameters 1.3 B", 1, TPUT_TFLOPS_GPU, 45.2, -1, NAN },
 		{ "FLOPS per GPU = 3 * fwd flops per GPU / iter latency:    13.63 TFLOPS", 1, TPUT_TFLOPS_GPU, 13.63, -1, NAN },
@@ -214,6 +214,10 @@ static void test_kv_reader(void **state)
 		{ "eval_samples_per_second =      0.329", 0, 0, 0, -1, NAN },
 		{ "mfu -100.00%, iter 0", 0, 0, 0, 0, NAN },
 		{ "no digits here at all: tok/s samples/s", 0, 0, 0, -1, NAN },
+		{ "step: 10  loss: 7.9  tps: 5,856", 1, TPUT_TPS, 5856, 10, 7.9 },
+		{ "tps_per_gpu: 812.5", 1, TPUT_TOKENS_S_GPU, 812.5, -1, NAN },
+		{ "step 10 | epoch 0 | loss 2.1031 | grad_norm 1.2031 | lr 1.00e-05 | mem 30.12 GiB | tps 12345.67(1543.21/gpu) | num_label_tokens 4096", 2, TPUT_TOKENS_S, 12345.67, 10, 2.1031 },
+		{ "train_tps=4000 tps_per_gpu=500", 2, TPUT_TOKENS_S, 4000, -1, NAN },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		struct tput_kv kv[8];
@@ -239,6 +243,19 @@ static void test_kv_reader(void **state)
 	assert_int_equal(tput_kv_read(line, strlen(line), kv, 8, &info), 2);
 	assert_true(kv[0].average && !kv[1].average);
 	assert_true(info.step == 10);
+	/* the second figure of each line: the target's, the per-device one */
+	line = "lr: 0.00028; 5092/261 tok/s;   6641 sec";
+	assert_int_equal(tput_kv_read(line, strlen(line), kv, 8, &info), 2);
+	assert_int_equal(kv[1].unit, TPUT_TOKENS_S_TGT);
+	near(kv[1].value, 261);
+	line = "xent:  10.47; 3599 src tok/s; 3678 tgt tok/s;   9861 s elapsed";
+	assert_int_equal(tput_kv_read(line, strlen(line), kv, 8, &info), 2);
+	assert_int_equal(kv[1].unit, TPUT_TOKENS_S_TGT);
+	near(kv[1].value, 3678);
+	line = "mem 30.12 GiB | tps 12345.67(1543.21/gpu) | num_label_tokens 4096";
+	assert_int_equal(tput_kv_read(line, strlen(line), kv, 8, &info), 2);
+	assert_int_equal(kv[1].unit, TPUT_TOKENS_S_GPU);
+	near(kv[1].value, 1543.21);
 }
 
 /* Training or not: whole words, any case, "val_loss" one word. */
