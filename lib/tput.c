@@ -110,6 +110,12 @@ const struct tput_preset tput_presets[] = {
 	  "'train_samples_per_second': (?<tput>[^\\s,}]+)(?:.*?'train_loss': (?<loss>[^\\s,}]+))?",
 	  "samples/s", 1,
 	  "{'train_runtime': 900.1, 'train_samples_per_second': 35.55, 'train_steps_per_second': 0.009, 'train_loss': 2.31, 'epoch': 1.0}", TPUT_READ_REGEX, 0 },
+	{ "lightning", "Lightning progress bar (train_loss=)", { "train_loss", NULL },
+	  "^(?![^|]*(?i:load|checkpoint|shard|download|fetch|tokeni|map|filter|eval|predict|valid|sanity|test))"
+	  ".*?(?<step>\\d+)/(?<total>\\d+) \\[[\\d:]+<[\\d:?]+,\\s*(?<tput>[0-9][^\\s,\\]]*?)(?<unit>it/s|s/it)"
+	  "(?:[^\\]]*?\\btrain_loss(?:_step)?=(?<loss>[^\\s,\\]]+))?",
+	  NULL, 1, "Epoch 0:  45%|####5     | 450/1000 [01:02<01:16,  7.20it/s, v_num=0, train_loss=2.310]",
+	  TPUT_READ_REGEX, 0 },
 	{ "tqdm", "tqdm (HF Trainer, Lightning)", { "it/s", "s/it", NULL },
 	  "^(?![^|]*(?i:load|checkpoint|shard|download|fetch|tokeni|map|filter|eval|predict|valid))"
 	  ".*?(?<step>\\d+)/(?<total>\\d+) \\[[\\d:]+<[\\d:?]+,\\s*(?<tput>[0-9][^\\s,\\]]*?)(?<unit>it/s|s/it)"
@@ -150,12 +156,43 @@ const struct tput_preset tput_presets[] = {
 	{ "tinygrad", "tinygrad (MLPerf examples)", { " s run, ", NULL },
 	  "^\\s*(?<step>\\d+) (?<tput>" VAL ") (?<unit>s) run, (?<loss>" VAL ") loss",
 	  NULL, 1, "    4 4.32 s run, 11.8750 loss, 0.000000000002 LR, 1454.57 GB used, 401488.40 GFLOPS", TPUT_READ_REGEX, 0 },
+	/* Frameworks the key/value reader reads: their lines named, the reading its own. The
+	 * literal search reports one literal per offset, so each names its lines by a literal that
+	 * starts where no other rule's does ("; acc:", not " tok/s" that llm.c's starts with). */
+	{ "composer", "Composer", { "[batch=", "Train throughput/", NULL }, NULL, NULL, 1,
+	  "[batch=20/50]: Train loss/train/total: 0.5505  throughput/tokens_per_sec: 155825.3348  device/tokens_per_sec: 19478.1669",
+	  TPUT_READ_KV, 0 },
+	{ "olmo", "OLMo", { "[step=", "throughput/", NULL }, NULL, NULL, 1,
+	  "    throughput/device/tokens_per_second=26,676", TPUT_READ_KV, 0 },
+	{ "nemo-automodel", "NeMo AutoModel (global and per GPU)", { "/gpu) | ", NULL }, NULL, NULL, 1,
+	  "step 10 | epoch 0 | loss 2.1031 | grad_norm 1.2031 | lr 1.00e-05 | mem 30.12 GiB | tps 12345.67(1543.21/gpu) | num_label_tokens 4096",
+	  TPUT_READ_KV, -1 },
+	{ "nemo2", "NeMo 2 (step timing, no TFLOPS)", { "train_step_timing", NULL }, NULL, NULL, 1,
+	  "Training epoch 0, iteration 120/149 | lr: 3e-05 | global_step: 120 | reduced_train_loss: 1.233 | train_step_timing in s: 0.03146",
+	  TPUT_READ_KV, 0 },
+	{ "fairseq-legacy", "fairseq (legacy, no num_updates)", { "| epoch ", NULL }, NULL, NULL, 1,
+	  "| epoch 001:   1000 / 37483 loss=9.68 (10.49), wps=4632, wpb=3514, bsz=126, lr=0.25, clip=100%, gnorm=1.02492",
+	  TPUT_READ_KV, 0 },
+	{ "deepspeed-flops-profiler", "DeepSpeed flops profiler (summary)",
+	  { "iter latency", "FLOPS per GPU", "samples/second", NULL }, NULL, NULL, 1,
+	  "FLOPS per GPU = 3 * fwd flops per GPU / iter latency:    13.63 TFLOPS", TPUT_READ_KV, 0 },
+	{ "tf-cnn-benchmarks", "tf_cnn_benchmarks", { "images/sec:", NULL }, NULL, NULL, 1,
+	  "10  images/sec: 139.6 +/- 0.1 (jitter = 0.3)  8.137", TPUT_READ_KV, 0 },
+	{ "colossalai", "ColossalAI", { "Step time", "throughput=", "Tflops", NULL }, NULL, NULL, 1,
+	  "[08/30/23 07:07:34] INFO     colossalai - colossalai - INFO: Step time: 22.885",
+	  TPUT_READ_KV, 0 },
+	{ "opennmt-py", "OpenNMT-py (source and target tokens)", { "; acc:", " tok/s;", NULL }, NULL, NULL, 1,
+	  "[2019-03-21 18:31:43,773 INFO] Step 2250/200000; acc:  31.18; ppl: 57.53; xent: 4.05; lr: 0.00028; 5092/261 tok/s;   6641 sec",
+	  TPUT_READ_KV, 0 },
+	{ "gluonnlp", "GluonNLP", { "Thoughput=", "Throughput=", NULL }, NULL, NULL, 1,
+	  "INFO:gluonnlp:11:22:28 Batch: 4512/7387, Loss=4.1048, lr=0.0000065 Thoughput=45.02 samples/s",
+	  TPUT_READ_KV, 0 },
 	{ "generic", "custom (any N tok/s)", { "tok/s", "tokens/s", "samples/s", "tokens per second" },
 	  "(?:\\bstep[ :=]\\s*(?<step>\\d+)\\b.*?)?(?<![\\w.,/])(?<tput>nan|[0-9][0-9.,]*(?:[eE][-+]?[0-9]+)?[KMGTkmgt]?)"
 	  "\\s*(?<unit>tok(?:ens)?/s(?:ec)?|tokens per second|samples/s(?:ec)?)\\b",
 	  NULL, 1, "step 40 | 14.5K tok/s", TPUT_READ_REGEX, 0 },
 	{ "kv", "any KEY: V, KEY=V, V UNIT (OLMo, Composer, tf_cnn_benchmarks, OpenNMT-py, ...)", { NULL },
-	  NULL, NULL, 1, "throughput/device/tokens_per_second=26,668", TPUT_READ_KV, 0 },
+	  NULL, NULL, 1, "tokens_per_sec_per_gpu: 10,700", TPUT_READ_KV, 0 },
 };
 const size_t tput_npresets = sizeof tput_presets / sizeof tput_presets[0];
 
@@ -1091,6 +1128,7 @@ struct rule {
 	size_t litlen[KV_NLITS];
 	size_t nlits;
 	enum tput_reader reader;
+	int thin;              /* a framework's lines (its literals) read by the key/value reader */
 	int per_device;
 	const char *unit;
 	enum tput_unit fixed_unit;  /* unit, scale and inversion of `unit`, read once */
@@ -1210,6 +1248,23 @@ void tput_ex_add_preset(tput_ex *ex, size_t index)
 {
 	const struct tput_preset *p = &tput_presets[index];
 	char err[256];
+	if (p->reader == TPUT_READ_KV && p->literals[0]) {
+		struct rule *r = new_rule(ex);
+		r->preset = (long)index;
+		r->reader = TPUT_READ_KV;
+		r->thin = 1;
+		r->per_device = p->per_device;
+		r->g_tput = r->g_unit = r->g_step = r->g_time = r->g_loss = r->g_rank = r->g_total = -1;
+		r->name = xstrndup(p->name, strlen(p->name));
+		for (; r->nlits < 4 && p->literals[r->nlits]; r->nlits++) {
+			r->literals[r->nlits] = p->literals[r->nlits];
+			r->litlen[r->nlits] = strlen(p->literals[r->nlits]);
+			lit_add(ex->literals, r->literals[r->nlits], r->litlen[r->nlits], (unsigned)(ex->n - 1));
+		}
+		r->unit = "value";
+		fix_unit(r);
+		return;
+	}
 	if (p->reader == TPUT_READ_KV) {
 		struct rule *r = new_rule(ex);
 		r->preset = (long)index;
@@ -1397,7 +1452,7 @@ static uint64_t frame_hash(const char *s, size_t len)
 
 /* The key/value reader's figures join the preset's: one per unit, a plain figure before a
  * running average; the line's step and loss fill what the preset left unknown. */
-static size_t add_kv(tput_ex *ex, const char *s, size_t len, const struct line_ctx *lc, int per_device,
+static size_t add_kv(tput_ex *ex, int rule, const char *s, size_t len, const struct line_ctx *lc, int per_device,
 		     struct tput_point *pts, size_t np, int *from_kv_avg, struct tput_kv_line *info)
 {
 	struct tput_kv kvs[FRAME_MAX];
@@ -1418,7 +1473,7 @@ static size_t add_kv(tput_ex *ex, const char *s, size_t len, const struct line_c
 			np++;
 		}
 		pts[at] = (struct tput_point){ lc->rank, -1, lc->have_time ? lc->time : NAN, kvs[k].value, u, NAN,
-					       ex->kv };
+					       rule };
 		from_kv_avg[at] = kvs[k].average;
 	}
 	return np;
@@ -1428,7 +1483,7 @@ static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx 
 		  tput_sink *sink, void *ctx)
 {
 	char why[96], err[256];
-	int literal = 0, matched = 0, closing = 0, per_device = 0, from_kv_avg[FRAME_MAX] = { 0 };
+	int literal = 0, matched = 0, closing = 0, per_device = 0, thin = -1, from_kv_avg[FRAME_MAX] = { 0 };
 	struct tput_point pts[FRAME_MAX], base = { lc->rank, -1, NAN, NAN, TPUT_VALUE, NAN, 0 };
 	size_t np = 0;
 	const char *reason = "holds a throughput word but no rule matched";
@@ -1436,8 +1491,15 @@ static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx 
 	for (size_t i = 0; i < ex->n; i++) {
 		struct rule *r = &ex->rules[i];
 		/* The line-level prefilter chose the rules; frames of a split line recheck. */
-		if ((i < 64 && !(mask >> i & 1)) || r->reader == TPUT_READ_KV)
+		if ((i < 64 && !(mask >> i & 1)) || (r->reader == TPUT_READ_KV && !r->thin))
 			continue;
+		if (r->thin) {  /* a framework's line: the key/value reader reads it as the preset says */
+			if ((lc->split || i >= 64 || mask == UINT64_MAX) && !has_literal(r, s, len))
+				continue;
+			thin = (int)i;
+			per_device = r->per_device;
+			break;
+		}
 		if (lc->split && !has_literal(r, s, len))
 			continue;
 		literal = 1;
@@ -1469,13 +1531,13 @@ static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx 
 	struct tput_kv_line info = { -1, 0, NAN, 0, 0 };
 	int kv = ex->kv;
 	/* The search reports one literal per offset: "wps=" may hide the reader's "wps". */
-	if (kv >= 0 && (matched || (kv < 64 && (mask >> kv & 1) && !lc->split) ||
-			has_literal(&ex->rules[kv], s, len))) {
+	if (thin >= 0 || (kv >= 0 && (matched || (kv < 64 && (mask >> kv & 1) && !lc->split) ||
+				      has_literal(&ex->rules[kv], s, len)))) {
 		if (memchr(s, '*', len) && memmem(s, len, "metrics *****", 13)) {
 			c->metrics_line = lc->lineno;  /* HF's summary block: a copy of the figures above */
 			return;
 		}
-		np = add_kv(ex, s, len, lc, per_device, pts, np, from_kv_avg, &info);
+		np = add_kv(ex, thin >= 0 ? thin : kv, s, len, lc, per_device, pts, np, from_kv_avg, &info);
 		if (closing)  /* nor is the closing frame's rate a step when the reader finds it */
 			for (size_t i = np; i-- > 0;)
 				if (pts[i].unit == base.unit) {
