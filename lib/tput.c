@@ -1166,6 +1166,8 @@ struct tput_ex {
 	struct carry carry;
 	size_t inference, copies;
 	struct kv_cache *kvcache;  /* the key/value reader's analysis of the keys seen */
+	char *joined;              /* a record hard-wrapped over lines, put back together */
+	size_t joined_cap;
 };
 
 static void carry_reset(struct carry *c)
@@ -1197,6 +1199,7 @@ void tput_ex_free(tput_ex *ex)
 	free(ex->rules);
 	lit_free(ex->literals);
 	free(ex->kvcache);
+	free(ex->joined);
 	free(ex);
 }
 
@@ -1688,18 +1691,140 @@ static size_t line_len(const char *s, const char *block_end)
 	return (size_t)((nl ? nl : block_end) - s);
 }
 
+/* A record hard-wrapped at a terminal's or a wrapper's width: every part but the last is
+ * exactly as wide, the first starts with the log's prefix (a rank or a timestamp) and the
+ * others do not, and the cut falls inside a field (no blank either side of it). */
+enum { WRAP_PARTS = 8 };
+static int wrap_width(size_t n)
+{
+	static const unsigned short widths[] = { 80, 100, 120, 132, 160, 200, 250, 256 };
+	for (size_t i = 0; i < sizeof widths / sizeof widths[0]; i++)
+		if (n == widths[i])
+			return 1;
+	return 0;
+}
+
+static int log_prefixed(const char *s, size_t len)
+{
+	long rank;
+	double t;
+	return tput_rank_prefix(s, len, &rank) > 0 || timestamp_end(s, len, &t) > 0;
+}
+
+/* A line without its "\r\n" or "\n". */
+struct span {
+	char *s;
+	size_t n;
+};
+
+static struct span span_at(char *s, const char *end)
+{
+	size_t n = line_len(s, end);
+	return (struct span){ s, n - (n > 0 && s[n - 1] == '\r') };
+}
+
+/* Does part b carry on the record part a cut? */
+static int wrap_cut(struct span a, struct span b, size_t width)
+{
+	return a.n == width && b.n > 0 && a.s[a.n - 1] != ' ' && b.s[0] != ' ' && b.s[0] != '\t' &&
+	       !log_prefixed(b.s, b.n);
+}
+
+/* The wrapped record the line at cur belongs to, its lines from *first (not before from) to
+ * *last, put together in ex->joined; 0 when the line stands alone. A line of the block
+ * (text) next to the record must have the prefix too: the log is one whose lines all have
+ * it, not a mix where an unprefixed line may follow one that happens to be as wide. Only
+ * lines with a rule's literal come here: the others cost nothing. */
+static size_t wrap_join(tput_ex *ex, char *text, char *from, char *cur, char *end, char **first, char **last)
+{
+	struct span parts[WRAP_PARTS], back[WRAP_PARTS], later = span_at(cur, end);
+	size_t np = 0, nb = 0, width = 0;
+	if (!log_prefixed(later.s, later.n)) {
+		/* a later part: back to the first, each line before as wide, the first prefixed */
+		for (char *s = cur;;) {
+			if (nb == WRAP_PARTS - 1 || s <= from)
+				return 0;
+			char *ps = memrchr(from, '\n', (size_t)(s - 1 - from));
+			struct span p = span_at(ps ? ps + 1 : from, end);
+			if (!wrap_width(p.n) || (width && p.n != width) || !wrap_cut(p, later, p.n))
+				return 0;
+			width = p.n;
+			back[nb++] = later = p;
+			s = p.s;
+			if (log_prefixed(p.s, p.n))
+				break;
+		}
+	} else if (!wrap_width(later.n)) {
+		return 0;
+	}
+	while (nb > 0)
+		parts[np++] = back[--nb];
+	parts[np++] = span_at(cur, end);
+	if (!width)
+		width = parts[0].n;
+	/* on while each part is cut at the same width */
+	while (np < WRAP_PARTS) {
+		struct span p = parts[np - 1];
+		char *nx = p.s + line_len(p.s, end);
+		if (nx >= end || ++nx >= end)
+			break;
+		struct span q = span_at(nx, end);
+		if (!wrap_cut(p, q, width))
+			break;
+		parts[np++] = q;
+	}
+	if (np == 1)
+		return 0;
+	char *after = parts[np - 1].s + line_len(parts[np - 1].s, end) + 1, *before = NULL;
+	if (parts[0].s > text) {
+		before = memrchr(text, '\n', (size_t)(parts[0].s - 1 - text));
+		before = before ? before + 1 : text;
+	}
+	struct span b = before ? span_at(before, end) : (struct span){ NULL, 0 };
+	struct span a = after < end ? span_at(after, end) : (struct span){ NULL, 0 };
+	if (!(b.n && log_prefixed(b.s, b.n)) && !(a.n && log_prefixed(a.s, a.n)))
+		return 0;
+	size_t total = 0;
+	for (size_t i = 0; i < np; i++)
+		total += parts[i].n;
+	ex->joined = xgrow(ex->joined, &ex->joined_cap, total + 1, 1);
+	total = 0;
+	for (size_t i = 0; i < np; i++) {
+		memcpy(ex->joined + total, parts[i].s, parts[i].n);
+		total += parts[i].n;
+	}
+	ex->joined[total] = '\0';
+	*first = parts[0].s;
+	*last = parts[np - 1].s;
+	return total;
+}
+
 size_t tput_ex_block(tput_ex *ex, char *text, size_t len, unsigned long lineno, tput_sink *sink, void *ctx)
 {
 	char *end = text + len, *at = text;
 	size_t newlines = 0;
 	if (lineno <= 1)
 		carry_reset(&ex->carry);
+	char *done = text;  /* lines before this were looked at */
 	if (!filtered(ex)) {
 		while (at < end) {
+			char *first, *last;
+			size_t jl = wrap_join(ex, text, done, at, end, &first, &last);
+			if (jl) {  /* forward only: each line here was looked at before the next */
+				size_t parts = in_count_lines(at, (size_t)(last - at));
+				line(ex, ex->joined, jl, lineno, UINT64_MAX, sink, ctx);
+				lineno += parts;
+				newlines += parts;
+				at = last;
+			} else {
+				size_t n = line_len(at, end);
+				line(ex, at, n - (n > 0 && at[n - 1] == '\r'), lineno, UINT64_MAX, sink, ctx);
+			}
 			size_t n = line_len(at, end);
-			line(ex, at, n - (n > 0 && at[n - 1] == '\r'), lineno++, UINT64_MAX, sink, ctx);
+			lineno++;
 			newlines += at + n < end;
 			at += n + 1;
+			done = at;
 		}
 		return newlines;
 	}
@@ -1725,8 +1850,23 @@ size_t tput_ex_block(tput_ex *ex, char *text, size_t len, unsigned long lineno, 
 		lineno += gap;
 		newlines += gap;
 		counted = start;
+		char *first, *last;
+		size_t jl = wrap_join(ex, text, done, start, end, &first, &last);
+		if (jl) {
+			/* the record's lines as one, numbered by its first; the search goes on past it */
+			size_t jrule, jhit = find_literal(ex, ex->joined, jl, &jrule);
+			uint64_t jmask = jhit < jl ? rules_in_line(ex, ex->joined, jl, jhit, jrule) : mask;
+			line(ex, ex->joined, jl, lineno - in_count_lines(first, (size_t)(start - first)), jmask, sink,
+			     ctx);
+			line_end = last + line_len(last, end);
+			at = line_end + (line_end < end);
+			done = at;
+			hit = find_literal(ex, at, (size_t)(end - at), &rule);
+			continue;
+		}
 		line(ex, start, n - (n > 0 && start[n - 1] == '\r'), lineno, mask, sink, ctx);
 		at = line_end + (line_end < end);
+		done = at;
 		hit = more == (size_t)(end - next) ? (size_t)(end - at) : (size_t)(next + more - at);
 		rule = next_rule;
 	}

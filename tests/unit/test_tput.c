@@ -283,6 +283,50 @@ static void test_context(void **state)
 }
 
 /* Records over lines, copies and redraws, inference counts: the extractor's memory. */
+/* A record hard-wrapped at 120 columns with its literal ("tps") cut in two: the continuation
+ * line finds it and the record reads whole, on its first line; a line of another log as wide
+ * and followed by an unprefixed line stays alone. */
+static void test_wrapped_record(void **state)
+{
+	(void)state;
+	tput_ex *ex = tput_ex_new();
+	for (size_t i = 0; i < tput_npresets; i++)
+		tput_ex_add_preset(ex, i);
+	static const char text[] =
+		"[rank0]:[titan] 2025-03-12 11:10:21,511 - root - INFO - step: 21  loss:  6.2  tps: 193,831\n"
+		"[rank0]:[titan] 2025-03-12 11:10:22,511 - root - INFO - step: 22  loss:  6.12345555555555555  memory:  1.41GiB(1.79%)  t\n"
+		"ps: 192,154  tflops: 18.36  mfu: 1.86%\n"
+		"[rank0]:[titan] 2025-03-12 11:10:23,511 - root - INFO - step: 23  loss:  6.1  tps: 193,900\n";
+	char *copy = strdup(text);
+	struct got g = { .n = 0 };
+	assert_int_equal(tput_ex_block(ex, copy, strlen(copy), 1, collect, &g), 4);
+	assert_int_equal(g.n, 5);
+	assert_int_equal(g.lineno[1], 2);
+	assert_true(g.pt[1].step == 22);
+	assert_int_equal(g.pt[1].unit, TPUT_TOKENS_S_GPU);
+	near(g.pt[1].value, 192154);
+	assert_int_equal(g.pt[2].unit, TPUT_TFLOPS_GPU);
+	assert_int_equal(g.pt[3].unit, TPUT_MFU);
+	assert_int_equal(g.lineno[4], 4);
+	assert_true(g.pt[4].step == 23);
+	free(copy);
+	/* no prefixed neighbour: an unprefixed line after one as wide is a line of its own */
+	static const char mixed[] =
+		"step 3:    120.44 GFLOPS, loss: 10.4\n"
+		"[2019-03-21 18:31:43,773 INFO] Step 2250/200000; acc:  31.18; xent: 4.05; 5092/261 tok/s;   6641 sec\n"
+		"Epoch  1, 12900/37527; xent:  10.47; 3599 src tok/s; 3678 tgt tok/s;   9861 s elapsed\n"
+		"consumed_samples: 4096\n";
+	copy = strdup(mixed);
+	g.n = 0;
+	tput_ex_block(ex, copy, strlen(copy), 1, collect, &g);
+	assert_int_equal(g.n, 5);
+	assert_int_equal(g.lineno[3], 3);
+	assert_int_equal(g.pt[3].unit, TPUT_TOKENS_S_SRC);
+	near(g.pt[3].value, 3599);
+	free(copy);
+	tput_ex_free(ex);
+}
+
 static void test_runs_of_lines(void **state)
 {
 	(void)state;
@@ -704,6 +748,7 @@ int main(void)
 		cmocka_unit_test(test_kv_reader),
 		cmocka_unit_test(test_context),
 		cmocka_unit_test(test_runs_of_lines),
+		cmocka_unit_test(test_wrapped_record),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
