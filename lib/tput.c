@@ -1735,17 +1735,34 @@ static int wrap_cut(struct span a, struct span b, size_t width)
  * (text) next to the record must have the prefix too: the log is one whose lines all have
  * it, not a mix where an unprefixed line may follow one that happens to be as wide. Only
  * lines with a rule's literal come here: the others cost nothing. */
+/* The line before the one at s, when it starts at or after from and is short enough to be
+ * a wrap width: the search back stops after 258 bytes. */
+static int prev_short(char *from, char *s, char *end, struct span *p)
+{
+	if (s <= from)
+		return 0;
+	size_t win = (size_t)(s - 1 - from);
+	if (win > 258)
+		win = 258;
+	char *lo = s - 1 - win, *nl = memrchr(lo, '\n', win);
+	if (!nl && lo > from)
+		return 0;
+	*p = span_at(nl ? nl + 1 : from, end);
+	return 1;
+}
+
 static size_t wrap_join(tput_ex *ex, char *text, char *from, char *cur, char *end, char **first, char **last)
 {
-	struct span parts[WRAP_PARTS], back[WRAP_PARTS], later = span_at(cur, end);
+	struct span parts[WRAP_PARTS], back[WRAP_PARTS], later = span_at(cur, end), p;
 	size_t np = 0, nb = 0, width = 0;
+	/* most lines: neither this one nor the one before is as wide as a terminal */
+	if (!wrap_width(later.n) && !(prev_short(from, cur, end, &p) && wrap_width(p.n)))
+		return 0;
 	if (!log_prefixed(later.s, later.n)) {
 		/* a later part: back to the first, each line before as wide, the first prefixed */
 		for (char *s = cur;;) {
-			if (nb == WRAP_PARTS - 1 || s <= from)
+			if (nb == WRAP_PARTS - 1 || !prev_short(from, s, end, &p))
 				return 0;
-			char *ps = memrchr(from, '\n', (size_t)(s - 1 - from));
-			struct span p = span_at(ps ? ps + 1 : from, end);
 			if (!wrap_width(p.n) || (width && p.n != width) || !wrap_cut(p, later, p.n))
 				return 0;
 			width = p.n;
@@ -1764,7 +1781,7 @@ static size_t wrap_join(tput_ex *ex, char *text, char *from, char *cur, char *en
 		width = parts[0].n;
 	/* on while each part is cut at the same width */
 	while (np < WRAP_PARTS) {
-		struct span p = parts[np - 1];
+		p = parts[np - 1];
 		char *nx = p.s + line_len(p.s, end);
 		if (nx >= end || ++nx >= end)
 			break;

@@ -129,8 +129,10 @@ const char *tput_ex_rule_name(const tput_ex *ex, size_t rule);
 void tput_ex_line(tput_ex *ex, char *text, size_t len, unsigned long lineno, tput_sink *sink,
 		  void *ctx);
 /* A block of whole lines (in_next_block's: each ends in "\n" or "\r\n" but perhaps the
- * last), the first numbered lineno: each line as tput_ex_line takes it. Lines without a
- * rule's literal are skipped by a search over the whole block, not looked at one by one.
+ * last), the first numbered lineno: each line as tput_ex_line takes it, but a record
+ * hard-wrapped over lines of the block (a terminal's width, continuation lines without the
+ * log's prefix) is read as one line, numbered by its first. Lines without a rule's literal
+ * are skipped by a search over the whole block, not looked at one by one.
  * Returns the block's "\n" count (for in_block_lines). */
 size_t tput_ex_block(tput_ex *ex, char *text, size_t len, unsigned long lineno, tput_sink *sink,
 		   void *ctx);
