@@ -240,8 +240,6 @@ static void scan_stack(void *ctx, const uint32_t *idx, size_t depth, uint64_t co
 		if (k < depth)
 			s->out[n++] = s->texts[idx[k]];
 	}
-	if (count == 0)
-		return;
 	s->stats->stacks++;
 	s->fn(s->ctx, s->doc->file, s->doc->lineno, s->out, n, count);
 }
@@ -271,15 +269,14 @@ static int scan_read(struct ss *s, const struct doc_buf *doc, double rate)
 			double secs = unit_seconds(p->unit), scale = secs > 0 ? secs * rate : 1;
 			if (ours && p->name && strcmp(p->name, SPEEDSCOPE_ALL_THREADS) == 0)
 				continue;
-			if (!p->type || strcmp(p->type, "sampled") != 0 ||
-			    speedscan_stacks(s->scan, i, !pyspy, scale, NULL, NULL) != 0) {
-				speedscan_free(s->scan);
-				s->scan = NULL;
-				return -1;
-			}
 			if (pass == 1) {
 				name_frames(s, p->name);
 				speedscan_stacks(s->scan, i, !pyspy, scale, scan_stack, s);
+			} else if (!p->type || strcmp(p->type, "sampled") != 0 ||
+				   speedscan_stacks(s->scan, i, !pyspy, scale, NULL, NULL) != 0) {
+				speedscan_free(s->scan);
+				s->scan = NULL;
+				return -1;
 			}
 		}
 	}

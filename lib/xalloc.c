@@ -46,11 +46,13 @@ void xalloc_hint_huge(void *ptr, size_t size)
 #ifdef MADV_HUGEPAGE
 	if (size < (8u << 20))
 		return;
+	/* The whole pages the block touches: malloc maps a block this large on its own, and a
+	 * mapping whose pages differ in flags is split, which would stop realloc growing it
+	 * in place (mremap) and make it copy. */
 	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-	uintptr_t start = ((uintptr_t)ptr + page - 1) & ~(page - 1);
-	uintptr_t end = ((uintptr_t)ptr + size) & ~(page - 1);
-	if (end > start)
-		madvise((void *)start, end - start, MADV_HUGEPAGE);
+	uintptr_t start = (uintptr_t)ptr & ~(page - 1);
+	uintptr_t end = ((uintptr_t)ptr + size + page - 1) & ~(page - 1);
+	madvise((void *)start, end - start, MADV_HUGEPAGE);
 #else
 	(void)ptr;
 	(void)size;
