@@ -29,7 +29,8 @@ static const struct cli_option options[] = {
 	{ "sort", OPT_SORT, "WHICH", "self (default) or total" },
 	{ "format", OPT_FORMAT, "FMT", "text (default), tsv, csv, json, md" },
 	{ "peek", OPT_PEEK, "RE", "the callers and callees of each key matching RE (PCRE2)" },
-	{ "pct-of", OPT_PCT_OF, "WHICH", "percentages of all samples read (default) or of those kept" },
+	{ "pct-of", OPT_PCT_OF, "WHICH", "percentages of all samples read (default) or of those kept\n"
+	  "                            (the default with --from SEC or --to SEC)" },
 	{ "jobs", OPT_JOBS, "N", "read plain files on N threads (default: one per processor\n"
 	  "                            for inputs of 16 MB or more; 1: one thread)" },
 	RULES_FILE_ROW,
@@ -49,7 +50,8 @@ static const struct cli_spec spec = {
 	"Rank the keys of folded-stack profiles by self samples (the stack's leaf has the key)\n"
 	"and total samples (the key is anywhere in the stack, counted once per stack).",
 	options,
-	"Percentages are of all samples read, before filters, unless --pct-of kept.\n"
+	"Percentages are of all samples read, before filters, unless --pct-of kept (or a time\n"
+	"window, --from SEC/--to SEC, is given).\n"
 	"Exit status: 0 ok, 1 unreadable input or bad lines with --strict, 2 usage error.\n",
 };
 
@@ -156,7 +158,7 @@ static void peek_stack(void *ctx, const intern *frames, const uint32_t *ids, siz
 
 int main(int argc, char **argv)
 {
-	struct top_opts o = { { KEY_FRAME, KEY_FRAME }, 1, 20, AGG_BY_SELF, TABLE_TEXT, 0, NULL, 0 };
+	struct top_opts o = { { KEY_FRAME, KEY_FRAME }, 1, 20, AGG_BY_SELF, TABLE_TEXT, 0, NULL, -1 };
 	double window = 0;
 	struct load_opts lopts = { 0 };
 	struct rules_opts ropts = { 0 };
@@ -201,6 +203,8 @@ int main(int argc, char **argv)
 		lopts.win.width = window > 0 ? window : 1;
 	else if (window > 0)
 		cli_usage_error(&spec, "--window needs --by window (or a pair with window)");
+	if (o.pct_kept < 0) /* a time window is the profile asked about */
+		o.pct_kept = lopts.win.has_from || lopts.win.has_to;
 	if (agg_inclusive_unused(&aspec))
 		cli_usage_error(&spec, "%s", agg_inclusive_unused(&aspec));
 	if (ropts.nfiles || agg_spec_needs_rules(&aspec))
