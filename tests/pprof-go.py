@@ -57,11 +57,11 @@ def main():
     section = None
     with open(tags_path, encoding="utf-8") as f:
         for line in f:
-            m = re.match(r"\s*(\S+): Total (\d+)\s*$", line)
+            m = re.match(r"\s*(\S+): Total (\d+)(?:\.0+)?\s*$", line)  # Go 1.19 writes "100.0"
             if m:
                 section = tags.setdefault(m.group(1), {})
                 continue
-            m = re.match(r"\s*(\d+) \(\s*[\d.]+%\): (.*)$", line)
+            m = re.match(r"\s*(\d+)(?:\.0+)? \(\s*[\d.]+%\): (.*)$", line)
             if m and section is not None:
                 section[m.group(2)] = int(m.group(1))
     for key, path in (("thread", thread_path), ("category", cat_path)):
