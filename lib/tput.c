@@ -526,21 +526,47 @@ static int ctx_first(char c)
 	return c >= 'a' && c <= 'z' && (0x6e895dUL >> (c - 'a') & 1);
 }
 
+/* Lengths (bit n) of the words starting with each letter. */
+static uint16_t ctx_lengths(char first)
+{
+	static uint16_t lens[26];
+	static int ready;  /* a constant table, filled alike by any thread */
+	if (!__atomic_load_n(&ready, __ATOMIC_ACQUIRE)) {
+		uint16_t l[26] = { 0 };
+		for (const struct ctx_word *list = other_words;; list = inference_words) {
+			for (size_t k = 0; list[k].text; k++)
+				l[list[k].text[0] - 'a'] |= (uint16_t)(1u << list[k].len);
+			if (list == inference_words)
+				break;
+		}
+		memcpy(lens, l, sizeof lens);
+		__atomic_store_n(&ready, 1, __ATOMIC_RELEASE);
+	}
+	return lens[first - 'a'];
+}
+
 enum tput_context tput_context(const char *s, size_t len)
 {
 	enum tput_context ctx = TPUT_CTX_TRAIN;
 	for (size_t i = 0; i < len;) {
-		if (!is_alnum(s[i]) || (i > 0 && (is_alnum(s[i - 1]) || s[i - 1] == '_'))) {
+		if (!is_alnum(s[i]) && s[i] != '_') {
 			i++;
 			continue;
 		}
-		char w[16];
-		size_t n = 0, j = i;
-		for (; j < len && (is_alnum(s[j]) || s[j] == '_'); j++)
-			if (n < sizeof w)
-				w[n++] = (char)(s[j] >= 'A' && s[j] <= 'Z' ? s[j] + 32 : s[j]);
-		/* the words' first letters: a, c, d, e, g, i, l, p, r, s, t, v, w */
-		if (j - i < sizeof w && n >= 4 && ctx_first(w[0])) {
+		/* a run of letters, digits and '_': a word when it starts with no '_' */
+		size_t j = i + 1;
+		while (j < len && (is_alnum(s[j]) || s[j] == '_'))
+			j++;
+		if (s[i] == '_') {
+			i = j;
+			continue;
+		}
+		size_t n = j - i;
+		char c = (char)(s[i] >= 'A' && s[i] <= 'Z' ? s[i] + 32 : s[i]);
+		if (n >= 4 && n < 16 && ctx_first(c) && (ctx_lengths(c) >> n & 1)) {
+			char w[16];
+			for (size_t k = 0; k < n; k++)
+				w[k] = (char)(s[i + k] >= 'A' && s[i + k] <= 'Z' ? s[i + k] + 32 : s[i + k]);
 			if (word_in(w, n, inference_words))
 				return TPUT_CTX_INFERENCE;
 			if (word_in(w, n, other_words))
@@ -883,14 +909,16 @@ static void kv_key_info(const char *key, struct kv_keyinfo *ki)
 	ki->secs = kv_has(key, "in_s", 0) || kv_has(key, "(s)", 0);
 }
 
-/* Keys recur line after line ("step", "loss", "tps"): their analysis is kept by hash. */
+/* Keys recur line after line ("step", "loss", "tps"): their analysis is kept by hash, two
+ * ways a set so that two keys of every line that hash alike do not evict each other. */
 enum { KV_CACHE = 64, KV_KEYMAX = 96 };
+struct kv_slot {
+	unsigned char klen;  /* 0: empty slot */
+	char key[KV_KEYMAX];
+	struct kv_keyinfo ki;
+};
 struct kv_cache {
-	struct {
-		unsigned char klen;  /* 0: empty slot */
-		char key[KV_KEYMAX];
-		struct kv_keyinfo ki;
-	} slot[KV_CACHE];
+	struct kv_slot slot[KV_CACHE][2];
 };
 
 static const struct kv_keyinfo *kv_key_lookup(struct kv_cache *cache, const char *key, size_t klen,
@@ -903,13 +931,15 @@ static const struct kv_keyinfo *kv_key_lookup(struct kv_cache *cache, const char
 	uint32_t h = 2166136261u;
 	for (size_t i = 0; i < klen; i++)
 		h = (h ^ (unsigned char)key[i]) * 16777619u;
-	size_t at = (h ^ h >> 16) % KV_CACHE;
-	if (cache->slot[at].klen != klen || memcmp(cache->slot[at].key, key, klen) != 0) {
-		cache->slot[at].klen = (unsigned char)klen;
-		memcpy(cache->slot[at].key, key, klen);
-		kv_key_info(key, &cache->slot[at].ki);
-	}
-	return &cache->slot[at].ki;
+	struct kv_slot *set = cache->slot[(h ^ h >> 16) % KV_CACHE];
+	for (int w = 0; w < 2; w++)
+		if (set[w].klen == klen && memcmp(set[w].key, key, klen) == 0)
+			return &set[w].ki;
+	set[1] = set[0];  /* the newest first, the one before kept */
+	set[0].klen = (unsigned char)klen;
+	memcpy(set[0].key, key, klen);
+	kv_key_info(key, &set[0].ki);
+	return &set[0].ki;
 }
 
 static size_t kv_read(const char *s, size_t len, struct tput_kv *out, size_t max, struct tput_kv_line *info,
