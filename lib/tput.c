@@ -1315,6 +1315,14 @@ static int has_literal(const struct rule *r, const char *s, size_t len)
 	return 0;
 }
 
+static int has_digit(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (is_digit(s[i]))
+			return 1;
+	return 0;
+}
+
 /* Leftmost literal of any rule in s[0, len): its offset (len when none), its rule in *rule. */
 static size_t find_literal(const tput_ex *ex, const char *s, size_t len, size_t *rule)
 {
@@ -1503,6 +1511,15 @@ static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx 
 	}
 	struct tput_kv_line info = { -1, 0, NAN, 0, 0 };
 	int kv = ex->kv;
+	/* A frame without a digit has no figure for the reader: only HF's summary header (its
+	 * own literal) matters, and the reader's literals are not searched for. */
+	if (kv >= 0 && !matched && !has_digit(s, len)) {
+		if (memchr(s, '*', len) && memmem(s, len, "metrics *****", 13))
+			c->metrics_line = lc->lineno;
+		else if (literal)
+			sink(ctx, lc->lineno, TPUT_NOMATCH, NULL, reason);
+		return;
+	}
 	/* The search reports one literal per offset: "wps=" may hide the reader's "wps". */
 	if (kv >= 0 && (matched || (kv < 64 && (mask >> kv & 1) && !lc->split) ||
 			has_literal(&ex->rules[kv], s, len))) {
