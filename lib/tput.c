@@ -546,18 +546,25 @@ static uint16_t ctx_lengths(char first)
 	return lens[first - 'a'];
 }
 
+/* A letter, a digit or '_' (bit c of the 128-bit mask). */
+static int is_word_byte(unsigned char c)
+{
+	static const uint64_t word[2] = { 0x03ff000000000000ULL, 0x07fffffe87fffffeULL };
+	return c < 128 && (word[c >> 6] >> (c & 63) & 1);
+}
+
 enum tput_context tput_context(const char *s, size_t len)
 {
 	enum tput_context ctx = TPUT_CTX_TRAIN;
 	const unsigned char *t = (const unsigned char *)s;
 	for (size_t i = 0; i < len;) {
-		while (i < len && !(is_alnum((char)t[i]) || t[i] == '_'))
+		while (i < len && !is_word_byte(t[i]))
 			i++;
 		if (i == len)
 			break;
 		/* a run of letters, digits and '_': a word when it starts with no '_' */
 		size_t st = i++;
-		while (i < len && (is_alnum((char)t[i]) || t[i] == '_'))
+		while (i < len && is_word_byte(t[i]))
 			i++;
 		size_t n = i - st;
 		if (n < 4 || n >= 16 || t[st] == '_')
