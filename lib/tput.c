@@ -939,7 +939,7 @@ static void kv_key_info(const char *key, struct kv_keyinfo *ki)
 
 /* Keys recur line after line ("step", "loss", "tps"): their analysis is kept by hash, two
  * ways a set so that two keys of every line that hash alike do not evict each other. */
-enum { KV_CACHE = 64, KV_KEYMAX = 96 };
+enum { KV_CACHE = 128, KV_KEYMAX = 96 };  /* KV_CACHE: 2^7 sets, as kv_key_lookup takes 7 bits */
 struct kv_slot {
 	unsigned char klen;  /* 0: empty slot */
 	char key[KV_KEYMAX]; /* as written */
@@ -947,10 +947,53 @@ struct kv_slot {
 };
 struct kv_cache {
 	struct kv_slot slot[KV_CACHE][2];
+	/* by shape: the normalized key with each run of digits one '0', for keys holding a
+	 * clock or a count ("i0501 12:00:00.015205 1234 train.py"); no word looked for in a
+	 * key has a digit, and a digit stays a digit, so the analysis is the same */
+	struct kv_slot shape[KV_CACHE][2];
 };
 
 /* The analysis of the key raw[0, rawlen) as written (at most 80 bytes), worked out on its
  * normalized text the first time it is seen. */
+/* The two-way set of table for key[0, len). */
+static struct kv_slot *kv_set(struct kv_slot (*table)[2], const char *key, size_t len)
+{
+	/* eight bytes a step: this runs for every figure with a key */
+	uint64_t h = len * 0x9e3779b97f4a7c15ULL, word;
+	size_t i = 0;
+	for (; i + 8 <= len; i += 8) {
+		memcpy(&word, key + i, 8);
+		h = (h ^ word) * 0xff51afd7ed558ccdULL;
+	}
+	if (i < len) {
+		word = 0;
+		memcpy(&word, key + i, len - i);
+		h = (h ^ word) * 0xff51afd7ed558ccdULL;
+	}
+	h ^= h >> 33;  /* the set from the high bits, which every byte reached */
+	return table[(h * 0xc4ceb9fe1a85ec53ULL) >> 57];
+}
+
+/* The entry of key[0, len) in a set, or NULL. */
+static struct kv_slot *kv_find(struct kv_slot *set, const char *key, size_t len)
+{
+	for (int w = 0; w < 2; w++)
+		if (set[w].klen == len && memcmp(set[w].key, key, len) == 0)
+			return &set[w];
+	return NULL;
+}
+
+/* Room for key[0, len) in a set: the newest first, the one before kept. */
+static struct kv_slot *kv_put(struct kv_slot *set, const char *key, size_t len)
+{
+	set[1] = set[0];
+	set[0].klen = (unsigned char)len;
+	memcpy(set[0].key, key, len);
+	return &set[0];
+}
+
+/* The analysis of the key raw[0, rawlen) as written (at most 80 bytes), worked out on its
+ * normalized text the first time it, or a key of its shape, is seen. */
 static const struct kv_keyinfo *kv_key_lookup(struct kv_cache *cache, const char *raw, size_t rawlen,
 					      struct kv_keyinfo *tmp)
 {
@@ -960,29 +1003,22 @@ static const struct kv_keyinfo *kv_key_lookup(struct kv_cache *cache, const char
 		kv_key_info(key, tmp);
 		return tmp;
 	}
-	/* eight bytes a step: this runs for every figure with a key */
-	uint64_t h = rawlen * 0x9e3779b97f4a7c15ULL, word;
-	size_t i = 0;
-	for (; i + 8 <= rawlen; i += 8) {
-		memcpy(&word, raw + i, 8);
-		h = (h ^ word) * 0xff51afd7ed558ccdULL;
+	struct kv_slot *set = kv_set(cache->slot, raw, rawlen), *hit = kv_find(set, raw, rawlen);
+	if (hit)
+		return &hit->ki;
+	struct kv_slot *slot = kv_put(set, raw, rawlen);
+	size_t n = kv_norm(raw, rawlen, key, sizeof key), m = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!is_digit(key[i]) || m == 0 || !is_digit(key[m - 1]))
+			key[m++] = is_digit(key[i]) ? '0' : key[i];
+	key[m] = '\0';
+	struct kv_slot *sset = kv_set(cache->shape, key, m), *shape = kv_find(sset, key, m);
+	if (!shape) {
+		shape = kv_put(sset, key, m);
+		kv_key_info(key, &shape->ki);
 	}
-	if (i < rawlen) {
-		word = 0;
-		memcpy(&word, raw + i, rawlen - i);
-		h = (h ^ word) * 0xff51afd7ed558ccdULL;
-	}
-	h ^= h >> 32;
-	struct kv_slot *set = cache->slot[(h ^ h >> 16) % KV_CACHE];
-	for (int w = 0; w < 2; w++)
-		if (set[w].klen == rawlen && memcmp(set[w].key, raw, rawlen) == 0)
-			return &set[w].ki;
-	set[1] = set[0];  /* the newest first, the one before kept */
-	set[0].klen = (unsigned char)rawlen;
-	memcpy(set[0].key, raw, rawlen);
-	kv_norm(raw, rawlen, key, sizeof key);
-	kv_key_info(key, &set[0].ki);
-	return &set[0].ki;
+	slot->ki = shape->ki;
+	return &slot->ki;
 }
 
 static size_t kv_read(const char *s, size_t len, struct tput_kv *out, size_t max, struct tput_kv_line *info,
