@@ -165,6 +165,24 @@ int tput_preset_find(const char *name)
 	return -1;
 }
 
+/* Byte classes looked up on every byte of a line with figures: 1 a digit, 2 a letter, 4 a
+ * word byte (a letter, a digit or '_'), 8 the end of a key read backwards from its figure
+ * (, | ; { } [ ] ' " tab : = < > *). Bytes from 128 on (left zero) are none of them. */
+static const unsigned char byte_class[256] = {
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 8, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 8, 0, 0, 0, 0, 8, 0, 0, 8, 0, 8, 0, 0, 0,
+	5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 8, 8, 8, 8, 8, 0,
+	0, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
+	6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 8, 0, 8, 0, 4,
+	0, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
+	6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 8, 8, 8, 0, 0,
+};
+
+static int byte_is(unsigned char c, unsigned cls) { return (byte_class[c] & cls) != 0; }
+static int is_word_byte(unsigned char c) { return byte_is(c, 4); }
+static int kv_key_stop(char c) { return byte_is((unsigned char)c, 8); }
+
 static int is_digit(char c) { return (unsigned char)(c - '0') < 10; }
 
 static const double pow10_exact[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
@@ -546,13 +564,6 @@ static uint16_t ctx_lengths(char first)
 	return lens[first - 'a'];
 }
 
-/* A letter, a digit or '_' (bit c of the 128-bit mask). */
-static int is_word_byte(unsigned char c)
-{
-	static const uint64_t word[2] = { 0x03ff000000000000ULL, 0x07fffffe87fffffeULL };
-	return c < 128 && (word[c >> 6] >> (c & 63) & 1);
-}
-
 enum tput_context tput_context(const char *s, size_t len)
 {
 	enum tput_context ctx = TPUT_CTX_TRAIN;
@@ -789,15 +800,6 @@ static size_t kv_number(const char *s, size_t len, size_t i)
 	if (j < len && s[j] == '.' && j + 1 < len && is_digit(s[j + 1]))
 		return 0;  /* 1.2.3 */
 	return j;
-}
-
-/* Bytes that end a key read backwards from its figure: , | ; { } [ ] ' " tab : = < > *
- * (bit c of the 128-bit mask). */
-static int kv_key_stop(char c)
-{
-	static const uint64_t stop[2] = { 0x7c00148400000200ULL, 0x3800000028000000ULL };
-	unsigned char u = (unsigned char)c;
-	return u < 128 && (stop[u >> 6] >> (u & 63) & 1);
 }
 
 /* The key before a figure at s[i], as written: s[*start, *end), empty when there is none or
