@@ -473,11 +473,12 @@ static size_t timestamp_end(const char *s, size_t len, double *seconds)
 {
 	size_t end = len < 96 ? len : 96, n;
 	for (size_t i = 0; i < end; i++) {
-		if (i > 0 && (is_alnum(s[i - 1]) || s[i - 1] == '.' || s[i - 1] == ',' || s[i - 1] == '-' ||
-			      s[i - 1] == '/'))
-			continue;
+		/* what may start one first: most bytes are not that */
 		if (!is_digit(s[i]) && !(s[i] == '[' || ((s[i] == 'I' || s[i] == 'W' || s[i] == 'E' ||
 							   s[i] == 'F') && i + 1 < len && is_digit(s[i + 1]))))
+			continue;
+		if (i > 0 && (is_alnum(s[i - 1]) || s[i - 1] == '.' || s[i - 1] == ',' || s[i - 1] == '-' ||
+			      s[i - 1] == '/'))
 			continue;
 		if ((n = tput_timestamp(s + i, len - i, seconds)) > 0 || (n = yearless_at(s, len, i, seconds)) > 0)
 			return i + n;
@@ -1393,6 +1394,7 @@ static uint64_t rules_in_line(const tput_ex *ex, const char *s, size_t len, size
 
 struct line_ctx {
 	int split;
+	int digits;            /* the line past its rank prefix has a digit (its frames may) */
 	long rank;
 	int have_time;
 	double time;
@@ -1558,7 +1560,7 @@ static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx 
 	int kv = ex->kv;
 	/* A frame without a digit has no figure for the reader: only HF's summary header (its
 	 * own literal) matters, and the reader's literals are not searched for. */
-	if (kv >= 0 && !matched && !has_digit(s, len)) {
+	if (kv >= 0 && !matched && !(lc->digits && (!lc->split || has_digit(s, len)))) {
 		if (memchr(s, '*', len) && memmem(s, len, "metrics *****", 13))
 			c->metrics_line = lc->lineno;
 		else if (literal)
@@ -1677,12 +1679,14 @@ static void line(tput_ex *ex, char *s, size_t len, unsigned long lineno, uint64_
 {
 	if (memchr(s, '\x1b', len))
 		len = tput_strip_ansi(s, len);
-	struct line_ctx lc = { memchr(s, '\r', len) != NULL, -1, 0, 0, lineno };
+	struct line_ctx lc = { memchr(s, '\r', len) != NULL, 0, -1, 0, 0, lineno };
 	if (lineno <= ex->carry.seen_line)  /* numbers start again: another input */
 		carry_reset(&ex->carry);
 	ex->carry.seen_line = lineno;
 	size_t skip = tput_rank_prefix(s, len, &lc.rank);
-	size_t ts = timestamp_end(s + skip, len - skip, &lc.time);
+	lc.digits = has_digit(s + skip, len - skip);
+	/* every timestamp has digits */
+	size_t ts = lc.digits ? timestamp_end(s + skip, len - skip, &lc.time) : 0;
 	lc.have_time = ts > 0;
 	if (ts && lc.rank < 0)  /* OLMo: "TIME\tHOST:LOCAL_RANK\t..." */
 		tput_host_rank(s + skip + ts, len - skip - ts, &lc.rank);
