@@ -44,6 +44,7 @@ static const struct cli_option options[] = {
 	PROFOPT_REWRITE_ROWS,
 	PROFOPT_TRANSFORM_ROWS,
 	PROFOPT_INPUT_ROWS,
+	PROFOPT_TO_ROW,
 	PROFOPT_LABEL_ROW,
 	PROFOPT_SHARE_ROWS,
 	{ 0, 0, 0, 0 },
@@ -145,6 +146,9 @@ int main(int argc, char **argv)
 			o.table_option = "--by";
 			if (agg_parse_keys(value, &o.keys, msg, sizeof msg) != 0)
 				cli_usage_error(&spec, "%s", msg);
+			if (agg_spec_has(&o.keys, KEY_WINDOW))
+				cli_usage_error(&spec, "--by window is sift-top's (a time series); sift-diff compares "
+						"windows given with --from/--to");
 			break;
 		case OPT_N: o.limit = cli_ulong(&spec, "--top", value); o.table_option = "--top"; break;
 		case OPT_TOTAL: o.total = 1; o.table_option = "--total"; break;
@@ -203,6 +207,7 @@ int main(int argc, char **argv)
 	uint64_t *input_samples[2] = { NULL, NULL };
 	int status = 0, empty_side = 0, noted = 0;
 	struct load_stats read[2];
+	int replicates = !o.folded && diff_replicates_apply(o.nfiles, &o.keys);
 	for (int s = 0; s < 2; s++) {
 		struct load_stats st = { 0 };
 		if (o.folded) {
@@ -210,7 +215,14 @@ int main(int argc, char **argv)
 			status |= load_files(ps[s], o.files[s], o.nfiles[s], &lopts, &errs, &st);
 		} else {
 			struct sum_result sum;
-			status |= sum_files(o.files[s], o.nfiles[s], &lopts, &o.keys, 0, &errs, &sum);
+			if (replicates) { /* each input read once: summed alone, and pooled */
+				inputs[s] = xcalloc(o.nfiles[s], sizeof *inputs[s]);
+				input_samples[s] = xcalloc(o.nfiles[s], sizeof *input_samples[s]);
+				status |= sum_files_each(o.files[s], o.nfiles[s], &lopts, &o.keys, &errs,
+							 inputs[s], input_samples[s], &sum);
+			} else {
+				status |= sum_files(o.files[s], o.nfiles[s], &lopts, &o.keys, 0, &errs, &sum);
+			}
 			sums[s] = sum.table;
 			st = sum.stats;
 			if (!noted && st.samples_read) /* once: the note is about how both were recorded */
@@ -219,8 +231,8 @@ int main(int argc, char **argv)
 		base.samples[s] = st.samples_read;
 		read[s] = st;
 	}
-	if (!o.folded && status == 0)
-		status |= diff_read_replicates(o.files, o.nfiles, &lopts, &o.keys, inputs, input_samples, &base);
+	if (replicates)
+		diff_base_replicates(&base, inputs, input_samples, o.nfiles);
 	err_lines_finish(&errs);
 	for (int s = 0; s < 2; s++)
 		if (load_report_empty(&read[s], s ? "the after profile" : "the before profile"))

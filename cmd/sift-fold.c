@@ -5,6 +5,7 @@
 #include "../lib/prof.h"
 #include "../lib/pprofout.h"
 #include "../lib/profopt.h"
+#include "../lib/rules.h"
 #include "../lib/speedout.h"
 
 #include <stdio.h>
@@ -15,8 +16,12 @@ static const char *const to_names[] = { "folded", "speedscope", "pprof", NULL };
 enum to { TO_FOLDED, TO_SPEEDSCOPE, TO_PPROF };
 
 static const struct cli_option options[] = {
-	{ "to", OPT_TO, "FMT", "output format: folded (default), speedscope (JSON for speedscope.app)\n"
-	  "or pprof (gzipped profile.proto for go tool pprof; not to a terminal)" },
+	{ "to", OPT_TO, "FMT|SEC", "output format: folded (default), speedscope (JSON for speedscope.app)\n"
+	  "                            or pprof (gzipped profile.proto for go tool pprof; not to a\n"
+	  "                            terminal); a number: keep the samples before SEC seconds into\n"
+	  "                            each thread (speedscope, chrometrace)" },
+	{ "rules", RULES_OPT_FILE, "FILE", "category rules for --to pprof's category label, repeatable\n"
+	  "                            (default: the built-in set)" },
 	PROFOPT_FILTER_ROWS,
 	PROFOPT_REWRITE_ROWS,
 	PROFOPT_TRANSFORM_ROWS,
@@ -40,6 +45,7 @@ static const struct cli_spec spec = {
 int main(int argc, char **argv)
 {
 	struct load_opts opts = { 0 };
+	struct rules_opts ropts = { 0 };
 	struct err_lines errs;
 	const char *value;
 	int key, first;
@@ -48,12 +54,19 @@ int main(int argc, char **argv)
 	err_set_prog(argv[0]);
 	err_lines_init(&errs);
 	while ((key = cli_next(&spec, argc, argv, &value, &first)) != -1)
-		if (key == OPT_TO)
+		if (key == OPT_TO && timewin_parse_seconds(value, &(double){ 0 }) == 0)
+			profopt_handle(&spec, PROFOPT_TO, value, &opts, &errs);
+		else if (key == OPT_TO)
 			to = (enum to)cli_choice(&spec, "--to", value, to_names);
-		else if (!profopt_handle(&spec, key, value, &opts, &errs))
+		else if (!rules_opts_handle(&ropts, key, value) &&
+			 !profopt_handle(&spec, key, value, &opts, &errs))
 			cli_usage_error(&spec, NULL);
 	if (to == TO_PPROF && isatty(STDOUT_FILENO))
 		cli_usage_error(&spec, "--to pprof writes gzipped binary: redirect standard output to a file or pipe");
+	if (ropts.nfiles && to != TO_PPROF)
+		cli_usage_error(&spec, "--rules only names the categories of --to pprof");
+	/* Rules are read (and checked) before any input. */
+	rules *r = to == TO_PPROF ? rules_opts_load(&ropts) : NULL;
 
 	prof *p = prof_new();
 	struct load_stats st;
@@ -65,11 +78,13 @@ int main(int argc, char **argv)
 	if (to == TO_SPEEDSCOPE)
 		speedout_write(p, stdout);
 	else if (to == TO_PPROF)
-		pprofout_write(p, stdout);
+		pprofout_write(p, r, load_rate(&opts), stdout);
 	else
 		prof_write_folded(p, stdout);
 	err_close_stdout();
 	prof_free(p);
+	rules_free(r);
+	rules_opts_free(&ropts);
 	profopt_free(&opts);
 	return status;
 }

@@ -16,7 +16,7 @@
 
 enum {
 	OPT_BY = 'b', OPT_N = 'n', OPT_FORMAT = 'f',
-	OPT_TOTAL = 0x2000, OPT_GIL, OPT_TOTAL_SECONDS, OPT_GIL_SECONDS, OPT_RATE, OPT_TOTAL_RATE,
+	OPT_TOTAL = 0x2000, OPT_GIL, OPT_TOTAL_SECONDS, OPT_GIL_SECONDS, OPT_TOTAL_RATE,
 	OPT_GIL_RATE, OPT_ONLY, OPT_DUMPS, OPT_PID,
 };
 
@@ -25,7 +25,6 @@ static const struct cli_option options[] = {
 	{ "gil", OPT_GIL, "FILE", "a file of the py-spy --gil profile (repeatable)" },
 	{ "total-seconds", OPT_TOTAL_SECONDS, "S", "duration of the all-threads recording" },
 	{ "gil-seconds", OPT_GIL_SECONDS, "S", "duration of the --gil recording" },
-	{ "rate", OPT_RATE, "HZ", "sampling rate of both recordings (py-spy's default: 100)" },
 	{ "total-rate", OPT_TOTAL_RATE, "HZ", "sampling rate of the all-threads recording" },
 	{ "gil-rate", OPT_GIL_RATE, "HZ", "sampling rate of the --gil recording" },
 	{ "by", OPT_BY, "KEY", "thread (default), function, file, frame, lib, line, root, process,\n"
@@ -41,6 +40,7 @@ static const struct cli_option options[] = {
 	PROFOPT_REWRITE_ROWS,
 	PROFOPT_TRANSFORM_ROWS,
 	PROFOPT_INPUT_ROWS,
+	PROFOPT_TO_ROW,
 	PROFOPT_SHARE_ROWS,
 	{ 0, 0, 0, 0 },
 };
@@ -151,7 +151,10 @@ int main(int argc, char **argv)
 		case OPT_GIL: add_file(&gr, (char *)value); named = 1; break;
 		case OPT_TOTAL_SECONDS: ts.seconds = positive("--total-seconds", value); break;
 		case OPT_GIL_SECONDS: gs.seconds = positive("--gil-seconds", value); break;
-		case OPT_RATE: rate = positive("--rate", value); break;
+		case PROFOPT_RATE: /* both recordings' rate, also read by load */
+			rate = positive("--rate", value);
+			lopts.rate = rate;
+			break;
 		case OPT_TOTAL_RATE: ts.rate = positive("--total-rate", value); break;
 		case OPT_GIL_RATE: gs.rate = positive("--gil-rate", value); break;
 		case OPT_BY:
@@ -159,6 +162,8 @@ int main(int argc, char **argv)
 				cli_usage_error(&spec, "%s", msg);
 			if (o.keys.keys[0] == KEY_SOURCE || (o.keys.nkeys == 2 && o.keys.keys[1] == KEY_SOURCE))
 				cli_usage_error(&spec, "--by source: sift-gil reads its inputs as one");
+			if (agg_spec_has(&o.keys, KEY_WINDOW))
+				cli_usage_error(&spec, "--by window is sift-top's (a time series)");
 			break;
 		case OPT_N: o.limit = cli_ulong(&spec, "--top", value); break;
 		case OPT_FORMAT:

@@ -17,7 +17,8 @@ static const struct cli_option options[] = {
 	{ "output", OPT_OUTPUT, "FILE", "the script's `set output` (default: gnuplot's stdout)" },
 	{ "title", OPT_TITLE, "TEXT", "chart title (default: what is drawn)" },
 	{ "size", OPT_SIZE, "WxH", "pixels (pdf: at 72 per inch) or, for dumb, characters" },
-	{ "top", OPT_N, "N", "bars for the first N rows of a table (default 20; 0: all)" },
+	{ "top", OPT_N, "N", "bars for the first N rows of a table (default 20; 0: all);\n"
+	  "                            window tables: areas for the first N keys" },
 	{ "column", OPT_COLUMN, "NAME", "the column bars show (default: the table's main figure)" },
 	{ "x", OPT_X, "AXIS", "series: step (default) or time" },
 	{ "label-width", OPT_LABEL_WIDTH, "N", "shorten bar labels to N characters (default 48)" },

@@ -21,6 +21,7 @@ static const struct cli_option options[] = {
 	PROFOPT_REWRITE_ROWS,
 	PROFOPT_TRANSFORM_ROWS,
 	PROFOPT_INPUT_ROWS,
+	PROFOPT_TO_ROW,
 	{ 0, 0, 0, 0 },
 };
 

@@ -10,22 +10,27 @@
 #include "../lib/rules.h"
 #include "../lib/sum.h"
 #include "../lib/table.h"
+#include "../lib/timewin.h"
 #include "../lib/xalloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_BY = 'b', OPT_N = 'n', OPT_SORT = 0x2000, OPT_PEEK, OPT_PCT_OF, OPT_FORMAT = 'f', OPT_JOBS = 'j' };
+enum { OPT_BY = 'b', OPT_N = 'n', OPT_SORT = 0x2000, OPT_PEEK, OPT_PCT_OF, OPT_WINDOW, OPT_FORMAT = 'f',
+       OPT_JOBS = 'j' };
 
 static const struct cli_option options[] = {
 	{ "by", OPT_BY, "KEY[,KEY]", "frame (default), function, file, lib, line, root, thread, process, category,\n"
-	  "                            source (the input file); two rank pairs" },
-	{ "top", OPT_N, "N", "show the first N rows (default 20; 0 shows all)" },
+	  "                            source (the input file), window (of time); two rank pairs" },
+	{ "window", OPT_WINDOW, "SEC", "--by window: windows SEC seconds wide (default 1), each thread's\n"
+	  "                            time from its first sample (speedscope, chrometrace)" },
+	{ "top", OPT_N, "N", "show the first N rows (default 20; 0 shows all), per window with --by window" },
 	{ "sort", OPT_SORT, "WHICH", "self (default) or total" },
 	{ "format", OPT_FORMAT, "FMT", "text (default), tsv, csv, json, md" },
 	{ "peek", OPT_PEEK, "RE", "the callers and callees of each key matching RE (PCRE2)" },
-	{ "pct-of", OPT_PCT_OF, "WHICH", "percentages of all samples read (default) or of those kept" },
+	{ "pct-of", OPT_PCT_OF, "WHICH", "percentages of all samples read (default) or of those kept\n"
+	  "                            (the default with --from SEC or --to SEC)" },
 	{ "jobs", OPT_JOBS, "N", "read plain files on N threads (default: one per processor\n"
 	  "                            for inputs of 16 MB or more; 1: one thread)" },
 	RULES_FILE_ROW,
@@ -34,6 +39,7 @@ static const struct cli_option options[] = {
 	PROFOPT_REWRITE_ROWS,
 	PROFOPT_TRANSFORM_ROWS,
 	PROFOPT_INPUT_ROWS,
+	PROFOPT_TO_ROW,
 	PROFOPT_LABEL_ROW,
 	PROFOPT_SHARE_ROWS,
 	{ 0, 0, 0, 0 },
@@ -44,7 +50,8 @@ static const struct cli_spec spec = {
 	"Rank the keys of folded-stack profiles by self samples (the stack's leaf has the key)\n"
 	"and total samples (the key is anywhere in the stack, counted once per stack).",
 	options,
-	"Percentages are of all samples read, before filters, unless --pct-of kept.\n"
+	"Percentages are of all samples read, before filters, unless --pct-of kept (or a time\n"
+	"window, --from SEC/--to SEC, is given).\n"
 	"Exit status: 0 ok, 1 unreadable input or bad lines with --strict, 2 usage error.\n",
 };
 
@@ -90,9 +97,17 @@ static void print_table(const agg *a, const struct top_opts *o, uint64_t all)
 	uint64_t cum = 0; /* of the sort column, as pprof's sum% */
 	const struct agg_row *rows = agg_rows(a);
 	size_t n = agg_row_count(a);
-	for (size_t i = 0; i < n && (o->limit == 0 || i < o->limit); i++) {
+	/* A pair with window: each window's rows are a table of their own (--top, percentages). */
+	int per_window = nk == 2 && (o->by[0] == KEY_WINDOW || o->by[1] == KEY_WINDOW);
+	for (size_t i = 0, shown = 0, run_end = 0; i < n; i++, shown++) {
 		size_t len;
 		const char *key = intern_str(agg_keys(a), rows[i].key, &len);
+		if (per_window && i == run_end) {
+			run_end = agg_window_run(a, i, &all);
+			shown = cum = 0;
+		}
+		if (o->limit && shown >= o->limit)
+			continue;
 		table_add_row(t);
 		table_set_str(t, 0, key, len);
 		if (nk == 2) {
@@ -143,7 +158,8 @@ static void peek_stack(void *ctx, const intern *frames, const uint32_t *ids, siz
 
 int main(int argc, char **argv)
 {
-	struct top_opts o = { { KEY_FRAME, KEY_FRAME }, 1, 20, AGG_BY_SELF, TABLE_TEXT, 0, NULL, 0 };
+	struct top_opts o = { { KEY_FRAME, KEY_FRAME }, 1, 20, AGG_BY_SELF, TABLE_TEXT, 0, NULL, -1 };
+	double window = 0;
 	struct load_opts lopts = { 0 };
 	struct rules_opts ropts = { 0 };
 	struct err_lines errs;
@@ -165,6 +181,10 @@ int main(int argc, char **argv)
 			rx_free(o.peek);
 			o.peek = profopt_regex(&spec, "--peek", value);
 			break;
+		case OPT_WINDOW:
+			if (timewin_parse_seconds(value, &window) != 0 || !(window > 0))
+				cli_usage_error(&spec, "invalid value for --window: '%s' (seconds, above 0)", value);
+			break;
 		case OPT_PCT_OF: o.pct_kept = cli_choice(&spec, "--pct-of", value, pct_of_names); break;
 		case OPT_SORT: o.order = (enum agg_order)cli_choice(&spec, "--sort", value, sort_names); break;
 		case OPT_FORMAT:
@@ -179,6 +199,12 @@ int main(int argc, char **argv)
 
 	/* Rules are read (and checked) before any input, when given or needed. */
 	struct agg_spec aspec = { { o.by[0], o.by[1] }, o.nby, NULL, ropts.inclusive };
+	if (agg_spec_has(&aspec, KEY_WINDOW))
+		lopts.win.width = window > 0 ? window : 1;
+	else if (window > 0)
+		cli_usage_error(&spec, "--window needs --by window (or a pair with window)");
+	if (o.pct_kept < 0) /* a time window is the profile asked about */
+		o.pct_kept = lopts.win.has_from || lopts.win.has_to;
 	if (agg_inclusive_unused(&aspec))
 		cli_usage_error(&spec, "%s", agg_inclusive_unused(&aspec));
 	if (ropts.nfiles || agg_spec_needs_rules(&aspec))

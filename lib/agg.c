@@ -4,6 +4,7 @@
 #include "err.h"
 #include "xalloc.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +44,9 @@ struct agg {
 	size_t nk;
 	uint64_t serial;          /* stacks added */
 	uint32_t source;          /* key id of the input being read (agg_set_source), or NO_KEY */
+	uint32_t window;          /* key id of the window being read (agg_set_window), or NO_KEY */
+	double window_start;      /* ... and its start, so a repeat needs no formatting */
+	int window_k;             /* which key (0 or 1) is window, else -1 (kept past agg_close) */
 	rules *own_rules;
 };
 
@@ -63,7 +67,10 @@ static uint32_t keyer_frame(struct keyer *k, agg *a, uint32_t id)
 		k->code[k->mapped] = parts.kind == FRAME_CODE;
 		if (k->key == KEY_THREAD || k->key == KEY_PROCESS || k->key == KEY_ROOT) {
 			enum frame_kind want = k->key == KEY_THREAD ? FRAME_THREAD : k->key == KEY_PROCESS ? FRAME_PROCESS : FRAME_CODE;
-			if (parts.kind == want || (k->key == KEY_ROOT && parts.kind == FRAME_PSEUDO))
+			if (parts.kind == want && k->key != KEY_ROOT && parts.id_len == 1 && parts.id[0] == '0' &&
+			    parts.name_len) /* --no-tids, --no-pids: the name is the identity */
+				v = intern_add(a->keys, parts.name, parts.name_len);
+			else if (parts.kind == want || (k->key == KEY_ROOT && parts.kind == FRAME_PSEUDO))
 				v = intern_add(a->keys, text, len);
 		} else {
 			long n = frame_key_text(k->key, text, len, &k->buf, &k->buf_cap);
@@ -160,8 +167,9 @@ static uint32_t keyer_stack(struct keyer *k, agg *a, const uint32_t *ids, size_t
 			k->vals[i] = k->cat_key[k->vals[i]];
 		return self;
 	}
-	if (k->key == KEY_SOURCE) { /* known per input, not per frame */
-		self = a->source != NO_KEY ? a->source : keyer_none(k, a);
+	if (k->key == KEY_SOURCE || k->key == KEY_WINDOW) { /* known per input or time, not per frame */
+		uint32_t v = k->key == KEY_SOURCE ? a->source : a->window;
+		self = v != NO_KEY ? v : keyer_none(k, a);
 		keyer_push(k, self);
 		return self;
 	}
@@ -224,6 +232,8 @@ agg *agg_open(const intern *frames, const struct agg_spec *spec)
 	a->keys = intern_new();
 	a->frames = frames;
 	a->source = NO_KEY;
+	a->window = NO_KEY;
+	a->window_k = spec->keys[0] == KEY_WINDOW ? 0 : spec->nkeys > 1 && spec->keys[1] == KEY_WINDOW ? 1 : -1;
 	rules *r = spec->rules;
 	if (agg_spec_needs_rules(spec) && !r) {
 		a->own_rules = r = rules_new();
@@ -242,6 +252,40 @@ void agg_set_source(agg *a, const char *name, size_t len)
 	for (size_t i = 0; i < a->nk; i++)
 		if (a->k[i].key == KEY_SOURCE) /* else the name would be a key no stack has */
 			a->source = intern_add(a->keys, name, len);
+}
+
+void agg_set_window(agg *a, double start)
+{
+	if (a->window != NO_KEY && a->window_start == start)
+		return;
+	for (size_t i = 0; i < a->nk; i++) {
+		if (a->k[i].key == KEY_WINDOW) {
+			char text[32];
+			int n = snprintf(text, sizeof text, "%.9g", start);
+			a->window = intern_add(a->keys, text, (size_t)n);
+			a->window_start = start;
+		}
+	}
+}
+
+size_t agg_window_run(const agg *a, size_t i, uint64_t *self)
+{
+	size_t end = i;
+	*self = 0;
+	for (; end < a->nrows; end++) {
+		const struct agg_row *r = &a->rows[end], *first = &a->rows[i];
+		if (a->window_k == 0 && r->key != first->key)
+			break;
+		if (a->window_k == 1 && r->key2 != first->key2)
+			break;
+		*self += r->self;
+	}
+	return end;
+}
+
+int agg_spec_has(const struct agg_spec *spec, enum frame_key key)
+{
+	return spec->keys[0] == key || (spec->nkeys == 2 && spec->keys[1] == key);
 }
 
 void agg_add(agg *a, const uint32_t *ids, size_t n, uint64_t count)
@@ -357,7 +401,20 @@ void agg_note_missing(const agg *a, const struct agg_spec *spec)
 	}
 }
 
-struct sort_ctx { const intern *keys; enum agg_order order; };
+/* window: which key (0 or 1) is the window, which comes first, in time order; -1 none. */
+struct sort_ctx { const intern *keys; enum agg_order order; int window; };
+
+static double window_of(const intern *keys, const struct agg_row *r, int k)
+{
+	size_t len;
+	const char *text = intern_str(keys, k == 0 ? r->key : r->key2, &len);
+	char buf[32];
+	if (len >= sizeof buf || (len && text[0] == '('))
+		return HUGE_VAL;  /* "(no window)" last */
+	memcpy(buf, text, len);
+	buf[len] = '\0';
+	return strtod(buf, NULL);
+}
 
 static int cmp_u64_desc(uint64_t x, uint64_t y) { return (x < y) - (x > y); }
 
@@ -373,6 +430,11 @@ static int cmp_rows(const void *pa, const void *pb, void *arg)
 {
 	const struct sort_ctx *ctx = arg;
 	const struct agg_row *x = pa, *y = pb;
+	if (ctx->window >= 0) {
+		double wx = window_of(ctx->keys, x, ctx->window), wy = window_of(ctx->keys, y, ctx->window);
+		if (wx != wy)
+			return wx < wy ? -1 : 1;
+	}
 	int c = ctx->order == AGG_BY_SELF ? cmp_u64_desc(x->self, y->self) : cmp_u64_desc(x->total, y->total);
 	if (!c)
 		c = ctx->order == AGG_BY_SELF ? cmp_u64_desc(x->total, y->total) : cmp_u64_desc(x->self, y->self);
@@ -386,7 +448,7 @@ static int cmp_rows(const void *pa, const void *pb, void *arg)
 
 void agg_sort(agg *a, enum agg_order order)
 {
-	struct sort_ctx ctx = { a->keys, order };
+	struct sort_ctx ctx = { a->keys, order, a->window_k };
 	if (a->nrows < 2)
 		return;
 	qsort_r(a->rows, a->nrows, sizeof *a->rows, cmp_rows, &ctx);
@@ -437,7 +499,7 @@ int agg_parse_keys(const char *value, struct agg_spec *spec, char *err, size_t e
 	if (key_named(value, first_len, &spec->keys[0]) != 0 ||
 	    (comma && key_named(comma + 1, strlen(comma + 1), &spec->keys[1]) != 0)) {
 		snprintf(err, errlen, "invalid value for --by: '%s' (one or two of: frame, function, file, "
-			 "lib, line, root, thread, process, category, source)", value);
+			 "lib, line, root, thread, process, category, source, window)", value);
 		return -1;
 	}
 	spec->nkeys = comma ? 2 : 1;

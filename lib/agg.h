@@ -22,7 +22,8 @@ struct agg_row {
 
 typedef struct agg agg;
 
-/* What to sum by. source: the input file (agg_set_source). category: self is the stack's category (its leaf-most frame matching a
+/* What to sum by. source: the input file (agg_set_source); window: the window of time
+ * (agg_set_window). category: self is the stack's category (its leaf-most frame matching a
  * rule, "other" when none); total is the same, or with inclusive every category any frame
  * matches, once per stack. With two keys a row is a pair (the first key's self and the
  * second's for self; every combination of the two keys' totals for total). */
@@ -44,6 +45,15 @@ void agg_add(agg *a, const uint32_t *frames, size_t nframes, uint64_t count);
 /* The source key of the stacks added from now on: the input they are read from. Before
  * any call, stacks count under "(no source)". */
 void agg_set_source(agg *a, const char *name, size_t len);
+/* The window key of the stacks added from now on: the start of their window of time, in
+ * seconds (its text: "0", "0.5", "12"). agg_sort puts windows in time order. */
+void agg_set_window(agg *a, double start);
+/* Sorted by a pair with window: the end of the run of rows from row i that share its window,
+ * with their self samples (the window's samples, every stack having a self row but for
+ * lib's Python leaves) in *self. Without a window key: n, and every row's self. */
+size_t agg_window_run(const agg *a, size_t i, uint64_t *self);
+/* Is one of spec's keys key? */
+int agg_spec_has(const struct agg_spec *spec, enum frame_key key);
 void agg_close(agg *a);
 /* Add src's rows into dst (both open, same spec): sums read on other threads become one. */
 void agg_merge(agg *dst, const agg *src);

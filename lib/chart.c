@@ -163,16 +163,32 @@ static int match_gil_dumps(const struct tsv *t, struct chart_spec *s)
 	return match_keyed(t, s, "seen active gil active_pct gil_pct", 5, "gil_pct") > 0;
 }
 
+/* sift-top --by window[,KEY] or KEY,window: a time series of keys; label[0] is the window
+ * column, label[1] the key's (-1 for window alone). */
+static int match_window(const struct tsv *t, struct chart_spec *s)
+{
+	size_t k = match_keyed(t, s, "self self_pct total total_pct cum_pct", 5, "self_pct");
+	int w = k >= 1 && strcmp(t->head[0], "window") == 0 ? 0 :
+		k == 2 && strcmp(t->head[1], "window") == 0 ? 1 : -1;
+	if (w < 0)
+		return 0;
+	snprintf(s->what, sizeof s->what, "%s", k == 2 ? t->head[1 - w] : "window");
+	s->label[0] = w;
+	s->label[1] = k == 2 ? 1 - w : -1;
+	return 1;
+}
+
 typedef int chart_match_fn(const struct tsv *t, struct chart_spec *s);
 typedef void chart_draw_fn(FILE *out, const struct tsv *t, const struct chart_spec *s,
 			   const struct chart_opts *o);
-static chart_draw_fn draw_bars, draw_pairs, draw_delta, draw_series, draw_boxes, draw_speedup;
+static chart_draw_fn draw_bars, draw_pairs, draw_delta, draw_series, draw_boxes, draw_speedup,
+	draw_areas;
 
 struct chart_kind {
 	const char *name;
 	chart_match_fn *match;     /* non-zero (and s filled in) when the header is this table */
 	chart_draw_fn *draw;       /* the datablock and plot, after the preamble */
-	enum { TITLE_WHAT, TITLE_FIGURE_BY, TITLE_BEFORE_AFTER, TITLE_DELTA } title;
+	enum { TITLE_WHAT, TITLE_FIGURE_BY, TITLE_BEFORE_AFTER, TITLE_DELTA, TITLE_OVER_TIME } title;
 	int any_column;            /* --column may draw another column (one figure per row) */
 };
 
@@ -181,6 +197,7 @@ struct chart_kind {
 static const struct chart_kind kinds[] = {
 	{ "diff", match_diff_ci, draw_delta, TITLE_DELTA, 0 },
 	{ "diff", match_diff, draw_pairs, TITLE_BEFORE_AFTER, 0 },
+	{ "window", match_window, draw_areas, TITLE_OVER_TIME, 1 },
 	{ "top", match_top, draw_bars, TITLE_FIGURE_BY, 1 },
 	{ "series", match_series, draw_series, TITLE_WHAT, 1 },
 	{ "stats", match_stats, draw_boxes, TITLE_WHAT, 0 },
@@ -494,6 +511,125 @@ static void draw_series(FILE *out, const struct tsv *t, const struct chart_spec 
 	free(groups);
 }
 
+struct area_key { uint32_t id; double sum; };
+
+static int cmp_area_keys(const void *pa, const void *pb)
+{
+	const struct area_key *a = pa, *b = pb;
+	if (a->sum != b->sum)
+		return a->sum < b->sum ? 1 : -1;
+	return (a->id > b->id) - (a->id < b->id);  /* ties: first seen first */
+}
+
+static int cmp_doubles(const void *pa, const void *pb)
+{
+	double a = *(const double *)pa, b = *(const double *)pb;
+	return (a > b) - (a < b);
+}
+
+/* Index of x in the sorted xs[n] (present). */
+static size_t find_x(const double *xs, size_t n, double x)
+{
+	size_t lo = 0, hi = n;
+	while (hi - lo > 1) {
+		size_t mid = (lo + hi) / 2;
+		if (xs[mid] <= x)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* A time series of keys as stacked areas: x the window's start, one area per key for the
+ * first limit keys by their sum over all windows, the rest summed as "(other)". The
+ * datablock holds each window's running sums, top area drawn first, each down to 0. */
+static void draw_areas(FILE *out, const struct tsv *t, const struct chart_spec *s,
+		       const struct chart_opts *o)
+{
+	int cw = s->label[0], ck = s->label[1], cv = s->value[0];
+	intern *keys = intern_new();
+	struct area_key *ks = NULL;
+	size_t kcap = 0, nx = 0;
+	double *xs = xcalloc(t->nrows + 1, sizeof *xs);
+	for (size_t r = 0; r < t->nrows; r++) {
+		double x, v;
+		if (!number(t->rows[r][cw], &x) || !number(t->rows[r][cv], &v))
+			continue;
+		const char *key = ck >= 0 ? t->rows[r][ck] : "all";
+		size_t seen = intern_count(keys);
+		uint32_t id = intern_add(keys, key, strlen(key));
+		if (id == seen) {
+			ks = xgrow(ks, &kcap, seen + 1, sizeof *ks);
+			ks[id] = (struct area_key){ id, 0 };
+		}
+		ks[id].sum += v;
+		xs[nx++] = x;
+	}
+	size_t nkeys = intern_count(keys), nzero = 0;
+	qsort(xs, nx, sizeof *xs, cmp_doubles);
+	size_t nw = 0;
+	for (size_t i = 0; i < nx; i++)
+		if (nw == 0 || xs[i] != xs[nw - 1])
+			xs[nw++] = xs[i];
+	qsort(ks, nkeys, sizeof *ks, cmp_area_keys);
+	while (nzero < nkeys && !(ks[nkeys - 1 - nzero].sum > 0))
+		nzero++;  /* keys with nothing to stack (total-only rows) get no area */
+	size_t drawn = nkeys - nzero;
+	size_t shown = o->limit && o->limit < drawn ? (size_t)o->limit : drawn;
+	size_t nareas = shown + (shown < drawn);
+	uint32_t *area_of = xcalloc(nkeys + 1, sizeof *area_of);  /* key id -> area, UINT32_MAX none */
+	for (size_t i = 0; i < nkeys; i++)
+		area_of[ks[i].id] = i < shown ? (uint32_t)i : i < drawn ? (uint32_t)shown : UINT32_MAX;
+	double *grid = xcalloc(nw * nareas + 1, sizeof *grid);
+	for (size_t r = 0; r < t->nrows; r++) {
+		double x, v;
+		if (!number(t->rows[r][cw], &x) || !number(t->rows[r][cv], &v))
+			continue;
+		const char *key = ck >= 0 ? t->rows[r][ck] : "all";
+		uint32_t id = intern_add(keys, key, strlen(key));
+		if (area_of[id] != UINT32_MAX)
+			grid[find_x(xs, nw, x) * nareas + area_of[id]] += v;
+	}
+	gnuplot_block_begin(out, "D");
+	for (size_t w = 0; w < nw; w++) {
+		double sum = 0;
+		gnuplot_number(out, xs[w]);
+		for (size_t a = 0; a < nareas; a++) {
+			sum += grid[w * nareas + a];
+			putc(' ', out);
+			gnuplot_number(out, sum);
+		}
+		putc('\n', out);
+	}
+	gnuplot_block_end(out);
+	axis_label(out, "x", "seconds (window start)");
+	axis_label(out, "y", t->head[cv]);
+	fputs("set grid\nset key outside right top\nset yrange [0:*]\nset style fill solid 0.75 noborder\n", out);
+	if (!nw || !nareas)
+		fputs("set xrange [0:1]\nplot 1/0 notitle\n", out);
+	for (size_t a = nareas; nw && a-- > 0;) {
+		char label[1024];
+		if (a < shown) {
+			size_t len;
+			const char *key = intern_str(keys, ks[a].id, &len);
+			gnuplot_shorten(key, len, o->label_width, label, sizeof label);
+		} else {
+			snprintf(label, sizeof label, "(other)");
+		}
+		fprintf(out, "%s $D using 1:%zu with filledcurves x1 title ", a + 1 == nareas ? "plot" : ", \\\n    ",
+			a + 2);
+		gnuplot_quote(out, label, strlen(label), 0);
+	}
+	if (nw && nareas)
+		putc('\n', out);
+	free(grid);
+	free(area_of);
+	free(ks);
+	free(xs);
+	intern_free(keys);
+}
+
 /* sift-tput --stats rows as boxes: p5..p95, whiskers min..max, the median in red. The
  * stats carry no quartiles; p5/p95 are the figures the tool already trims warm-up for. */
 static void draw_boxes(FILE *out, const struct tsv *t, const struct chart_spec *s,
@@ -635,6 +771,8 @@ void chart_write(FILE *out, const struct chart_kind *k, const struct tsv *t,
 		const char *figure = s->value[0] >= 0 ? t->head[s->value[0]] : "";
 		if (k->title == TITLE_FIGURE_BY)
 			snprintf(title, sizeof title, "%s by %s", figure, s->what);
+		else if (k->title == TITLE_OVER_TIME)
+			snprintf(title, sizeof title, "%s by %s over time", figure, s->what);
 		else if (k->title == TITLE_BEFORE_AFTER) /* older tables do not say self or total */
 			snprintf(title, sizeof title, "%s: before and after", s->what);
 		else if (k->title == TITLE_DELTA)

@@ -29,7 +29,7 @@ struct chart_kind;
 
 /* The kind whose header t has, with s filled in; NULL when none (a summary included). */
 const struct chart_kind *chart_recognise(const struct tsv *t, struct chart_spec *s);
-/* Its name for messages: "top", "diff", "series", "stats", "compare", "threads", "gil",
+/* Its name for messages: "window", "top", "diff", "series", "stats", "compare", "threads", "gil",
  * "gil dumps". */
 const char *chart_kind_name(const struct chart_kind *k);
 

@@ -15,12 +15,15 @@ struct thr {
 	size_t depth, cap;
 	double last;            /* ts of the thread's last event */
 	double carry;           /* rounding left over, carried to the next stack */
+	double first;           /* ts of the thread's first event: its time 0 */
+	int started;
 };
 
 struct cr {
 	const struct doc_buf *doc;
 	struct err_lines *errs;
 	doc_stack_fn *fn;
+	doc_time_fn *when;      /* NULL: not timed */
 	void *ctx;
 	struct doc_stats *stats;
 	double scale;           /* samples per microsecond */
@@ -68,13 +71,24 @@ static void hold(struct cr *c, struct thr *t, double ts)
 	for (size_t i = 0; i < t->depth; i++)
 		push_event(c, t->open[i]);
 	c->stats->stacks++;
+	if (c->when) {
+		struct doc_time when = { (t->last - t->first) / 1e6, (ts - t->last) / 1e6 };
+		c->when(c->ctx, &when);
+	}
 	c->fn(c->ctx, c->doc->file, c->doc->lineno, doc_stack_frames(&c->st), c->st.n, count);
 }
 
 void chrome_read(const struct doc_buf *doc, double rate, struct err_lines *errs,
 		 doc_stack_fn *fn, void *ctx, struct doc_stats *stats)
 {
-	struct cr c = { .doc = doc, .errs = errs, .fn = fn, .ctx = ctx, .stats = stats, .scale = rate / 1e6 };
+	chrome_read_timed(doc, rate, errs, fn, NULL, ctx, stats);
+}
+
+void chrome_read_timed(const struct doc_buf *doc, double rate, struct err_lines *errs,
+		       doc_stack_fn *fn, doc_time_fn *when, void *ctx, struct doc_stats *stats)
+{
+	struct cr c = { .doc = doc, .errs = errs, .fn = fn, .when = when, .ctx = ctx, .stats = stats,
+			.scale = rate / 1e6 };
 	json_t *root = doc_load_json(doc, "chrometrace", errs, stats);
 	if (!root)
 		return;
@@ -99,6 +113,10 @@ void chrome_read(const struct doc_buf *doc, double rate, struct err_lines *errs,
 		struct thr *t = thread_of(&c, json_integer_value(json_object_get(e, "pid")),
 					  json_integer_value(json_object_get(e, "tid")));
 		double at = json_number_value(ts);
+		if (!t->started) {
+			t->first = at;
+			t->started = 1;
+		}
 		hold(&c, t, at);
 		t->last = at;
 		if (ph[0] == 'E') {

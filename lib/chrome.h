@@ -13,5 +13,9 @@
  * root frame is one. */
 void chrome_read(const struct doc_buf *doc, double rate, struct err_lines *errs,
 		 doc_stack_fn *fn, void *ctx, struct doc_stats *stats);
+/* The same, timing each stack through when first (unless NULL): held from its event on,
+ * from its thread's first B or E event. */
+void chrome_read_timed(const struct doc_buf *doc, double rate, struct err_lines *errs,
+		       doc_stack_fn *fn, doc_time_fn *when, void *ctx, struct doc_stats *stats);
 
 #endif

@@ -400,40 +400,22 @@ void diff_write_folded(const prof *before, const prof *after, FILE *out)
 }
 
 /* Standard input cannot be read a second time. */
-static int reads_stdin(char **const files[2], const size_t nfiles[2])
+int diff_replicates_apply(const size_t nfiles[2], const struct agg_spec *keys)
 {
-	for (int s = 0; s < 2; s++)
-		for (size_t i = 0; i < nfiles[s]; i++)
-			if (strcmp(files[s][i], "-") == 0)
-				return 1;
-	return 0;
-}
-
-int diff_read_replicates(char **const files[2], const size_t nfiles[2], const struct load_opts *lopts,
-			 const struct agg_spec *keys, agg **inputs[2], uint64_t *samples[2],
-			 struct diff_base *base)
-{
-	if (nfiles[0] < 2 || nfiles[1] < 2 || reads_stdin(files, nfiles))
+	if (nfiles[0] < 2 || nfiles[1] < 2)
 		return 0;
 	for (size_t k = 0; k < keys->nkeys; k++)
-		if (keys->keys[k] == KEY_SOURCE) /* each input is a key of its own: no replicate */
+		if (keys->keys[k] == KEY_SOURCE)
 			return 0;
-	int status = 0;
+	return 1;
+}
+
+void diff_base_replicates(struct diff_base *base, agg **const inputs[2], uint64_t *const samples[2],
+			  const size_t nfiles[2])
+{
 	for (int s = 0; s < 2; s++) {
-		inputs[s] = xcalloc(nfiles[s], sizeof *inputs[s]);
-		samples[s] = xcalloc(nfiles[s], sizeof *samples[s]);
-		for (size_t i = 0; i < nfiles[s]; i++) {
-			struct err_lines quiet; /* bad lines were named on the first reading */
-			err_lines_init(&quiet);
-			quiet.limit = 0;
-			struct sum_result sum;
-			status |= sum_files(&files[s][i], 1, lopts, keys, 0, &quiet, &sum);
-			inputs[s][i] = sum.table;
-			samples[s][i] = sum.stats.samples_read;
-		}
 		base->inputs[s] = (const agg *const *)inputs[s];
 		base->ninputs[s] = nfiles[s];
 		base->input_samples[s] = samples[s];
 	}
-	return status;
 }

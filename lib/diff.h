@@ -93,11 +93,11 @@ int diff_check_any(const diff *d, double points);
 /* difffolded: "stack before after" for every stack of either profile, sorted by text. */
 void diff_write_folded(const prof *before, const prof *after, FILE *out);
 
-/* With two or more inputs per side (none of them standard input, which cannot be read
- * twice, and no key source, by which each input is a key of its own), sum each input on its own into inputs[s][i] / samples[s][i] and point base at
- * them: each input's share is then a replicate. Returns 0, or 1 when an input failed. */
-int diff_read_replicates(char **const files[2], const size_t nfiles[2], const struct load_opts *lopts,
-			 const struct agg_spec *keys, agg **inputs[2], uint64_t *samples[2],
-			 struct diff_base *base);
+/* Is each input a replicate? With two or more inputs per side, and no key source (by which
+ * each input is a key of its own), each input's share is a sample of the side's. */
+int diff_replicates_apply(const size_t nfiles[2], const struct agg_spec *keys);
+/* Point base at each side's per-input sums, inputs[s][i] with samples[s][i]. */
+void diff_base_replicates(struct diff_base *base, agg **const inputs[2], uint64_t *const samples[2],
+			  const size_t nfiles[2]);
 
 #endif

@@ -18,7 +18,10 @@ void doc_add_line(struct doc_buf *d, const struct in_line *line)
 		d->over = 1;
 		return;
 	}
-	d->text = xgrow(d->text, &d->cap, d->len + line->len + 2, 1);
+	if (d->len + line->len + 2 > d->cap) {
+		d->text = xgrow(d->text, &d->cap, d->len + line->len + 2, 1);
+		xalloc_hint_huge(d->text, d->cap);
+	}
 	memcpy(d->text + d->len, line->text, line->len);
 	d->len += line->len;
 	d->text[d->len++] = '\n';

@@ -20,6 +20,12 @@ struct doc_frame { const char *s; size_t len; };
 typedef void doc_stack_fn(void *ctx, const char *file, unsigned long lineno,
 			  const struct doc_frame *frames, size_t nframes, uint64_t count);
 
+/* When a stack was held, for readers of formats with time (speedscope, chrometrace): at
+ * seconds from its thread's first sample, for len seconds (0: a sample at an instant). */
+struct doc_time { double at, len; };
+/* Called just before the doc_stack_fn of the stack it times, with the same ctx. */
+typedef void doc_time_fn(void *ctx, const struct doc_time *when);
+
 /* What a reader found, for its caller's figures. */
 struct doc_stats {
 	uint64_t stacks;        /* stacks given to the callback */

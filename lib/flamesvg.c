@@ -11,6 +11,10 @@
 struct fr {
 	size_t name, name_len;  /* in the names buffer */
 	double x, y, key;       /* key: distance from the "all" frame's y */
+	double width;           /* the rect's drawn width (pixels or %), -1 when none */
+	double start, end;      /* edges in samples: fg:x, or x scaled by the root's samples per
+				 * width unit; -1 when unknown */
+	int fg_x;               /* x is inferno's fg:x (samples), not a drawn position */
 	uint64_t w;
 	unsigned long lineno;
 	size_t depth;
@@ -157,8 +161,8 @@ static void scan(struct sv *v)
 			f.w = (uint64_t)llround(w);
 		else
 			f.w = tc;
-		if (!(((a = attr(r, re, "fg:x", &len)) && number(a, len, &x) == 0) ||
-		      ((a = attr(r, re, "x", &len)) && number(a, len, &x) == 0)) ||
+		f.fg_x = (a = attr(r, re, "fg:x", &len)) && number(a, len, &x) == 0;
+		if (!(f.fg_x || ((a = attr(r, re, "x", &len)) && number(a, len, &x) == 0)) ||
 		    !((a = attr(r, re, "y", &len)) && number(a, len, &y) == 0)) {
 			v->stats->bad++;
 			err_bad_line(v->errs, v->doc->file, lineno, "flame graph frame without x or y");
@@ -166,6 +170,7 @@ static void scan(struct sv *v)
 		}
 		f.x = x;
 		f.y = y;
+		f.width = (a = attr(r, re, "width", &len)) && number(a, len, &w) == 0 ? w : -1;
 		v->fr = xgrow(v->fr, &v->cap, v->n + 1, sizeof *v->fr);
 		v->fr[v->n++] = f;
 		s = re;
@@ -218,10 +223,33 @@ void flamesvg_read(const struct doc_buf *doc, struct err_lines *errs, doc_stack_
 	v.fr[all] = v.fr[--v.n];
 	qsort(v.fr, v.n, sizeof *v.fr, by_position);
 
+	/* Each frame's edges in samples: inferno's fg:x and fg:w are exact; flamegraph.pl's
+	 * pixel x and width scale by the root's samples per pixel. flamegraph.pl rounds both
+	 * edges to 0.1 pixel, so frames that touch keep equal edges and a gap is a real one. */
+	double per_unit = root.width > 0 ? (double)root.w / root.width : 0;
+	for (size_t i = 0; i < v.n; i++) {
+		struct fr *f = &v.fr[i];
+		if (f->fg_x) {
+			f->start = f->x;
+			f->end = f->x + (double)f->w;
+		} else if (per_unit > 0) {
+			f->start = (f->x - root.x) * per_unit;
+			f->end = f->width >= 0 ? (f->x + f->width - root.x) * per_unit : f->start + (double)f->w;
+		} else {
+			f->start = f->end = -1;
+		}
+	}
+
 	/* Walk left to right keeping the path from the root; a frame leaving the path gives
-	 * its samples not covered by children to its stack. */
+	 * its samples not covered by children to its stack. Writers draw a frame's own samples
+	 * first (its stack "A" sorts before "A;B"), then its children in order, each narrow
+	 * one left out where it would be: so a gap between two drawn children, or after the
+	 * last one, is samples in frames too narrow to draw (lost), never the frame's own.
+	 * Narrow children before the first drawn one cannot be told from the frame's own. */
 	size_t *path = xmalloc((nk + 1) * sizeof *path);
 	uint64_t *covered = xcalloc(nk + 1, sizeof *covered);
+	double *last_end = xmalloc((nk + 1) * sizeof *last_end);  /* last child's end, -1: none */
+	double *gaps = xmalloc((nk + 1) * sizeof *gaps);          /* between children, samples */
 	struct doc_frame *frames = xmalloc((nk + 1) * sizeof *frames);
 	size_t top = 0;  /* path[0..top) are frames at depth 1..top */
 	uint64_t root_covered = 0;
@@ -230,6 +258,12 @@ void flamesvg_read(const struct doc_buf *doc, struct err_lines *errs, doc_stack_
 		while (top > 0 && top >= d) {
 			struct fr *f = &v.fr[path[top - 1]];
 			uint64_t self = f->w > covered[top - 1] ? f->w - covered[top - 1] : 0;
+			if (self && last_end[top - 1] >= 0 && f->end >= 0) {
+				double gone = gaps[top - 1] + fmax(f->end - last_end[top - 1], 0);
+				uint64_t lost = gone < 0.5 ? 0 : gone >= (double)self ? self : (uint64_t)llround(gone);
+				stats->lost += lost;
+				self -= lost;
+			}
 			if (self) {
 				for (size_t k = 0; k < top; k++)
 					frames[k] = (struct doc_frame){ v.names + v.fr[path[k]].name, v.fr[path[k]].name_len };
@@ -237,10 +271,16 @@ void flamesvg_read(const struct doc_buf *doc, struct err_lines *errs, doc_stack_
 				fn(ctx, doc->file, f->lineno, frames, top, self);
 			}
 			top--;
-			if (top > 0)
+			if (top > 0) {
 				covered[top - 1] += f->w;
-			else
+				if (f->start >= 0) {
+					if (last_end[top - 1] >= 0 && f->start > last_end[top - 1])
+						gaps[top - 1] += f->start - last_end[top - 1];
+					last_end[top - 1] = f->end;
+				}
+			} else {
 				root_covered += f->w;
+			}
 		}
 		if (i == v.n)
 			break;
@@ -250,12 +290,16 @@ void flamesvg_read(const struct doc_buf *doc, struct err_lines *errs, doc_stack_
 			continue;
 		}
 		covered[top] = 0;
+		last_end[top] = -1;
+		gaps[top] = 0;
 		path[top++] = i;
 	}
 	if (root.w > root_covered)
 		stats->lost += root.w - root_covered;
 	free(path);
 	free(covered);
+	free(last_end);
+	free(gaps);
 	free(frames);
 out:
 	free(v.names);

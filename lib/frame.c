@@ -5,11 +5,12 @@
 #include <string.h>
 
 const char *const frame_key_names[] = { "frame", "function", "file", "lib", "line", "root",
-					"thread", "process", "category", "source", NULL };
+					"thread", "process", "category", "source", "window", NULL };
 
 int frame_key_is_stack_level(enum frame_key key)
 {
-	return key == KEY_ROOT || key == KEY_THREAD || key == KEY_PROCESS || key == KEY_SOURCE;
+	return key == KEY_ROOT || key == KEY_THREAD || key == KEY_PROCESS || key == KEY_SOURCE ||
+	       key == KEY_WINDOW;
 }
 
 static int ends_with(const char *s, size_t len, const char *suffix)

@@ -28,6 +28,7 @@ enum frame_key {
 	KEY_FRAME, KEY_FUNCTION, KEY_FILE, KEY_LIB, KEY_LINE,
 	KEY_ROOT, KEY_THREAD, KEY_PROCESS, KEY_CATEGORY,
 	KEY_SOURCE,             /* the input a stack was read from (its basename or --label) */
+	KEY_WINDOW,             /* the window of time a stack was in (its start in seconds) */
 	KEY_COUNT
 };
 /* --by names in enum order, NULL-terminated. */

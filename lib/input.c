@@ -202,6 +202,7 @@ static void make_room(in_reader *r)
 			err_exit(EXIT_DATA, "%s:%lu: line too long", r->file, r->lineno + 1);
 		r->cap *= 2;
 		r->buf = xrealloc(r->buf, r->cap + 1);
+		xalloc_hint_huge(r->buf, r->cap + 1);
 	}
 }
 

@@ -49,6 +49,9 @@ struct load_sink {
 	size_t clean_cap;
 	struct load_stats stats;
 	xform *xf;                  /* NULL without transforms */
+	int timed;                  /* load_stack_time gave the stack being built a time */
+	double at, len;
+	double carry;               /* fractions of samples the window's cuts left */
 };
 
 load_sink *load_sink_new(prof *p, const struct load_opts *opts, struct err_lines *errs)
@@ -276,8 +279,48 @@ static int transform(load_sink *s, uint64_t count)
 	return rc;
 }
 
+void load_stack_time(load_sink *s, double at, double len)
+{
+	s->timed = 1;
+	s->at = at;
+	s->len = len;
+}
+
+double load_rate(const struct load_opts *opts)
+{
+	return opts->rate > 0 ? opts->rate : READERS_RATE;
+}
+
+/* A kept stack, or its part in one window, into the consumer or the profile. */
+static int keep(load_sink *s, uint64_t count)
+{
+	const struct load_opts *o = s->opts;
+	if (o->consumer) {
+		o->consumer(o->consumer_ctx, s->stack, s->depth, count);
+	} else if (prof_add(s->p, s->stack, s->depth, count) != 0) {
+		err_warn("%s:%lu: sample counts add up past 2^64", s->file, s->lineno);
+		return -1;
+	}
+	s->stats.samples_kept += count;
+	return 0;
+}
+
+struct piece_ctx { load_sink *s; int status; };
+
+static void keep_piece(void *ctx, double start, uint64_t count)
+{
+	struct piece_ctx *pc = ctx;
+	const struct load_opts *o = pc->s->opts;
+	if (o->window_fn && o->win.width > 0)
+		o->window_fn(o->consumer_ctx, start);
+	if (pc->status == 0 && keep(pc->s, count) != 0)
+		pc->status = -1;
+}
+
 int load_stack_end(load_sink *s, uint64_t count)
 {
+	int timed = s->timed;
+	s->timed = 0;
 	const struct load_opts *o = s->opts;
 	if (s->bad)
 		return 0;
@@ -292,14 +335,11 @@ int load_stack_end(load_sink *s, uint64_t count)
 		return 0;
 	if (s->xf && transform(s, count) != XFORM_KEPT)
 		return 0;
-	if (o->consumer) {
-		o->consumer(o->consumer_ctx, s->stack, s->depth, count);
-	} else if (prof_add(s->p, s->stack, s->depth, count) != 0) {
-		err_warn("%s:%lu: sample counts add up past 2^64", s->file, s->lineno);
-		return -1;
-	}
-	s->stats.samples_kept += count;
-	return 0;
+	if (!timed || !timewin_active(&o->win))
+		return keep(s, count);
+	struct piece_ctx pc = { s, 0 };
+	timewin_split(&o->win, s->at, s->len, count, &s->carry, keep_piece, &pc);
+	return pc.status;
 }
 
 int load_dump_thread(load_sink *sink, const struct dump_thread *t, int with_idle, int with_status)
@@ -331,6 +371,26 @@ static void dump_thread_to_sink(void *ctx, const struct dump_thread *t)
 		c->idle++;
 	if (load_dump_thread(c->sink, t, c->opts->idle, c->opts->status) != 0)
 		c->status = 1;
+}
+
+static void doc_time_to_sink(void *ctx, const struct doc_time *when)
+{
+	struct dump_ctx *c = ctx;
+	load_stack_time(c->sink, when->at, when->len);
+}
+
+/* What a format without time is, for the message that --from/--to or --by window need one. */
+static void check_time(const struct load_opts *o, enum load_format f, const char *file)
+{
+	static const char *const what[] = {
+		[LOAD_RAW] = "folded stacks, which have", [LOAD_DUMP] = "py-spy dump output, which has",
+		[LOAD_JSON] = "py-spy dump JSON, which has", [LOAD_SVG] = "a flame graph SVG, which has",
+		[LOAD_AUSTIN] = "austin samples, which have",
+	};
+	if (!timewin_active(&o->win) || f == LOAD_SPEEDSCOPE || f == LOAD_CHROME || f == LOAD_AUTO)
+		return;
+	err_exit(EXIT_USAGE, "%s samples in time order (speedscope or chrometrace); %s is %s none",
+		 o->win.width > 0 ? "--by window needs" : "--from/--to need", file, what[f]);
 }
 
 /* Stacks of the other readers (speedscope, chrometrace, SVG, austin), root first. */
@@ -371,7 +431,12 @@ int load_reader(prof *p, in_reader *in, const struct load_opts *opts, struct err
 	enum load_format fmt;
 	struct in_line line;
 	int status = 0;
+	const char *checked = NULL;   /* the file whose format check_time saw */
 	while (sniff_next(sn, &line, &fmt)) {
+		if (line.file != checked) {
+			check_time(opts, fmt, line.file);
+			checked = line.file;
+		}
 		if (fmt == LOAD_DUMP) {
 			if (!dp)
 				dp = dump_new(errs, dump_thread_to_sink, &dc);
@@ -385,8 +450,10 @@ int load_reader(prof *p, in_reader *in, const struct load_opts *opts, struct err
 			continue;
 		}
 		if (readers_handles(fmt)) {
-			if (!rd)
-				rd = readers_new(errs, READERS_RATE, doc_stack_to_sink, &dc);
+			if (!rd) {
+				rd = readers_new(errs, load_rate(opts), doc_stack_to_sink, &dc);
+				readers_set_time(rd, doc_time_to_sink);
+			}
 			readers_line(rd, fmt, &line);
 			continue;
 		}

@@ -11,6 +11,7 @@
 #include "prof.h"
 #include "rx.h"
 #include "sniff.h"
+#include "timewin.h"
 #include "transform.h"
 
 /* --from: the names of sniff.h's enum load_format. */
@@ -19,6 +20,9 @@ extern const char *const load_format_names[];  /* "auto", "raw", "dump", "json",
 /* A tool that only sums stacks can take each kept stack as it is read instead of the
  * profile keeping them: memory then grows with distinct frames only. */
 typedef void load_stack_fn(void *ctx, const uint32_t *frames, size_t nframes, uint64_t count);
+/* With a series of windows (win.width > 0): the window (its start, in seconds) of the stacks
+ * the consumer is given next. */
+typedef void load_window_fn(void *ctx, double start);
 
 struct load_opts {
 	enum load_format from;
@@ -40,7 +44,12 @@ struct load_opts {
 	int no_pids;        /* process PID:"CMD" -> process 0:"CMD" */
 	char **labels;      /* NAME=FILE: the source key of FILE (as given) is NAME */
 	size_t nlabels;
+	double rate;        /* samples per second (0: READERS_RATE): sample times, durations */
+	struct timewin win; /* --from SEC, --to SEC, --by window: inputs must have time */
+	load_window_fn *window_fn;  /* told each stack's window before the consumer sees it */
 };
+/* The rate opts give (READERS_RATE when not set). */
+double load_rate(const struct load_opts *opts);
 
 struct load_stats {
 	uint64_t samples_read;  /* in good lines, before filters */
@@ -74,6 +83,9 @@ void load_stack_begin(load_sink *sink, const char *file, unsigned long lineno);
 void load_stack_frame(load_sink *sink, const char *frame, size_t len);
 /* The same with the frame's intern_hash already known. */
 void load_stack_frame_hashed(load_sink *sink, const char *frame, size_t len, uint64_t hash);
+/* The stack being built was held from at for len seconds (0: a sample at an instant) into
+ * its thread: opts->win then keeps its part in the window (load_stack_end). */
+void load_stack_time(load_sink *sink, double at, double len);
 /* Add the stack with count samples; 0, or -1 when the totals would pass 2^64 (reported). */
 int load_stack_end(load_sink *sink, uint64_t count);
 const struct load_stats *load_sink_stats(const load_sink *sink);

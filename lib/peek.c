@@ -38,7 +38,8 @@ struct peek {
 
 int peek_key_ok(enum frame_key key)
 {
-	return key != KEY_ROOT && key != KEY_CATEGORY && key != KEY_SOURCE && key < KEY_COUNT;
+	return key != KEY_ROOT && key != KEY_CATEGORY && key != KEY_SOURCE && key != KEY_WINDOW &&
+	       key < KEY_COUNT;
 }
 
 peek *peek_new(enum frame_key key, rx *match)

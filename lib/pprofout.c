@@ -2,18 +2,20 @@
  * packed in one buffer, then gzipped by zlib: no hand-written encoder. */
 #include "pprofout.h"
 #include "frame.h"
+#include "rules.h"
 #include "intern.h"
 #include "xalloc.h"
 
 #include "profile.pb-c.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
 
 /* String table indexes fixed by the order they are added first. */
-enum { STR_EMPTY, STR_SAMPLES, STR_COUNT, STR_THREAD, STR_PROCESS };
+enum { STR_EMPTY, STR_SAMPLES, STR_COUNT, STR_THREAD, STR_PROCESS, STR_CPU, STR_NANOSECONDS, STR_CATEGORY };
 
 static int64_t str_id(intern *strs, const char *s, size_t len)
 {
@@ -125,13 +127,21 @@ static int gzip_write(const uint8_t *data, size_t len, FILE *out)
 	return rc;
 }
 
-int pprofout_write(const prof *p, FILE *out)
+/* count samples as nanoseconds at rate samples per second, saturating at 2^63 - 1. */
+static int64_t nanoseconds(uint64_t count, double rate)
+{
+	double ns = round((double)count * 1e9 / rate);
+	return ns >= 9223372036854775807.0 ? INT64_MAX : (int64_t)ns;
+}
+
+int pprofout_write(const prof *p, rules *r, double rate, FILE *out)
 {
 	const intern *fr = prof_frames_const(p);
 	size_t nfr = intern_count(fr), ns = prof_stack_count(p);
 	struct pp_build b = { 0 };
 	b.strs = intern_new();
-	static const char *const fixed[] = { "", "samples", "count", "thread", "process" };
+	static const char *const fixed[] = { "", "samples", "count", "thread", "process", "cpu", "nanoseconds",
+					      "category" };
 	for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
 		str_id(b.strs, fixed[i], strlen(fixed[i]));
 	size_t cap = nfr ? nfr : 1;
@@ -153,11 +163,15 @@ int pprofout_write(const prof *p, FILE *out)
 	}
 	Perftools__Profiles__Sample *samples = xcalloc(scap, sizeof *samples);
 	Perftools__Profiles__Sample **sample_ptrs = xcalloc(scap, sizeof *sample_ptrs);
-	int64_t *values = xcalloc(scap, sizeof *values);
 	uint64_t *loc_ids = xcalloc(nframes_all ? nframes_all : 1, sizeof *loc_ids);
-	/* Every label is one frame, so there are at most as many labels as frames. */
-	Perftools__Profiles__Label *labels = xcalloc(nframes_all ? nframes_all : 1, sizeof *labels);
-	Perftools__Profiles__Label **label_ptrs = xcalloc(nframes_all ? nframes_all : 1, sizeof *label_ptrs);
+	/* Every label but the category is one frame: at most one label per frame and one per stack. */
+	size_t lcap = nframes_all + ns + 1;
+	Perftools__Profiles__Label *labels = xcalloc(lcap, sizeof *labels);
+	Perftools__Profiles__Label **label_ptrs = xcalloc(lcap, sizeof *label_ptrs);
+	int64_t *values = xcalloc(2 * scap, sizeof *values);
+	rules_cache *cats = r ? rules_cache_new(r, fr, 0) : NULL;
+	/* category id -> its string, added at its first use */
+	int64_t *cat_str = r ? xcalloc(rules_category_count(r), sizeof *cat_str) : NULL;
 	size_t used_ids = 0, used_labels = 0;
 	for (size_t i = 0; i < ns; i++) {
 		size_t n;
@@ -190,17 +204,35 @@ int pprofout_write(const prof *p, FILE *out)
 			s->location_id[z - 1] = t;
 		}
 		used_ids += s->n_location_id;
-		values[i] = count > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)count;
-		s->n_value = 1;
-		s->value = &values[i];
+		if (cats) {
+			uint32_t c = rules_stack(cats, st, n);
+			if (!cat_str[c]) {
+				size_t len;
+				const char *name = rules_category_name(r, c, &len);
+				cat_str[c] = str_id(b.strs, name, len);
+			}
+			Perftools__Profiles__Label *l = &labels[used_labels];
+			perftools__profiles__label__init(l);
+			l->key = STR_CATEGORY;
+			l->str = cat_str[c];
+			s->label[s->n_label++] = l;
+			label_ptrs[used_labels++] = l;
+		}
+		values[2 * i] = count > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)count;
+		values[2 * i + 1] = nanoseconds(count, rate);
+		s->n_value = 2;
+		s->value = &values[2 * i];
 		sample_ptrs[i] = s;
 	}
 
-	Perftools__Profiles__ValueType vt;
-	perftools__profiles__value_type__init(&vt);
-	vt.type = STR_SAMPLES;
-	vt.unit = STR_COUNT;
-	Perftools__Profiles__ValueType *vt_ptr = &vt;
+	Perftools__Profiles__ValueType vt[2];
+	perftools__profiles__value_type__init(&vt[0]);
+	vt[0].type = STR_SAMPLES;
+	vt[0].unit = STR_COUNT;
+	perftools__profiles__value_type__init(&vt[1]);
+	vt[1].type = STR_CPU;
+	vt[1].unit = STR_NANOSECONDS;
+	Perftools__Profiles__ValueType *vt_ptrs[2] = { &vt[0], &vt[1] };
 	size_t nstr = intern_count(b.strs);
 	char **table = xcalloc(nstr, sizeof *table);
 	for (size_t i = 0; i < nstr; i++)
@@ -208,8 +240,11 @@ int pprofout_write(const prof *p, FILE *out)
 
 	Perftools__Profiles__Profile msg;
 	perftools__profiles__profile__init(&msg);
-	msg.n_sample_type = 1;
-	msg.sample_type = &vt_ptr;
+	msg.n_sample_type = 2;
+	msg.sample_type = vt_ptrs;
+	/* One sample is 1/rate seconds of CPU: the period pprof shows as its sampling interval. */
+	msg.period_type = &vt[1];
+	msg.period = nanoseconds(1, rate);
 	msg.n_sample = ns;
 	msg.sample = sample_ptrs;
 	msg.n_location = b.nloc;
@@ -227,6 +262,8 @@ int pprofout_write(const prof *p, FILE *out)
 
 	free(packed);
 	free(table);
+	free(cat_str);
+	rules_cache_free(cats);
 	free(label_ptrs);
 	free(labels);
 	free(loc_ids);

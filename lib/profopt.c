@@ -1,5 +1,6 @@
 /* profopt: shared option handling so every profile tool filters the same way. */
 #include "profopt.h"
+#include "timewin.h"
 #include "xalloc.h"
 
 #include <stdlib.h>
@@ -33,6 +34,13 @@ static int profopt_transform(const struct cli_spec *spec, int key, const char *v
 	}
 }
 
+/* --from SEC before --to SEC, whichever came first. */
+static void check_window(const struct cli_spec *spec, const struct timewin *w)
+{
+	if (w->has_from && w->has_to && !(w->from < w->to))
+		cli_usage_error(spec, "--from %g must come before --to %g (seconds)", w->from, w->to);
+}
+
 int profopt_handle(const struct cli_spec *spec, int key, const char *value,
 		   struct load_opts *opts, struct err_lines *errs)
 {
@@ -46,7 +54,32 @@ int profopt_handle(const struct cli_spec *spec, int key, const char *value,
 	case PROFOPT_COLLAPSE: opts->collapse_addrs = 1; return 1;
 	case PROFOPT_LIB_BASENAME: opts->lib_basename = 1; return 1;
 	case PROFOPT_FROM:
-		opts->from = (enum load_format)cli_choice(spec, "--from", value, load_format_names);
+		if (timewin_parse_seconds(value, &opts->win.from) == 0) {
+			opts->win.has_from = 1;
+			check_window(spec, &opts->win);
+			return 1;
+		}
+		for (int i = 0; load_format_names[i]; i++)
+			if (strcmp(value, load_format_names[i]) == 0) {
+				opts->from = (enum load_format)i;
+				return 1;
+			}
+		cli_usage_error(spec, "invalid value for --from: '%s' (seconds, 0 or more, or a format: "
+				"auto, raw, dump, json, speedscope, chrometrace, svg, austin)", value);
+		return 1;
+	case PROFOPT_INPUT_FORMAT:
+		opts->from = (enum load_format)cli_choice(spec, "--input-format", value, load_format_names);
+		return 1;
+	case PROFOPT_TO:
+		if (timewin_parse_seconds(value, &opts->win.to) != 0)
+			cli_usage_error(spec, "invalid value for --to: '%s' (seconds, 0 or more)", value);
+		opts->win.has_to = 1;
+		check_window(spec, &opts->win);
+		return 1;
+	case PROFOPT_RATE:
+		opts->rate = cli_double(spec, "--rate", value);
+		if (!(opts->rate > 0))
+			cli_usage_error(spec, "--rate must be above zero (samples per second): '%s'", value);
 		return 1;
 	case PROFOPT_STRICT: errs->strict = 1; return 1;
 	case PROFOPT_IDLE: opts->idle = 1; return 1;

@@ -17,6 +17,8 @@ enum {
 enum { PROFOPT_NO_TIDS = 0x1400, PROFOPT_NO_PIDS };
 /* The source key's names (tools summing --by source). */
 enum { PROFOPT_LABEL = 0x1410 };
+/* Time: the recording's rate, the input format by its explicit name, a window of time. */
+enum { PROFOPT_RATE = 0x1420, PROFOPT_INPUT_FORMAT, PROFOPT_TO };
 #define PROFOPT_LABEL_ROW \
 	{ "label", PROFOPT_LABEL, "NAME=FILE", "--by source names FILE (as given) NAME, not its basename\n" \
 	  "                            (repeatable)" }
@@ -37,10 +39,20 @@ enum { PROFOPT_LABEL = 0x1410 };
 #define PROFOPT_DUMP_ROWS \
 	{ "status", PROFOPT_STATUS, NULL, "dumps: add [active+gil], [active] or [idle] after the thread frame" }
 #define PROFOPT_INPUT_ROWS \
-	{ "from", PROFOPT_FROM, "FMT", "input format: auto (default, from content), raw, dump, json, speedscope, chrometrace, svg, austin" }, \
+	{ "from", PROFOPT_FROM, "FMT|SEC", "input format: auto (default, from content), raw, dump, json, speedscope,\n" \
+	  "                            chrometrace, svg, austin; a number: keep the samples from SEC\n" \
+	  "                            seconds into each thread on (speedscope, chrometrace)" }, \
+	{ "input-format", PROFOPT_INPUT_FORMAT, "FMT", "input format, as --from FMT" }, \
+	{ "rate", PROFOPT_RATE, "HZ", "samples per second of the recording (py-spy's default: 100): the time\n" \
+	  "                            of sample i is i/HZ; durations (chrometrace, evented speedscope) become\n" \
+	  "                            HZ samples a second" }, \
 	{ "idle", PROFOPT_IDLE, NULL, "dumps: keep idle threads (left out by default, as py-spy record does)" }, \
 	{ "strict", PROFOPT_STRICT, NULL, "a bad input line is fatal (exit 1)" }, \
 	{ "verbose", PROFOPT_VERBOSE, NULL, "name every bad and skipped line" }
+/* --to SEC: its own row, since sift-fold's --to names its output format and takes SEC too. */
+#define PROFOPT_TO_ROW \
+	{ "to", PROFOPT_TO, "SEC", "keep the samples before SEC seconds into each thread (speedscope,\n" \
+	  "                            chrometrace)" }
 /* For the tools whose tables are shares of CPU samples (sift-top, sift-diff, sift-gil). */
 #define PROFOPT_SHARE_ROWS \
 	{ "assume-cpu", PROFOPT_ASSUME_CPU, NULL, "no note when every thread has the same samples (py-spy --idle)" }

@@ -13,6 +13,7 @@ struct readers {
 	struct err_lines *errs;
 	double rate;
 	doc_stack_fn *fn;
+	doc_time_fn *when;      /* NULL: stacks are not timed */
 	void *ctx;
 	struct doc_buf doc;
 	enum load_format doc_format;
@@ -30,6 +31,8 @@ readers *readers_new(struct err_lines *errs, double rate, doc_stack_fn *fn, void
 	r->ctx = ctx;
 	return r;
 }
+
+void readers_set_time(readers *r, doc_time_fn *fn) { r->when = fn; }
 
 void readers_free(readers *r)
 {
@@ -52,10 +55,10 @@ static void end_doc(readers *r)
 	uint64_t lost = r->stats.lost;
 	switch (r->doc_format) {
 	case LOAD_SPEEDSCOPE:
-		speedscope_read(&r->doc, r->rate, r->errs, r->fn, r->ctx, &r->stats);
+		speedscope_read_timed(&r->doc, r->rate, r->errs, r->fn, r->when, r->ctx, &r->stats);
 		break;
 	case LOAD_CHROME:
-		chrome_read(&r->doc, r->rate, r->errs, r->fn, r->ctx, &r->stats);
+		chrome_read_timed(&r->doc, r->rate, r->errs, r->fn, r->when, r->ctx, &r->stats);
 		break;
 	default:
 		flamesvg_read(&r->doc, r->errs, r->fn, r->ctx, &r->stats);

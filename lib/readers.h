@@ -15,6 +15,8 @@
 typedef struct readers readers;
 
 readers *readers_new(struct err_lines *errs, double rate, doc_stack_fn *fn, void *ctx);
+/* Time each stack of the formats with time (speedscope, chrometrace) through fn first. */
+void readers_set_time(readers *r, doc_time_fn *fn);
 void readers_free(readers *r);
 /* Does one of these readers take lines of format? */
 int readers_handles(enum load_format format);

@@ -1,6 +1,7 @@
 /* speedscope: one jansson tree per document (depth bounded by jansson's parser), walked
  * profile by profile; nothing outside the document is ever fetched ($schema is a name). */
 #include "speedscope.h"
+#include "speedscan.h"
 #include "xalloc.h"
 
 #include <inttypes.h>
@@ -14,6 +15,7 @@ struct ss {
 	const struct doc_buf *doc;
 	struct err_lines *errs;
 	doc_stack_fn *fn;
+	doc_time_fn *when;      /* NULL: not timed */
 	void *ctx;
 	struct doc_stats *stats;
 	json_t *frames;
@@ -22,6 +24,12 @@ struct ss {
 	char proc[64], thread[512];  /* the profile name's pseudo-frames, or "" */
 	json_t **idx;           /* one stack's frame indices */
 	size_t idx_cap;
+	double rate;
+	struct doc_time t;      /* of the stack emit gives next */
+	speedscan *scan;        /* the scanned document, when speedscan took it */
+	const struct doc_frame *texts;  /* its frames as written, by index */
+	struct doc_frame *out;  /* one stack's frames */
+	size_t out_cap;
 };
 
 static void bad(struct ss *s, const char *fmt, const char *what)
@@ -127,11 +135,14 @@ static void emit(struct ss *s, uint64_t count)
 	if (count == 0)
 		return;
 	s->stats->stacks++;
+	if (s->when)
+		s->when(s->ctx, &s->t);
 	s->fn(s->ctx, s->doc->file, s->doc->lineno, doc_stack_frames(&s->st), s->st.n, count);
 }
 
-static void sampled(struct ss *s, json_t *prof, const char *name, int pyspy, double scale)
+static void sampled(struct ss *s, json_t *prof, const char *name, int pyspy, double secs)
 {
+	double scale = secs > 0 ? secs * s->rate : 1, clock = 0;
 	name_frames(s, name);
 	json_t *samples = json_object_get(prof, "samples");
 	json_t *weights = json_object_get(prof, "weights");
@@ -145,6 +156,7 @@ static void sampled(struct ss *s, json_t *prof, const char *name, int pyspy, dou
 	for (size_t i = 0; i < n; i++) {
 		json_t *stack = json_array_get(samples, i);
 		uint64_t count = 1;
+		s->t = (struct doc_time){ (double)i / s->rate, 0 };
 		if (!pyspy && json_is_array(weights)) {
 			json_t *w = json_array_get(weights, i);
 			double v = json_number_value(w) * scale + carry;
@@ -154,6 +166,10 @@ static void sampled(struct ss *s, json_t *prof, const char *name, int pyspy, dou
 			}
 			count = (uint64_t)llround(v);
 			carry = v - (double)count;
+			if (secs > 0) {  /* the weight is the time the sample stands for */
+				s->t = (struct doc_time){ clock, json_number_value(w) * secs };
+				clock += s->t.len;
+			}
 		}
 		if (!json_is_array(stack)) {
 			bad_samples++;
@@ -178,8 +194,10 @@ static void sampled(struct ss *s, json_t *prof, const char *name, int pyspy, dou
 
 /* Evented: O/C events open and close frames at `at`; the stack open between two events
  * counts their distance times scale. */
-static void evented(struct ss *s, json_t *prof, const char *name, double scale)
+static void evented(struct ss *s, json_t *prof, const char *name, double secs)
 {
+	double scale = secs > 0 ? secs * s->rate : 1, first = 0;
+	double per_unit = secs > 0 ? secs : 1 / s->rate;  /* seconds */
 	name_frames(s, name);
 	json_t *events = json_object_get(prof, "events");
 	if (!json_is_array(events)) {
@@ -200,7 +218,10 @@ static void evented(struct ss *s, json_t *prof, const char *name, double scale)
 			break;
 		}
 		double t = json_number_value(at);
+		if (i == 0)
+			first = t;
 		if (depth > 0 && t > last) {
+			s->t = (struct doc_time){ (last - first) * per_unit, (t - last) * per_unit };
 			double v = (t - last) * scale + carry;
 			uint64_t count = v > 0 && v < 1.8e19 ? (uint64_t)llround(v) : 0;
 			carry = v - (double)count;
@@ -216,10 +237,85 @@ static void evented(struct ss *s, json_t *prof, const char *name, double scale)
 	free(open);
 }
 
+/* A distinct stack from speedscan, built as build() builds one from the tree, out of the
+ * frames' texts made once (s->texts). */
+static void scan_stack(void *ctx, const uint32_t *idx, size_t depth, uint64_t count)
+{
+	struct ss *s = ctx;
+	const struct speedscan_frame *fr = speedscan_frames(s->scan);
+	s->out = xgrow(s->out, &s->out_cap, depth + 2, sizeof *s->out);
+	size_t np = 0, n = 0;
+	while (np < depth && pseudo_kind(fr[idx[np]].name) == 1)
+		np++;
+	int has_thread = np < depth && pseudo_kind(fr[idx[np]].name) == 2;
+	if (np == 0 && s->proc[0])
+		s->out[n++] = (struct doc_frame){ s->proc, strlen(s->proc) };
+	for (size_t k = 0; k <= depth; k++) {
+		if (k == np && !has_thread && s->thread[0])
+			s->out[n++] = (struct doc_frame){ s->thread, strlen(s->thread) };
+		if (k < depth)
+			s->out[n++] = s->texts[idx[k]];
+	}
+	s->stats->stacks++;
+	s->fn(s->ctx, s->doc->file, s->doc->lineno, s->out, n, count);
+}
+
+/* Sampled profiles without a tree: speedscan counts each distinct sample text once (a
+ * py-spy recording of hundreds of MB repeats a few thousand stacks). Every profile is
+ * checked before any stack is given, so on anything it does not take (-1) the tree
+ * reader reads the whole document and names the fault. */
+static int scan_read(struct ss *s, const struct doc_buf *doc, double rate)
+{
+	if (doc->over || !(s->scan = speedscan_new(doc->text, doc->len)))
+		return -1;
+	const char *exporter = speedscan_exporter(s->scan);
+	int pyspy = exporter && strncmp(exporter, "py-spy", 6) == 0;
+	int ours = exporter && strncmp(exporter, "sift", 4) == 0;
+	size_t n = speedscan_profile_count(s->scan), nf = speedscan_frame_count(s->scan);
+	const struct speedscan_frame *fr = speedscan_frames(s->scan);
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass == 1) {  /* every frame's text, once */
+			doc_stack_clear(&s->st);
+			for (size_t i = 0; i < nf; i++)
+				doc_stack_code(&s->st, fr[i].name ? fr[i].name : "", fr[i].file, fr[i].line);
+			s->texts = doc_stack_frames(&s->st);
+		}
+		for (size_t i = 0; i < n; i++) {
+			const struct speedscan_profile *p = speedscan_profile(s->scan, i);
+			double secs = unit_seconds(p->unit), scale = secs > 0 ? secs * rate : 1;
+			if (ours && p->name && strcmp(p->name, SPEEDSCOPE_ALL_THREADS) == 0)
+				continue;
+			if (pass == 1) {
+				name_frames(s, p->name);
+				speedscan_stacks(s->scan, i, !pyspy, scale, scan_stack, s);
+			} else if (!p->type || strcmp(p->type, "sampled") != 0 ||
+				   speedscan_stacks(s->scan, i, !pyspy, scale, NULL, NULL) != 0) {
+				speedscan_free(s->scan);
+				s->scan = NULL;
+				return -1;
+			}
+		}
+	}
+	speedscan_free(s->scan);
+	s->scan = NULL;
+	doc_stack_free(&s->st);
+	free(s->out);
+	return 0;
+}
+
 void speedscope_read(const struct doc_buf *doc, double rate, struct err_lines *errs,
 		     doc_stack_fn *fn, void *ctx, struct doc_stats *stats)
 {
-	struct ss s = { .doc = doc, .errs = errs, .fn = fn, .ctx = ctx, .stats = stats };
+	speedscope_read_timed(doc, rate, errs, fn, NULL, ctx, stats);
+}
+
+void speedscope_read_timed(const struct doc_buf *doc, double rate, struct err_lines *errs,
+			   doc_stack_fn *fn, doc_time_fn *when, void *ctx, struct doc_stats *stats)
+{
+	struct ss s = { .doc = doc, .errs = errs, .fn = fn, .when = when, .ctx = ctx, .stats = stats,
+			.rate = rate };
+	if (!when && scan_read(&s, doc, rate) == 0) /* the scanner keeps no sample's time */
+		return;
 	json_t *root = doc_load_json(doc, "speedscope", errs, stats);
 	if (!root)
 		return;
@@ -242,9 +338,9 @@ void speedscope_read(const struct doc_buf *doc, double rate, struct err_lines *e
 		if (ours && name && strcmp(name, SPEEDSCOPE_ALL_THREADS) == 0)
 			continue;
 		if (type && strcmp(type, "sampled") == 0)
-			sampled(&s, prof, name, pyspy, secs > 0 ? secs * rate : 1);
+			sampled(&s, prof, name, pyspy, secs);
 		else if (type && strcmp(type, "evented") == 0)
-			evented(&s, prof, name, secs > 0 ? secs * rate : 1);
+			evented(&s, prof, name, secs);
 		else
 			bad(&s, "speedscope profile of unknown type \"%s\"", type ? type : "");
 	}

@@ -17,5 +17,10 @@
  * Evented profiles: the time a stack is open, times rate. */
 void speedscope_read(const struct doc_buf *doc, double rate, struct err_lines *errs,
 		     doc_stack_fn *fn, void *ctx, struct doc_stats *stats);
+/* The same, timing each stack through when first (unless NULL): a sample i without a time
+ * weight is at i/rate seconds, an instant; weighted samples in a unit of time follow one
+ * another from 0; an evented stack is held from its event on, from the profile's first event. */
+void speedscope_read_timed(const struct doc_buf *doc, double rate, struct err_lines *errs,
+			   doc_stack_fn *fn, doc_time_fn *when, void *ctx, struct doc_stats *stats);
 
 #endif

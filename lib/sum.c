@@ -103,6 +103,13 @@ static void take_stack(void *ctx, const uint32_t *ids, size_t n, uint64_t count)
 		pt->tap->fn(pt->tap->ctx, frames, ids, n, count);
 }
 
+/* --by window: the window of the stacks take_stack gets next. */
+static void take_window(void *ctx, double start)
+{
+	struct part *pt = ctx;
+	agg_set_window(pt->table, start);
+}
+
 /* Thread pseudo-frames of the part's kept stacks, by text, and their samples. */
 static void add_threads(const struct part *pt, intern *threads, uint64_t **samples, size_t *cap)
 {
@@ -314,8 +321,8 @@ int sum_files_tap(char *const *paths, size_t npaths, const struct load_opts *opt
 	 * --strict stop or -v's named skips happen as a single reader meets them. */
 	unsigned nworkers = workers ? workers : processors();
 	unsigned long long *sizes = xcalloc(npaths + 1, sizeof *sizes), total = 0;
-	if (npaths == 0 || errs->strict || errs->verbose || tap)
-		nworkers = 1;
+	if (npaths == 0 || errs->strict || errs->verbose || tap || timewin_active(&opts->win))
+		nworkers = 1;  /* time: inputs are documents, and folded stacks a usage error in order */
 	for (size_t f = 0; f < npaths && nworkers > 1; f++) {
 		if (!splittable(paths[f], opts->from, &sizes[f]))
 			nworkers = 1;
@@ -333,6 +340,7 @@ int sum_files_tap(char *const *paths, size_t npaths, const struct load_opts *opt
 		struct load_opts o = *opts;
 		whole.tap = tap;
 		o.consumer = take_stack;
+		o.window_fn = take_window;
 		o.consumer_ctx = &whole;
 		if (!wants_source(spec)) {
 			status = load_files(whole.frames, paths, npaths, &o, errs, &out->stats);
@@ -400,6 +408,44 @@ int sum_result_note_idle(const struct sum_result *r, const struct load_opts *opt
 		return 0;
 	sum_note_idle(what, r->idle_threads, r->idle_min, r->idle_max);
 	return 1;
+}
+
+int sum_files_each(char *const *paths, size_t npaths, const struct load_opts *opts,
+		   const struct agg_spec *spec, struct err_lines *errs, agg **each,
+		   uint64_t *each_samples, struct sum_result *pooled)
+{
+	memset(pooled, 0, sizeof *pooled);
+	intern *no_frames = intern_new(); /* merged rows carry their keys: no frame is looked up */
+	pooled->table = agg_open(no_frames, spec);
+	int status = 0, all_idle = npaths > 0;
+	for (size_t i = 0; i < npaths; i++) {
+		struct sum_result one;
+		status |= sum_files(&paths[i], 1, opts, spec, 0, errs, &one);
+		each[i] = one.table;
+		each_samples[i] = one.stats.samples_read;
+		agg_merge(pooled->table, one.table);
+		if (load_stats_add(&pooled->stats, &one.stats) != 0) {
+			err_warn("sample counts add up past 2^64");
+			status = 1;
+		}
+		pooled->stacks += one.stacks;
+		pooled->threads += one.threads;
+		pooled->workers = one.workers > pooled->workers ? one.workers : pooled->workers;
+		if (!one.idle_threads) {
+			all_idle = 0;
+		} else {
+			pooled->idle_threads += one.idle_threads;
+			if (i == 0 || one.idle_min < pooled->idle_min)
+				pooled->idle_min = one.idle_min;
+			if (one.idle_max > pooled->idle_max)
+				pooled->idle_max = one.idle_max;
+		}
+	}
+	if (!all_idle)
+		pooled->idle_threads = pooled->idle_min = pooled->idle_max = 0;
+	agg_close(pooled->table);
+	intern_free(no_frames);
+	return status;
 }
 
 void sum_result_free(struct sum_result *out)

@@ -39,6 +39,14 @@ int sum_files_tap(char *const *paths, size_t npaths, const struct load_opts *opt
 		  struct err_lines *errs, struct sum_result *out);
 void sum_result_free(struct sum_result *out);
 
+/* Sum each of paths (two or more) on its own into each[i], with its samples read in
+ * each_samples[i], and all of them into pooled, reading every file once. pooled's idle
+ * note holds when every input looks recorded with --idle; its stacks and threads are
+ * summed over the inputs. Returns 0, or 1 when some input failed (already reported). */
+int sum_files_each(char *const *paths, size_t npaths, const struct load_opts *opts,
+		   const struct agg_spec *spec, struct err_lines *errs, agg **each,
+		   uint64_t *each_samples, struct sum_result *pooled);
+
 /* Samples per thread that look recorded with py-spy record --idle (every thread sampled at
  * every tick, so shares are of wall time): three or more threads, all with the same samples
  * to within 1%. Returns 1 with the fewest and most in *min and *max, else 0. */

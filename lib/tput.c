@@ -14,7 +14,7 @@
 #include <strings.h>
 
 const char *const tput_unit_names[] = {
-	"tokens/s", "tokens/s/gpu", "samples/s", "samples/s/gpu", "images/s", "it/s",
+	"tokens/s", "tokens/s/gpu", "src-tokens/s", "tgt-tokens/s", "tps", "samples/s", "samples/s/gpu", "images/s", "it/s",
 	"TFLOP/s", "TFLOP/s/gpu", "ms/step", "MFU%", "value", NULL,
 };
 
@@ -31,7 +31,9 @@ static const struct {
 	{ "tokens per second", TPUT_TOKENS_S, 1, 0 }, { "tokens_per_sec", TPUT_TOKENS_S, 1, 0 },
 	{ "wps", TPUT_TOKENS_S, 1, 0 },
 	{ "tokens/s/gpu", TPUT_TOKENS_S_GPU, 1, 0 }, { "tok/s/gpu", TPUT_TOKENS_S_GPU, 1, 0 },
-	{ "tokens/s/device", TPUT_TOKENS_S_GPU, 1, 0 }, { "tps", TPUT_TOKENS_S_GPU, 1, 0 },
+	{ "tokens/s/device", TPUT_TOKENS_S_GPU, 1, 0 }, { "tps", TPUT_TPS, 1, 0 },
+	{ "src-tokens/s", TPUT_TOKENS_S_SRC, 1, 0 }, { "src tok/s", TPUT_TOKENS_S_SRC, 1, 0 },
+	{ "tgt-tokens/s", TPUT_TOKENS_S_TGT, 1, 0 }, { "tgt tok/s", TPUT_TOKENS_S_TGT, 1, 0 },
 	{ "tokens_per_sec_per_gpu", TPUT_TOKENS_S_GPU, 1, 0 },
 	{ "samples/s", TPUT_SAMPLES_S, 1, 0 }, { "samples/sec", TPUT_SAMPLES_S, 1, 0 },
 	{ "samples per second", TPUT_SAMPLES_S, 1, 0 }, { "SamplesPerSec", TPUT_SAMPLES_S, 1, 0 },
@@ -108,6 +110,12 @@ const struct tput_preset tput_presets[] = {
 	  "'train_samples_per_second': (?<tput>[^\\s,}]+)(?:.*?'train_loss': (?<loss>[^\\s,}]+))?",
 	  "samples/s", 1,
 	  "{'train_runtime': 900.1, 'train_samples_per_second': 35.55, 'train_steps_per_second': 0.009, 'train_loss': 2.31, 'epoch': 1.0}", TPUT_READ_REGEX, 0 },
+	{ "lightning", "Lightning progress bar (train_loss=)", { "train_loss", NULL },
+	  "^(?![^|]*(?i:load|checkpoint|shard|download|fetch|tokeni|map|filter|eval|predict|valid|sanity|test))"
+	  ".*?(?<step>\\d+)/(?<total>\\d+) \\[[\\d:]+<[\\d:?]+,\\s*(?<tput>[0-9][^\\s,\\]]*?)(?<unit>it/s|s/it)"
+	  "(?:[^\\]]*?\\btrain_loss(?:_step)?=(?<loss>[^\\s,\\]]+))?",
+	  NULL, 1, "Epoch 0:  45%|####5     | 450/1000 [01:02<01:16,  7.20it/s, v_num=0, train_loss=2.310]",
+	  TPUT_READ_REGEX, 0 },
 	{ "tqdm", "tqdm (HF Trainer, Lightning)", { "it/s", "s/it", NULL },
 	  "^(?![^|]*(?i:load|checkpoint|shard|download|fetch|tokeni|map|filter|eval|predict|valid))"
 	  ".*?(?<step>\\d+)/(?<total>\\d+) \\[[\\d:]+<[\\d:?]+,\\s*(?<tput>[0-9][^\\s,\\]]*?)(?<unit>it/s|s/it)"
@@ -148,12 +156,43 @@ const struct tput_preset tput_presets[] = {
 	{ "tinygrad", "tinygrad (MLPerf examples)", { " s run, ", NULL },
 	  "^\\s*(?<step>\\d+) (?<tput>" VAL ") (?<unit>s) run, (?<loss>" VAL ") loss",
 	  NULL, 1, "    4 4.32 s run, 11.8750 loss, 0.000000000002 LR, 1454.57 GB used, 401488.40 GFLOPS", TPUT_READ_REGEX, 0 },
+	/* Frameworks the key/value reader reads: their lines named, the reading its own. The
+	 * literal search reports one literal per offset, so each names its lines by a literal that
+	 * starts where no other rule's does ("; acc:", not " tok/s" that llm.c's starts with). */
+	{ "composer", "Composer", { "[batch=", "Train throughput/", NULL }, NULL, NULL, 1,
+	  "[batch=20/50]: Train loss/train/total: 0.5505  throughput/tokens_per_sec: 155825.3348  device/tokens_per_sec: 19478.1669",
+	  TPUT_READ_KV, 0 },
+	{ "olmo", "OLMo", { "[step=", "throughput/", NULL }, NULL, NULL, 1,
+	  "    throughput/device/tokens_per_second=26,676", TPUT_READ_KV, 0 },
+	{ "nemo-automodel", "NeMo AutoModel (global and per GPU)", { "/gpu) | ", NULL }, NULL, NULL, 1,
+	  "step 10 | epoch 0 | loss 2.1031 | grad_norm 1.2031 | lr 1.00e-05 | mem 30.12 GiB | tps 12345.67(1543.21/gpu) | num_label_tokens 4096",
+	  TPUT_READ_KV, -1 },
+	{ "nemo2", "NeMo 2 (step timing, no TFLOPS)", { "train_step_timing", NULL }, NULL, NULL, 1,
+	  "Training epoch 0, iteration 120/149 | lr: 3e-05 | global_step: 120 | reduced_train_loss: 1.233 | train_step_timing in s: 0.03146",
+	  TPUT_READ_KV, 0 },
+	{ "fairseq-legacy", "fairseq (legacy, no num_updates)", { "| epoch ", NULL }, NULL, NULL, 1,
+	  "| epoch 001:   1000 / 37483 loss=9.68 (10.49), wps=4632, wpb=3514, bsz=126, lr=0.25, clip=100%, gnorm=1.02492",
+	  TPUT_READ_KV, 0 },
+	{ "deepspeed-flops-profiler", "DeepSpeed flops profiler (summary)",
+	  { "iter latency", "FLOPS per GPU", "samples/second", NULL }, NULL, NULL, 1,
+	  "FLOPS per GPU = 3 * fwd flops per GPU / iter latency:    13.63 TFLOPS", TPUT_READ_KV, 0 },
+	{ "tf-cnn-benchmarks", "tf_cnn_benchmarks", { "images/sec:", NULL }, NULL, NULL, 1,
+	  "10  images/sec: 139.6 +/- 0.1 (jitter = 0.3)  8.137", TPUT_READ_KV, 0 },
+	{ "colossalai", "ColossalAI", { "Step time", "throughput=", "Tflops", NULL }, NULL, NULL, 1,
+	  "[08/30/23 07:07:34] INFO     colossalai - colossalai - INFO: Step time: 22.885",
+	  TPUT_READ_KV, 0 },
+	{ "opennmt-py", "OpenNMT-py (source and target tokens)", { "; acc:", " tok/s;", NULL }, NULL, NULL, 1,
+	  "[2019-03-21 18:31:43,773 INFO] Step 2250/200000; acc:  31.18; ppl: 57.53; xent: 4.05; lr: 0.00028; 5092/261 tok/s;   6641 sec",
+	  TPUT_READ_KV, 0 },
+	{ "gluonnlp", "GluonNLP", { "Thoughput=", "Throughput=", NULL }, NULL, NULL, 1,
+	  "INFO:gluonnlp:11:22:28 Batch: 4512/7387, Loss=4.1048, lr=0.0000065 Thoughput=45.02 samples/s",
+	  TPUT_READ_KV, 0 },
 	{ "generic", "custom (any N tok/s)", { "tok/s", "tokens/s", "samples/s", "tokens per second" },
 	  "(?:\\bstep[ :=]\\s*(?<step>\\d+)\\b.*?)?(?<![\\w.,/])(?<tput>nan|[0-9][0-9.,]*(?:[eE][-+]?[0-9]+)?[KMGTkmgt]?)"
 	  "\\s*(?<unit>tok(?:ens)?/s(?:ec)?|tokens per second|samples/s(?:ec)?)\\b",
 	  NULL, 1, "step 40 | 14.5K tok/s", TPUT_READ_REGEX, 0 },
 	{ "kv", "any KEY: V, KEY=V, V UNIT (OLMo, Composer, tf_cnn_benchmarks, OpenNMT-py, ...)", { NULL },
-	  NULL, NULL, 1, "throughput/device/tokens_per_second=26,668", TPUT_READ_KV, 0 },
+	  NULL, NULL, 1, "tokens_per_sec_per_gpu: 10,700", TPUT_READ_KV, 0 },
 };
 const size_t tput_npresets = sizeof tput_presets / sizeof tput_presets[0];
 
@@ -596,7 +635,8 @@ enum tput_context tput_context(const char *s, size_t len)
 }
 
 /* The key/value reader's classes of figure. */
-enum kv_class { KV_NONE, KV_TOKENS, KV_SAMPLES, KV_IMAGES, KV_ITERS, KV_TFLOPS, KV_GFLOPS, KV_MFU, KV_TIME };
+/* KV_TPS: the word "tps", which says tokens but not whether per GPU or for the job. */
+enum kv_class { KV_NONE, KV_TOKENS, KV_SAMPLES, KV_IMAGES, KV_ITERS, KV_TFLOPS, KV_GFLOPS, KV_MFU, KV_TIME, KV_TPS };
 
 /* A word to look for, its length written down: lookups run for every figure of a line. */
 struct kw {
@@ -611,7 +651,7 @@ static const struct kw kv_keys[] = {
 	KW("tera_flops", KV_TFLOPS, 0), KW("tflop/s", KV_TFLOPS, 0), KW("tflops", KV_TFLOPS, 0),
 	KW("gflop/s", KV_GFLOPS, 0), KW("gflops", KV_GFLOPS, 0), KW("mfu", KV_MFU, 1),
 	KW("tokens_per_s", KV_TOKENS, 0), KW("tokens/s", KV_TOKENS, 0), KW("tok/s", KV_TOKENS, 0),
-	KW("token/s", KV_TOKENS, 0), KW("tokens_per_second", KV_TOKENS, 0), KW("tps", KV_TOKENS, 1),
+	KW("token/s", KV_TOKENS, 0), KW("tokens_per_second", KV_TOKENS, 0), KW("tps", KV_TPS, 1),
 	KW("wps", KV_TOKENS, 1), KW("words_per_s", KV_TOKENS, 0), KW("words/s", KV_TOKENS, 0),
 	KW("samples_per_s", KV_SAMPLES, 0), KW("samplespers", KV_SAMPLES, 0), KW("samples/s", KV_SAMPLES, 0),
 	KW("sample_per_s", KV_SAMPLES, 0), KW("sample/s", KV_SAMPLES, 0), KW("examples/s", KV_SAMPLES, 0),
@@ -843,10 +883,11 @@ static int kv_key(const char *s, size_t i, size_t *kstart, size_t *kend)
 	return sep;
 }
 
-/* The unit written right after a figure ending at s[j] ("tok/s", glued "561.94ms", "src tok/s"). */
-static size_t kv_unit_after(const char *s, size_t len, size_t j, char *unit, size_t cap, int *tgt)
+/* The unit written right after a figure ending at s[j] ("tok/s", glued "561.94ms", "src tok/s");
+ * *side is 1 after "src", 2 after "tgt" (OpenNMT-py's source and target tokens). */
+static size_t kv_unit_after(const char *s, size_t len, size_t j, char *unit, size_t cap, int *side)
 {
-	*tgt = 0;
+	*side = 0;
 	size_t k = j;
 	if (k < len && s[k] == ' ')
 		k++;
@@ -858,7 +899,7 @@ static size_t kv_unit_after(const char *s, size_t len, size_t j, char *unit, siz
 		if (n == 0)
 			return 0;
 		if (round == 0 && n == 3 && (strcmp(unit, "src") == 0 || strcmp(unit, "tgt") == 0) && k < len && s[k] == ' ') {
-			*tgt = unit[0] == 't';
+			*side = unit[0] == 't' ? 2 : 1;
 			k++;
 			continue;
 		}
@@ -883,7 +924,14 @@ static const enum tput_unit kv_unit_of[][2] = {
 	[KV_IMAGES] = { TPUT_IMAGES_S, TPUT_IMAGES_S }, [KV_ITERS] = { TPUT_IT_S, TPUT_IT_S },
 	[KV_TFLOPS] = { TPUT_TFLOPS, TPUT_TFLOPS_GPU }, [KV_GFLOPS] = { TPUT_TFLOPS, TPUT_TFLOPS_GPU },
 	[KV_MFU] = { TPUT_MFU, TPUT_MFU }, [KV_TIME] = { TPUT_MS_STEP, TPUT_MS_STEP },
+	[KV_TPS] = { TPUT_TPS, TPUT_TOKENS_S_GPU },
 };
+
+/* "/gpu)" or "/device)" at s[j]. */
+static int kv_paren_gpu(const char *s, size_t len, size_t j)
+{
+	return (j + 5 <= len && memcmp(s + j, "/gpu)", 5) == 0) || (j + 8 <= len && memcmp(s + j, "/device)", 8) == 0);
+}
 
 static int kv_step_rank(const char *key)
 {
@@ -1055,7 +1103,7 @@ static size_t kv_read(const char *s, size_t len, struct tput_kv *out, size_t max
 			numend = end + 1;
 		size_t at = i;
 		int neg = i > 0 && s[i - 1] == '-' && (i < 2 || !is_alnum(s[i - 2]));
-		/* "N/M tok/s": the figure is N (OpenNMT-py's source tokens); M is the target's */
+		/* "N/M tok/s": N source and M target tokens (OpenNMT-py), two figures */
 		size_t after = numend;
 		int pair = 0;
 		if (after + 1 < len && s[after] == '/' && is_digit(s[after + 1])) {
@@ -1065,10 +1113,10 @@ static size_t kv_read(const char *s, size_t len, struct tput_kv *out, size_t max
 			after = e2;
 			pair = 1;
 		}
-		int tgt;
-		size_t ulen = kv_unit_after(s, len, after, unit, sizeof unit, &tgt);
+		int side;
+		size_t ulen = kv_unit_after(s, len, after, unit, sizeof unit, &side);
 		i = (after > i ? after : i + 1) - 1;
-		if (neg || tgt)
+		if (neg)
 			continue;
 		size_t kstart, kend;
 		int sep = kv_key(s, at, &kstart, &kend);
@@ -1109,7 +1157,7 @@ static size_t kv_read(const char *s, size_t len, struct tput_kv *out, size_t max
 		if (cls == KV_NONE) {
 			enum kv_class kcls = (enum kv_class)ki->kcls;
 			/* "KEY V" without ':' or '=': one word that says what it is */
-			if (kcls == KV_NONE || (!sep && (kcls == KV_TIME || (!ki->compound && kcls != KV_TOKENS &&
+			if (kcls == KV_NONE || (!sep && (kcls == KV_TIME || (!ki->compound && kcls != KV_TOKENS && kcls != KV_TPS &&
 									   kcls != KV_ITERS && kcls != KV_MFU))))
 				continue;
 			cls = kcls;
@@ -1147,9 +1195,27 @@ static size_t kv_read(const char *s, size_t len, struct tput_kv *out, size_t max
 				continue;
 			v = 1 / v;
 		}
+		enum tput_unit u = kv_unit_of[cls][gpu];
+		if (cls == KV_TOKENS && !gpu && (side || pair))
+			u = side == 2 ? TPUT_TOKENS_S_TGT : TPUT_TOKENS_S_SRC;
 		if (n < max)
-			out[n++] = (struct tput_kv){ kv_unit_of[cls][gpu], v * scale, average };
+			out[n++] = (struct tput_kv){ u, v * scale, average };
+		double w;
+		if (u == TPUT_TOKENS_S_SRC && pair && n < max &&
+		    tput_parse_number(s + numend + 1, after - numend - 1, &w) == TPUT_NUM_OK)
+			out[n++] = (struct tput_kv){ TPUT_TOKENS_S_TGT, w * scale, average };
+		/* "V(W/gpu)": the figure per device beside it (NeMo AutoModel's "tps 9.1(1.1/gpu)") */
+		size_t e3;
+		if (!gpu && kv_unit_of[cls][1] != u && after + 1 < len && s[after] == '(' && is_digit(s[after + 1]) && n < max &&
+		    (e3 = kv_number(s, len, after + 1)) > 0 && kv_paren_gpu(s, len, e3) &&
+		    tput_parse_number(s + after + 1, e3 - after - 1, &w) == TPUT_NUM_OK)
+			out[n++] = (struct tput_kv){ kv_unit_of[cls][1], (invert && w ? 1 / w : w) * scale, average };
 	}
+	/* A bare "tps" beside a per-device token figure is the whole job's (NeMo AutoModel) */
+	for (size_t k = 0; k < n; k++)
+		for (size_t g = 0; out[k].unit == TPUT_TPS && g < n; g++)
+			if (out[g].unit == TPUT_TOKENS_S_GPU)
+				out[k].unit = TPUT_TOKENS_S;
 	return n;
 }
 
@@ -1174,6 +1240,7 @@ struct rule {
 	size_t litlen[KV_NLITS];
 	size_t nlits;
 	enum tput_reader reader;
+	int thin;              /* a framework's lines (its literals) read by the key/value reader */
 	int per_device;
 	const char *unit;
 	enum tput_unit fixed_unit;  /* unit, scale and inversion of `unit`, read once */
@@ -1211,6 +1278,8 @@ struct tput_ex {
 	struct carry carry;
 	size_t inference, copies;
 	struct kv_cache *kvcache;  /* the key/value reader's analysis of the keys seen */
+	char *joined;              /* a record hard-wrapped over lines, put back together */
+	size_t joined_cap;
 };
 
 static void carry_reset(struct carry *c)
@@ -1242,6 +1311,7 @@ void tput_ex_free(tput_ex *ex)
 	free(ex->rules);
 	lit_free(ex->literals);
 	free(ex->kvcache);
+	free(ex->joined);
 	free(ex);
 }
 
@@ -1293,6 +1363,23 @@ void tput_ex_add_preset(tput_ex *ex, size_t index)
 {
 	const struct tput_preset *p = &tput_presets[index];
 	char err[256];
+	if (p->reader == TPUT_READ_KV && p->literals[0]) {
+		struct rule *r = new_rule(ex);
+		r->preset = (long)index;
+		r->reader = TPUT_READ_KV;
+		r->thin = 1;
+		r->per_device = p->per_device;
+		r->g_tput = r->g_unit = r->g_step = r->g_time = r->g_loss = r->g_rank = r->g_total = -1;
+		r->name = xstrndup(p->name, strlen(p->name));
+		for (; r->nlits < 4 && p->literals[r->nlits]; r->nlits++) {
+			r->literals[r->nlits] = p->literals[r->nlits];
+			r->litlen[r->nlits] = strlen(p->literals[r->nlits]);
+			lit_add(ex->literals, r->literals[r->nlits], r->litlen[r->nlits], (unsigned)(ex->n - 1));
+		}
+		r->unit = "value";
+		fix_unit(r);
+		return;
+	}
 	if (p->reader == TPUT_READ_KV) {
 		struct rule *r = new_rule(ex);
 		r->preset = (long)index;
@@ -1465,7 +1552,7 @@ enum { FRAME_MAX = 16 };
 static enum tput_unit per_device_unit(enum tput_unit u)
 {
 	switch (u) {
-	case TPUT_TOKENS_S: return TPUT_TOKENS_S_GPU;
+	case TPUT_TOKENS_S: case TPUT_TPS: return TPUT_TOKENS_S_GPU;
 	case TPUT_SAMPLES_S: return TPUT_SAMPLES_S_GPU;
 	case TPUT_TFLOPS: return TPUT_TFLOPS_GPU;
 	default: return u;
@@ -1489,13 +1576,15 @@ static uint64_t frame_hash(const char *s, size_t len)
 
 /* The key/value reader's figures join the preset's: one per unit, a plain figure before a
  * running average; the line's step and loss fill what the preset left unknown. */
-static size_t add_kv(tput_ex *ex, const char *s, size_t len, const struct line_ctx *lc, int per_device,
+static size_t add_kv(tput_ex *ex, int rule, const char *s, size_t len, const struct line_ctx *lc, int per_device,
 		     struct tput_point *pts, size_t np, int *from_kv_avg, struct tput_kv_line *info)
 {
 	struct tput_kv kvs[FRAME_MAX];
 	size_t nk = kv_read(s, len, kvs, FRAME_MAX, info, ex->kvcache);
 	for (size_t k = 0; k < nk; k++) {
-		enum tput_unit u = per_device ? per_device_unit(kvs[k].unit) : kvs[k].unit;
+		enum tput_unit u = per_device > 0 ? per_device_unit(kvs[k].unit) : kvs[k].unit;
+		if (per_device < 0 && u == TPUT_TPS)
+			u = TPUT_TOKENS_S;
 		size_t at = np;
 		for (size_t j = 0; j < np; j++)
 			if (pts[j].unit == u)
@@ -1508,7 +1597,7 @@ static size_t add_kv(tput_ex *ex, const char *s, size_t len, const struct line_c
 			np++;
 		}
 		pts[at] = (struct tput_point){ lc->rank, -1, lc->have_time ? lc->time : NAN, kvs[k].value, u, NAN,
-					       ex->kv };
+					       rule };
 		from_kv_avg[at] = kvs[k].average;
 	}
 	return np;
@@ -1518,7 +1607,7 @@ static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx 
 		  tput_sink *sink, void *ctx)
 {
 	char why[96], err[256];
-	int literal = 0, matched = 0, closing = 0, per_device = 0, from_kv_avg[FRAME_MAX] = { 0 };
+	int literal = 0, matched = 0, closing = 0, per_device = 0, thin = -1, from_kv_avg[FRAME_MAX] = { 0 };
 	struct tput_point pts[FRAME_MAX], base = { lc->rank, -1, NAN, NAN, TPUT_VALUE, NAN, 0 };
 	size_t np = 0;
 	const char *reason = "holds a throughput word but no rule matched";
@@ -1526,8 +1615,15 @@ static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx 
 	for (size_t i = 0; i < ex->n; i++) {
 		struct rule *r = &ex->rules[i];
 		/* The line-level prefilter chose the rules; frames of a split line recheck. */
-		if ((i < 64 && !(mask >> i & 1)) || r->reader == TPUT_READ_KV)
+		if ((i < 64 && !(mask >> i & 1)) || (r->reader == TPUT_READ_KV && !r->thin))
 			continue;
+		if (r->thin) {  /* a framework's line: the key/value reader reads it as the preset says */
+			if ((lc->split || i >= 64 || mask == UINT64_MAX) && !has_literal(r, s, len))
+				continue;
+			thin = (int)i;
+			per_device = r->per_device;
+			break;
+		}
 		if (lc->split && !has_literal(r, s, len))
 			continue;
 		literal = 1;
@@ -1568,13 +1664,13 @@ static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx 
 		return;
 	}
 	/* The search reports one literal per offset: "wps=" may hide the reader's "wps". */
-	if (kv >= 0 && (matched || (kv < 64 && (mask >> kv & 1) && !lc->split) ||
-			has_literal(&ex->rules[kv], s, len))) {
+	if (thin >= 0 || (kv >= 0 && (matched || (kv < 64 && (mask >> kv & 1) && !lc->split) ||
+				      has_literal(&ex->rules[kv], s, len)))) {
 		if (memchr(s, '*', len) && memmem(s, len, "metrics *****", 13)) {
 			c->metrics_line = lc->lineno;  /* HF's summary block: a copy of the figures above */
 			return;
 		}
-		np = add_kv(ex, s, len, lc, per_device, pts, np, from_kv_avg, &info);
+		np = add_kv(ex, thin >= 0 ? thin : kv, s, len, lc, per_device, pts, np, from_kv_avg, &info);
 		if (closing)  /* nor is the closing frame's rate a step when the reader finds it */
 			for (size_t i = np; i-- > 0;)
 				if (pts[i].unit == base.unit) {
@@ -1727,18 +1823,157 @@ static size_t line_len(const char *s, const char *block_end)
 	return (size_t)((nl ? nl : block_end) - s);
 }
 
+/* A record hard-wrapped at a terminal's or a wrapper's width: every part but the last is
+ * exactly as wide, the first starts with the log's prefix (a rank or a timestamp) and the
+ * others do not, and the cut falls inside a field (no blank either side of it). */
+enum { WRAP_PARTS = 8 };
+static int wrap_width(size_t n)
+{
+	static const unsigned short widths[] = { 80, 100, 120, 132, 160, 200, 250, 256 };
+	for (size_t i = 0; i < sizeof widths / sizeof widths[0]; i++)
+		if (n == widths[i])
+			return 1;
+	return 0;
+}
+
+static int log_prefixed(const char *s, size_t len)
+{
+	long rank;
+	double t;
+	return tput_rank_prefix(s, len, &rank) > 0 || timestamp_end(s, len, &t) > 0;
+}
+
+/* A line without its "\r\n" or "\n". */
+struct span {
+	char *s;
+	size_t n;
+};
+
+static struct span span_at(char *s, const char *end)
+{
+	size_t n = line_len(s, end);
+	return (struct span){ s, n - (n > 0 && s[n - 1] == '\r') };
+}
+
+/* Does part b carry on the record part a cut? */
+static int wrap_cut(struct span a, struct span b, size_t width)
+{
+	return a.n == width && b.n > 0 && a.s[a.n - 1] != ' ' && b.s[0] != ' ' && b.s[0] != '\t' &&
+	       !log_prefixed(b.s, b.n);
+}
+
+/* The wrapped record the line at cur belongs to, its lines from *first (not before from) to
+ * *last, put together in ex->joined; 0 when the line stands alone. A line of the block
+ * (text) next to the record must have the prefix too: the log is one whose lines all have
+ * it, not a mix where an unprefixed line may follow one that happens to be as wide. Only
+ * lines with a rule's literal come here: the others cost nothing. */
+/* The line before the one at s, when it starts at or after from and is short enough to be
+ * a wrap width: the search back stops after 258 bytes. */
+static int prev_short(char *from, char *s, char *end, struct span *p)
+{
+	if (s <= from)
+		return 0;
+	size_t win = (size_t)(s - 1 - from);
+	if (win > 258)
+		win = 258;
+	char *lo = s - 1 - win, *nl = memrchr(lo, '\n', win);
+	if (!nl && lo > from)
+		return 0;
+	*p = span_at(nl ? nl + 1 : from, end);
+	return 1;
+}
+
+static size_t wrap_join(tput_ex *ex, char *text, char *from, char *cur, char *end, char **first, char **last)
+{
+	struct span parts[WRAP_PARTS], back[WRAP_PARTS], later = span_at(cur, end), p;
+	size_t np = 0, nb = 0, width = 0;
+	/* most lines: neither this one nor the one before is as wide as a terminal */
+	if (!wrap_width(later.n) && !(prev_short(from, cur, end, &p) && wrap_width(p.n)))
+		return 0;
+	if (!log_prefixed(later.s, later.n)) {
+		/* a later part: back to the first, each line before as wide, the first prefixed */
+		for (char *s = cur;;) {
+			if (nb == WRAP_PARTS - 1 || !prev_short(from, s, end, &p))
+				return 0;
+			if (!wrap_width(p.n) || (width && p.n != width) || !wrap_cut(p, later, p.n))
+				return 0;
+			width = p.n;
+			back[nb++] = later = p;
+			s = p.s;
+			if (log_prefixed(p.s, p.n))
+				break;
+		}
+	} else if (!wrap_width(later.n)) {
+		return 0;
+	}
+	while (nb > 0)
+		parts[np++] = back[--nb];
+	parts[np++] = span_at(cur, end);
+	if (!width)
+		width = parts[0].n;
+	/* on while each part is cut at the same width */
+	while (np < WRAP_PARTS) {
+		p = parts[np - 1];
+		char *nx = p.s + line_len(p.s, end);
+		if (nx >= end || ++nx >= end)
+			break;
+		struct span q = span_at(nx, end);
+		if (!wrap_cut(p, q, width))
+			break;
+		parts[np++] = q;
+	}
+	if (np == 1)
+		return 0;
+	char *after = parts[np - 1].s + line_len(parts[np - 1].s, end) + 1, *before = NULL;
+	if (parts[0].s > text) {
+		before = memrchr(text, '\n', (size_t)(parts[0].s - 1 - text));
+		before = before ? before + 1 : text;
+	}
+	struct span b = before ? span_at(before, end) : (struct span){ NULL, 0 };
+	struct span a = after < end ? span_at(after, end) : (struct span){ NULL, 0 };
+	if (!(b.n && log_prefixed(b.s, b.n)) && !(a.n && log_prefixed(a.s, a.n)))
+		return 0;
+	size_t total = 0;
+	for (size_t i = 0; i < np; i++)
+		total += parts[i].n;
+	ex->joined = xgrow(ex->joined, &ex->joined_cap, total + 1, 1);
+	total = 0;
+	for (size_t i = 0; i < np; i++) {
+		memcpy(ex->joined + total, parts[i].s, parts[i].n);
+		total += parts[i].n;
+	}
+	ex->joined[total] = '\0';
+	*first = parts[0].s;
+	*last = parts[np - 1].s;
+	return total;
+}
+
 size_t tput_ex_block(tput_ex *ex, char *text, size_t len, unsigned long lineno, tput_sink *sink, void *ctx)
 {
 	char *end = text + len, *at = text;
 	size_t newlines = 0;
 	if (lineno <= 1)
 		carry_reset(&ex->carry);
+	char *done = text;  /* lines before this were looked at */
 	if (!filtered(ex)) {
 		while (at < end) {
+			char *first, *last;
+			size_t jl = wrap_join(ex, text, done, at, end, &first, &last);
+			if (jl) {  /* forward only: each line here was looked at before the next */
+				size_t parts = in_count_lines(at, (size_t)(last - at));
+				line(ex, ex->joined, jl, lineno, UINT64_MAX, sink, ctx);
+				lineno += parts;
+				newlines += parts;
+				at = last;
+			} else {
+				size_t n = line_len(at, end);
+				line(ex, at, n - (n > 0 && at[n - 1] == '\r'), lineno, UINT64_MAX, sink, ctx);
+			}
 			size_t n = line_len(at, end);
-			line(ex, at, n - (n > 0 && at[n - 1] == '\r'), lineno++, UINT64_MAX, sink, ctx);
+			lineno++;
 			newlines += at + n < end;
 			at += n + 1;
+			done = at;
 		}
 		return newlines;
 	}
@@ -1764,8 +1999,23 @@ size_t tput_ex_block(tput_ex *ex, char *text, size_t len, unsigned long lineno, 
 		lineno += gap;
 		newlines += gap;
 		counted = start;
+		char *first, *last;
+		size_t jl = wrap_join(ex, text, done, start, end, &first, &last);
+		if (jl) {
+			/* the record's lines as one, numbered by its first; the search goes on past it */
+			size_t jrule, jhit = find_literal(ex, ex->joined, jl, &jrule);
+			uint64_t jmask = jhit < jl ? rules_in_line(ex, ex->joined, jl, jhit, jrule) : mask;
+			line(ex, ex->joined, jl, lineno - in_count_lines(first, (size_t)(start - first)), jmask, sink,
+			     ctx);
+			line_end = last + line_len(last, end);
+			at = line_end + (line_end < end);
+			done = at;
+			hit = find_literal(ex, at, (size_t)(end - at), &rule);
+			continue;
+		}
 		line(ex, start, n - (n > 0 && start[n - 1] == '\r'), lineno, mask, sink, ctx);
 		at = line_end + (line_end < end);
+		done = at;
 		hit = more == (size_t)(end - next) ? (size_t)(end - at) : (size_t)(next + more - at);
 		rule = next_rule;
 	}

@@ -4,9 +4,11 @@
 
 #include <stddef.h>
 
-/* Canonical units; per-GPU figures are units of their own, never mixed with global ones. */
+/* Canonical units; per-GPU figures are units of their own, never mixed with global ones.
+ * A translation model's source and target tokens ("N/M tok/s") are two units, and the word
+ * "tps" when nothing says whether it is per GPU or for the whole job is one of its own. */
 enum tput_unit {
-	TPUT_TOKENS_S, TPUT_TOKENS_S_GPU, TPUT_SAMPLES_S, TPUT_SAMPLES_S_GPU, TPUT_IMAGES_S, TPUT_IT_S,
+	TPUT_TOKENS_S, TPUT_TOKENS_S_GPU, TPUT_TOKENS_S_SRC, TPUT_TOKENS_S_TGT, TPUT_TPS, TPUT_SAMPLES_S, TPUT_SAMPLES_S_GPU, TPUT_IMAGES_S, TPUT_IT_S,
 	TPUT_TFLOPS, TPUT_TFLOPS_GPU, TPUT_MS_STEP, TPUT_MFU, TPUT_VALUE, TPUT_NUNITS
 };
 extern const char *const tput_unit_names[];  /* indexed by enum tput_unit */
@@ -27,8 +29,10 @@ struct tput_preset {
 	const char *unit;          /* unit text when the pattern has no unit group */
 	double time_scale;         /* the time group times this is seconds */
 	const char *example;
-	enum tput_reader reader;   /* TPUT_READ_KV: pattern is NULL, literals are the reader's own */
-	int per_device;            /* the other figures of this preset's lines are per device */
+	enum tput_reader reader;   /* TPUT_READ_KV: pattern is NULL; literals NULL: the reader's own,
+				    * else they name the framework's lines, read by the reader */
+	int per_device;            /* the other figures of this preset's lines are per device;
+				    * -1: its bare "tps" is for the whole job */
 };
 extern const struct tput_preset tput_presets[];
 extern const size_t tput_npresets;
@@ -125,8 +129,10 @@ const char *tput_ex_rule_name(const tput_ex *ex, size_t rule);
 void tput_ex_line(tput_ex *ex, char *text, size_t len, unsigned long lineno, tput_sink *sink,
 		  void *ctx);
 /* A block of whole lines (in_next_block's: each ends in "\n" or "\r\n" but perhaps the
- * last), the first numbered lineno: each line as tput_ex_line takes it. Lines without a
- * rule's literal are skipped by a search over the whole block, not looked at one by one.
+ * last), the first numbered lineno: each line as tput_ex_line takes it, but a record
+ * hard-wrapped over lines of the block (a terminal's width, continuation lines without the
+ * log's prefix) is read as one line, numbered by its first. Lines without a rule's literal
+ * are skipped by a search over the whole block, not looked at one by one.
  * Returns the block's "\n" count (for in_block_lines). */
 size_t tput_ex_block(tput_ex *ex, char *text, size_t len, unsigned long lineno, tput_sink *sink,
 		   void *ctx);

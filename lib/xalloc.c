@@ -2,8 +2,11 @@
 #include "xalloc.h"
 #include "err.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 static void *check(void *p)
 {
@@ -36,4 +39,22 @@ char *xstrndup(const char *s, size_t len)
 	memcpy(d, s, len);
 	d[len] = '\0';
 	return d;
+}
+
+void xalloc_hint_huge(void *ptr, size_t size)
+{
+#ifdef MADV_HUGEPAGE
+	if (size < (8u << 20))
+		return;
+	/* The whole pages the block touches: malloc maps a block this large on its own, and a
+	 * mapping whose pages differ in flags is split, which would stop realloc growing it
+	 * in place (mremap) and make it copy. */
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t start = (uintptr_t)ptr & ~(page - 1);
+	uintptr_t end = ((uintptr_t)ptr + size + page - 1) & ~(page - 1);
+	madvise((void *)start, end - start, MADV_HUGEPAGE);
+#else
+	(void)ptr;
+	(void)size;
+#endif
 }

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Install the Debian packages sift needs to build, test, benchmark and draw, when missing.
 set -eu
-need="gcc make pkg-config libpcre2-dev libzstd-dev libjansson-dev libcmocka-dev protobuf-c-compiler libprotobuf-c-dev zlib1g-dev zstd gnuplot-nox python3 clang libclang-rt-dev valgrind time bc"
+need="gcc make pkg-config libpcre2-dev libzstd-dev libjansson-dev libcmocka-dev protobuf-c-compiler libprotobuf-c-dev protobuf-compiler zlib1g-dev zstd gnuplot-nox python3 python3-jsonschema clang libclang-rt-dev valgrind time bc"
 missing=""
 for pkg in $need; do
 	dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing="$missing $pkg"

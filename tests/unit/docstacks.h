@@ -23,6 +23,14 @@ static inline void stacks_take(void *ctx, const char *file, unsigned long lineno
 				    (unsigned long long)count);
 }
 
+/* A doc_time_fn for the same stacks_out: "@AT+LEN " before the stack it times. */
+static inline void stacks_time(void *ctx, const struct doc_time *when)
+{
+	struct stacks_out *o = ctx;
+	o->used += (size_t)snprintf(o->text + o->used, sizeof o->text - o->used, "@%g+%g ", when->at,
+				    when->len);
+}
+
 /* A document from a string, as doc_add_line would gather it. */
 static inline struct doc_buf stacks_doc(const char *text)
 {

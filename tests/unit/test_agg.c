@@ -165,6 +165,59 @@ static void test_source(void **state)
 	prof_free(p);
 }
 
+/* window: set between stacks like source; rows in time order (10 after 2, by value), each
+ * window's rows by the sort; agg_window_run gives a window's rows and samples. */
+static void test_window(void **state)
+{
+	(void)state;
+	prof *p = prof_new();
+	struct agg_spec spec = { { KEY_WINDOW, KEY_FUNCTION }, 2, NULL, 0 };
+	agg *a = agg_open(prof_frames_const(p), &spec);
+	uint32_t ids[2] = { intern_add(prof_frames(p), "f (a.py:1)", 10), intern_add(prof_frames(p), "g (a.py:2)", 10) };
+	agg_set_window(a, 10);
+	agg_add(a, ids, 2, 4);
+	agg_set_window(a, 2);
+	agg_add(a, ids, 1, 2);
+	agg_add(a, ids, 2, 3);
+	agg_set_window(a, 0.5);
+	agg_add(a, ids, 1, 1);
+	agg_set_window(a, 2);  /* back to a window seen: the same key */
+	agg_add(a, ids, 1, 5);
+	agg_close(a);
+	agg_sort(a, AGG_BY_SELF);
+	expect_rows(a, "0.5|f (a.py) 1 1\n"
+		       "2|f (a.py) 7 10\n"
+		       "2|g (a.py) 3 3\n"
+		       "10|g (a.py) 4 4\n"
+		       "10|f (a.py) 0 4\n");
+	uint64_t self;
+	assert_int_equal(agg_window_run(a, 0, &self), 1);
+	assert_int_equal(self, 1);
+	assert_int_equal(agg_window_run(a, 1, &self), 3);
+	assert_int_equal(self, 10);
+	assert_int_equal(agg_window_run(a, 3, &self), 5);
+	assert_int_equal(self, 4);
+	agg_free(a);
+
+	/* The window second; a stack before any window counts under "(no window)", last. */
+	spec = (struct agg_spec){ { KEY_FUNCTION, KEY_WINDOW }, 2, NULL, 0 };
+	assert_int_equal(agg_spec_has(&spec, KEY_WINDOW), 1);
+	assert_int_equal(agg_spec_has(&spec, KEY_SOURCE), 0);
+	a = agg_open(prof_frames_const(p), &spec);
+	agg_add(a, ids, 1, 9);
+	agg_set_window(a, 1.5);
+	agg_add(a, ids, 1, 2);
+	agg_set_window(a, 0);
+	agg_add(a, ids + 1, 1, 3);
+	agg_close(a);
+	agg_sort(a, AGG_BY_SELF);
+	expect_rows(a, "g (a.py)|0 3 3\n"
+		       "f (a.py)|1.5 2 2\n"
+		       "f (a.py)|(no window) 9 9\n");
+	agg_free(a);
+	prof_free(p);
+}
+
 static void test_pairs_unkeyed(void **state)
 {
 	(void)state;
@@ -386,6 +439,7 @@ int main(void)
 		cmocka_unit_test(test_pairs),
 		cmocka_unit_test(test_pairs_unkeyed),
 		cmocka_unit_test(test_source),
+		cmocka_unit_test(test_window),
 		cmocka_unit_test(test_conserved),
 	};
 	return cmocka_run_group_tests_name("agg", tests, NULL, NULL);

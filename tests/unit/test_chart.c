@@ -149,6 +149,22 @@ static void test_set_column(void **state)
 	tsv_free(&t);
 }
 
+static void test_recognise_window(void **state)
+{
+	(void)state;
+	struct chart_spec s;
+	assert_string_equal(kind_of("window\tcategory\tself\tself_pct\ttotal\ttotal_pct\tcum_pct\n", &s),
+			    "window");
+	check_spec(&s, "category", 0, 1, -1, -1, 3, -1);
+	assert_string_equal(kind_of("function\twindow\tself\tself_pct\ttotal\ttotal_pct\tcum_pct\n", &s),
+			    "window");
+	check_spec(&s, "function", 1, 0, -1, -1, 3, -1);
+	assert_string_equal(kind_of("window\tself\tself_pct\ttotal\ttotal_pct\tcum_pct\n", &s), "window");
+	check_spec(&s, "window", 0, -1, -1, -1, 2, -1);
+	/* A key named like a window is not one without the cum_pct of sift-top's window tables. */
+	assert_string_equal(kind_of("window\tself\tself_pct\ttotal\ttotal_pct\n", &s), "top");
+}
+
 /* The script chart_write gives for text with o. */
 static char *script(const char *text, const struct chart_opts *o)
 {
@@ -192,6 +208,40 @@ static void test_script_top(void **state)
 			    "set xlabel \"self_pct\"\n"
 			    "unset key\n"
 			    "plot $D using ($2/2):1:(0):2:($1-0.4):($1+0.4) with boxxyerror lc rgb \"#4878a8\"\n");
+	free(got);
+}
+
+static void test_script_window(void **state)
+{
+	(void)state;
+	struct chart_opts two = dumb;
+	two.limit = 2;
+	/* Keys by their sum over windows: b 90, a 60, c 20 (into "(other)"), z none (total only). */
+	char *got = script("window\tcategory\tself\tself_pct\ttotal\ttotal_pct\tcum_pct\n"
+			   "0\ta\t6\t60\t6\t60\t60\n"
+			   "0\tb\t4\t40\t4\t40\t100\n"
+			   "0\tz\t0\t0\t10\t100\t100\n"
+			   "0.5\tb\t5\t50\t5\t50\t50\n"
+			   "0.5\tc\t2\t20\t2\t20\t70\n"
+			   "1.5\tb\t1\t0\t1\t0\t0\n", &two);
+	assert_string_equal(got, "set terminal dumb noenhanced size 60,12\n"
+			    "set title \"self_pct by category over time\"\n"
+			    "set border 3\n"
+			    "set tics nomirror\n"
+			    "$D << SIFT_EOD\n"
+			    "0 40 100 100\n"
+			    "0.5 50 50 70\n"
+			    "1.5 0 0 0\n"
+			    "SIFT_EOD\n"
+			    "set xlabel \"seconds (window start)\"\n"
+			    "set ylabel \"self_pct\"\n"
+			    "set grid\n"
+			    "set key outside right top\n"
+			    "set yrange [0:*]\n"
+			    "set style fill solid 0.75 noborder\n"
+			    "plot $D using 1:4 with filledcurves x1 title \"(other)\", \\\n"
+			    "     $D using 1:3 with filledcurves x1 title \"a\", \\\n"
+			    "     $D using 1:2 with filledcurves x1 title \"b\"\n");
 	free(got);
 }
 
@@ -291,6 +341,8 @@ int main(void)
 		cmocka_unit_test(test_not_recognised),
 		cmocka_unit_test(test_set_column),
 		cmocka_unit_test(test_script_top),
+		cmocka_unit_test(test_recognise_window),
+		cmocka_unit_test(test_script_window),
 		cmocka_unit_test(test_script_diff),
 		cmocka_unit_test(test_script_series),
 		cmocka_unit_test(test_script_compare_limit),

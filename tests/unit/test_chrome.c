@@ -34,6 +34,14 @@ static void test_events(void **state)
 				    "thread (9): T 2\n");
 	assert_int_equal(st.bad, 1);  /* the E with nothing open */
 	assert_int_equal(errs.bad, 1);
+
+	/* Timed: each thread's time from its own first event. */
+	o = (struct stacks_out){ "", 0 };
+	chrome_read_timed(&d, 100, &errs, stacks_take, stacks_time, &o, &st);
+	assert_string_equal(o.text, "@0+0.02 thread (0xFF);main (a.py:1) 2\n"
+				    "@0.02+0.03 thread (0xFF);main (a.py:1);f (a.py) 3\n"
+				    "@0.05+0.01 thread (0xFF);main (a.py:1) 1\n"
+				    "@0+0.02 thread (9): T 2\n");
 }
 
 static void test_bad(void **state)

@@ -144,13 +144,14 @@ static void test_key_names(void **state)
 {
 	(void)state;
 	const char *names[] = { "frame", "function", "file", "lib", "line", "root", "thread",
-				"process", "category", "source" };
+				"process", "category", "source", "window" };
 	for (int i = 0; i < KEY_COUNT; i++)
 		assert_string_equal(frame_key_names[i], names[i]);
 	assert_null(frame_key_names[KEY_COUNT]);
 	for (int i = 0; i < KEY_COUNT; i++)
 		assert_int_equal(frame_key_is_stack_level((enum frame_key)i),
-				 i == KEY_ROOT || i == KEY_THREAD || i == KEY_PROCESS || i == KEY_SOURCE);
+				 i == KEY_ROOT || i == KEY_THREAD || i == KEY_PROCESS || i == KEY_SOURCE ||
+				 i == KEY_WINDOW);
 }
 
 static void basename_is(const char *lib, const char *want)

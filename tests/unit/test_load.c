@@ -231,6 +231,53 @@ static void test_sink_identity(void **state)
 	rx_free(tid);
 }
 
+/* The consumer and window_fn of test_sink_window: "W@START COUNT" per piece. */
+struct pieces { char text[256]; size_t used; double window; };
+
+static void piece_window(void *ctx, double start)
+{
+	((struct pieces *)ctx)->window = start;
+}
+
+static void piece_stack(void *ctx, const uint32_t *frames, size_t n, uint64_t count)
+{
+	struct pieces *pc = ctx;
+	(void)frames;
+	pc->used += (size_t)snprintf(pc->text + pc->used, sizeof pc->text - pc->used, "%zu@%g %llu\n", n,
+				     pc->window, (unsigned long long)count);
+}
+
+/* --from/--to and --by window: a timed stack's part in the window, cut per window of the
+ * series; read counts every sample, kept only those in the window; untimed stacks pass. */
+static void test_sink_window(void **state)
+{
+	(void)state;
+	struct pieces pc = { "", 0, -1 };
+	struct load_opts o = { 0 };
+	o.win = (struct timewin){ .from = 0.5, .to = 2.5, .has_from = 1, .has_to = 1, .width = 1 };
+	o.consumer = piece_stack;
+	o.window_fn = piece_window;
+	o.consumer_ctx = &pc;
+	struct err_lines errs;
+	err_lines_init(&errs);
+	prof *p = prof_new();
+	load_sink *s = load_sink_new(p, &o, &errs);
+	const char *a[] = { "f (a.py:1)", NULL };
+	const char *b[] = { "f (a.py:1)", "g (a.py:2)", NULL };
+	load_stack_time(s, 0, 3);
+	push(s, a, 300);             /* 0.5..1, 1..2, 2..2.5 */
+	load_stack_time(s, 1.2, 0);
+	push(s, b, 4);               /* an instant in window 1 */
+	load_stack_time(s, 2.5, 0);
+	push(s, b, 9);               /* at --to: out */
+	push(s, a, 1);               /* untimed (no time given): kept whole, no window told */
+	assert_string_equal(pc.text, "1@0 50\n1@1 100\n1@2 50\n2@1 4\n1@1 1\n");
+	assert_int_equal(load_sink_stats(s)->samples_read, 314);
+	assert_int_equal(load_sink_stats(s)->samples_kept, 205);
+	load_sink_free(s);
+	prof_free(p);
+}
+
 static void test_sink_thread_filter_with_no_threads(void **state)
 {
 	(void)state;
@@ -319,6 +366,7 @@ int main(void)
 		cmocka_unit_test(test_missing_file_status),
 		cmocka_unit_test(test_sink_collapse_runs),
 		cmocka_unit_test(test_sink_identity),
+		cmocka_unit_test(test_sink_window),
 		cmocka_unit_test(test_sink_thread_filter_with_no_threads),
 		cmocka_unit_test(test_sink_empty_frame_and_overflow),
 		cmocka_unit_test(test_format_names),

@@ -12,6 +12,7 @@
 #include "intern.h"
 #include "pprofout.h"
 #include "prof.h"
+#include "rules.h"
 
 #include "profile.pb-c.h"
 
@@ -42,12 +43,12 @@ static uint8_t *gunzip(const char *gz, size_t len, size_t *out_len)
 	return buf;
 }
 
-static Perftools__Profiles__Profile *write_and_unpack(const prof *p)
+static Perftools__Profiles__Profile *write_and_unpack_with(const prof *p, rules *r, double rate)
 {
 	char *gz = NULL;
 	size_t gz_len = 0;
 	FILE *out = open_memstream(&gz, &gz_len);
-	assert_int_equal(pprofout_write(p, out), 0);
+	assert_int_equal(pprofout_write(p, r, rate, out), 0);
 	fclose(out);
 	assert_true(gz_len > 18);
 	assert_int_equal((unsigned char)gz[0], 0x1f);  /* gzip magic */
@@ -59,6 +60,11 @@ static Perftools__Profiles__Profile *write_and_unpack(const prof *p)
 	free(raw);
 	free(gz);
 	return msg;
+}
+
+static Perftools__Profiles__Profile *write_and_unpack(const prof *p)
+{
+	return write_and_unpack_with(p, NULL, 100.0);
 }
 
 static void assert_ids(const uint64_t *ids, size_t n, const uint64_t *want, size_t want_n)
@@ -87,18 +93,25 @@ static void test_samples_locations_labels(void **state)
 	Perftools__Profiles__Profile *m = write_and_unpack(p);
 
 	static const char *const strings[] = {
-		"", "samples", "count", "thread", "process", "thread (1): Main", "main", "a.py", "f",
+		"", "samples", "count", "thread", "process", "cpu", "nanoseconds", "category",
+		"thread (1): Main", "main", "a.py", "f",
 		"process 3:\"x\"", "thread (2)", "[cat]", "g", "b.so",
 	};
 	assert_int_equal(m->n_string_table, sizeof strings / sizeof strings[0]);
 	for (size_t i = 0; i < m->n_string_table; i++)
 		assert_string_equal(m->string_table[i], strings[i]);
-	assert_int_equal(m->n_sample_type, 1);
+	assert_int_equal(m->n_sample_type, 2);
 	assert_int_equal(m->sample_type[0]->type, 1);
 	assert_int_equal(m->sample_type[0]->unit, 2);
+	assert_int_equal(m->sample_type[1]->type, 5);
+	assert_int_equal(m->sample_type[1]->unit, 6);
+	assert_non_null(m->period_type);
+	assert_int_equal(m->period_type->type, 5);
+	assert_int_equal(m->period_type->unit, 6);
+	assert_int_equal(m->period, 10000000);
 
 	/* Locations: main, f, [cat], g; each with the function of its own id. */
-	static const int64_t names[] = { 6, 8, 11, 12 }, files[] = { 7, 7, 0, 13 }, lines[] = { 1, 7, 0, 0 };
+	static const int64_t names[] = { 9, 11, 14, 15 }, files[] = { 10, 10, 0, 16 }, lines[] = { 1, 7, 0, 0 };
 	assert_int_equal(m->n_location, 4);
 	assert_int_equal(m->n_function, 4);
 	assert_int_equal(m->n_mapping, 0);
@@ -119,19 +132,22 @@ static void test_samples_locations_labels(void **state)
 	assert_int_equal(m->n_sample, 3);
 	const Perftools__Profiles__Sample *s = m->sample[0];
 	assert_ids(s->location_id, s->n_location_id, (const uint64_t[]){ 2, 1 }, 2);
-	assert_int_equal(s->n_value, 1);
+	assert_int_equal(s->n_value, 2);
 	assert_int_equal(s->value[0], 4);
+	assert_int_equal(s->value[1], 40000000);
 	assert_int_equal(s->n_label, 1);
-	assert_label(s->label[0], 3, 5);
+	assert_label(s->label[0], 3, 8);
 	s = m->sample[1];
 	assert_ids(s->location_id, s->n_location_id, (const uint64_t[]){ 4, 3, 1 }, 3);
 	assert_int_equal(s->value[0], 1);
+	assert_int_equal(s->value[1], 10000000);
 	assert_int_equal(s->n_label, 2);
-	assert_label(s->label[0], 4, 9);
-	assert_label(s->label[1], 3, 10);
+	assert_label(s->label[0], 4, 12);
+	assert_label(s->label[1], 3, 13);
 	s = m->sample[2];
 	assert_int_equal(s->n_location_id, 0);
 	assert_int_equal(s->value[0], 2);
+	assert_int_equal(s->value[1], 20000000);
 	assert_int_equal(s->n_label, 0);
 
 	perftools__profiles__profile__free_unpacked(m, NULL);
@@ -145,8 +161,8 @@ static void test_empty_profile(void **state)
 	Perftools__Profiles__Profile *m = write_and_unpack(p);
 	assert_int_equal(m->n_sample, 0);
 	assert_int_equal(m->n_location, 0);
-	assert_int_equal(m->n_string_table, 5);
-	assert_string_equal(m->string_table[4], "process");
+	assert_int_equal(m->n_string_table, 8);
+	assert_string_equal(m->string_table[7], "category");
 	perftools__profiles__profile__free_unpacked(m, NULL);
 	prof_free(p);
 }
@@ -159,9 +175,45 @@ static void test_write_error(void **state)
 	add(p, a, 1, 1);
 	FILE *full = fopen("/dev/full", "w");
 	assert_non_null(full);
-	assert_int_equal(pprofout_write(p, full), -1);
+	assert_int_equal(pprofout_write(p, NULL, 100.0, full), -1);
 	fclose(full);
 	prof_free(p);
+}
+
+/* The category label: the leaf-most matching frame's category, "other" when none; the
+ * category strings follow the frames' strings of the stack that first needs them. The
+ * rate scales cpu/nanoseconds and the period. */
+static void test_category_and_rate(void **state)
+{
+	(void)state;
+	rules *r = rules_new();
+	static const char text[] = "sync cudaStreamSynchronize\nlaunch cuLaunchKernel\n";
+	char err[128];
+	assert_int_equal(rules_add_text(r, "t.rules", text, sizeof text - 1, err, sizeof err), 0);
+	prof *p = prof_new();
+	const char *a[] = { "thread (1)", "cuLaunchKernel (libcuda.so)", "cudaStreamSynchronize (libcudart.so)" };
+	const char *b[] = { "thread (1)", "cuLaunchKernel (libcuda.so)" };
+	const char *c[] = { "main (a.py:1)" };
+	add(p, a, 3, 3);
+	add(p, b, 2, 1);
+	add(p, c, 1, 7);
+	Perftools__Profiles__Profile *m = write_and_unpack_with(p, r, 3.0);
+	assert_int_equal(m->period, 333333333);
+	static const char *const want_cat[] = { "sync", "launch", "other" };
+	static const int64_t want_ns[] = { 1000000000, 333333333, 2333333333 };
+	assert_int_equal(m->n_sample, 3);
+	for (size_t i = 0; i < 3; i++) {
+		const Perftools__Profiles__Sample *s = m->sample[i];
+		assert_int_equal(s->value[1], want_ns[i]);
+		const Perftools__Profiles__Label *l = s->label[s->n_label - 1];
+		assert_int_equal(l->key, 7);
+		assert_string_equal(m->string_table[l->str], want_cat[i]);
+	}
+	assert_int_equal(m->sample[0]->n_label, 2);
+	assert_int_equal(m->sample[2]->n_label, 1);
+	perftools__profiles__profile__free_unpacked(m, NULL);
+	prof_free(p);
+	rules_free(r);
 }
 
 int main(void)
@@ -170,6 +222,7 @@ int main(void)
 		cmocka_unit_test(test_samples_locations_labels),
 		cmocka_unit_test(test_empty_profile),
 		cmocka_unit_test(test_write_error),
+		cmocka_unit_test(test_category_and_rate),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -64,6 +64,28 @@ static void test_weights_and_events(void **state)
 	assert_int_equal(st.bad, 0);
 }
 
+/* Timed: samples at i/rate (instants), time-weighted samples one after another, events
+ * from the profile's first event. */
+static void test_times(void **state)
+{
+	(void)state;
+	struct stacks_out o = { "", 0 };
+	struct doc_stats st = { 0 };
+	struct err_lines errs;
+	err_lines_init(&errs);
+	struct doc_buf d = stacks_doc("{\"exporter\":\"sift\",\"shared\":{\"frames\":[{\"name\":\"a\"},{\"name\":\"b\"}]},"
+		"\"profiles\":[{\"type\":\"sampled\",\"name\":\"x\",\"unit\":\"none\",\"samples\":[[0,1],[0]],\"weights\":[5,2]},"
+		"{\"type\":\"sampled\",\"name\":\"y\",\"unit\":\"milliseconds\",\"samples\":[[1],[0]],\"weights\":[30,20]},"
+		"{\"type\":\"evented\",\"name\":\"z\",\"unit\":\"milliseconds\",\"events\":["
+		"{\"type\":\"O\",\"frame\":0,\"at\":1000},{\"type\":\"O\",\"frame\":1,\"at\":1100},"
+		"{\"type\":\"C\",\"frame\":1,\"at\":1500},{\"type\":\"C\",\"frame\":0,\"at\":1600}]}]}");
+	speedscope_read_timed(&d, 100, &errs, stacks_take, stacks_time, &o, &st);
+	assert_string_equal(o.text, "@0+0 a;b 5\n@0.01+0 a 2\n"
+				    "@0+0.03 b 3\n@0.03+0.02 a 2\n"
+				    "@0+0.1 a 10\n@0.1+0.4 a;b 40\n@0.5+0.1 a 10\n");
+	assert_int_equal(st.bad, 0);
+}
+
 /* Broken documents are named with their line; bad samples are counted, the rest kept. */
 static void test_bad(void **state)
 {
@@ -88,6 +110,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pyspy),
 		cmocka_unit_test(test_weights_and_events),
+		cmocka_unit_test(test_times),
 		cmocka_unit_test(test_bad),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

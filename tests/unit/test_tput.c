@@ -99,13 +99,15 @@ static void expect_all(const char *line, int n, const enum tput_unit *units, con
 static void test_every_preset_example(void **state)
 {
 	(void)state;
-	static const double values[] = { 3.462, 402.1, 5856, 120.52, 1023456, 529882, 368.46, 35.55,
+	static const double values[] = { 3.462, 402.1, 5856, 120.52, 1023456, 529882, 368.46, 35.55, 7.2,
 					 5.97, 49.2, 83.48609168106144, 51234, 6640.1, 36.722, 1249, 43200,
-					 4320, 14500, 26668 };
+					 4320, 155825.3348, 26676, 12345.67, 31.46, 4632, 13.63, 139.6, 22885,
+					 5092, 45.02, 14500, 10700 };
 	assert_int_equal(tput_npresets, sizeof values / sizeof values[0]);
 	for (size_t i = 0; i < tput_npresets; i++) {
 		struct got g = run(tput_presets[i].name, tput_presets[i].example);
-		assert_int_equal(g.n, 1);
+		/* the key/value reader's presets give every figure of the line, the first checked */
+		assert_true(g.n == 1 || (g.n > 1 && tput_presets[i].reader == TPUT_READ_KV));
 		assert_int_equal(g.res[0], TPUT_POINT);
 		near(g.pt[0].value, values[i]);
 		/* auto-detection gives the example to its own preset */
@@ -199,8 +201,8 @@ static void test_kv_reader(void **state)
 		{ "1\timages/sec: 205.3 +/- 0.0 (jitter = 0.0)\t9.111", 1, TPUT_IMAGES_S, 205.3, -1, NAN },
 		{ "total images/sec: 204.75", 0, 0, 0, -1, NAN },
 		{ "2017-03-28 14:51:04.380095: step 660, loss = 2.85 (729.8 examples/sec; 0.175 sec/batch)", 2, TPUT_SAMPLES_S, 729.8, 660, 2.85 },
-		{ "Step 2250/200000; acc:  31.18; ppl: 57.53; xent: 4.05; lr: 0.00028; 5092/261 tok/s;   6641 sec", 1, TPUT_TOKENS_S, 5092, 2250, 4.05 },
-		{ "Epoch  1, 12900/37527; acc:   4.48; ppl: 35173.75; xent:  10.47; 3599 src tok/s; 3678 tgt tok/s;   9861 s elapsed", 1, TPUT_TOKENS_S, 3599, -1, 10.47 },
+		{ "Step 2250/200000; acc:  31.18; ppl: 57.53; xent: 4.05; lr: 0.00028; 5092/261 tok/s;   6641 sec", 2, TPUT_TOKENS_S_SRC, 5092, 2250, 4.05 },
+		{ "Epoch  1, 12900/37527; acc:   4.48; ppl: 35173.75; xent:  10.47; 3599 src tok/s; 3678 tgt tok/s;   9861 s elapsed", 2, TPUT_TOKENS_S_SRC, 3599, -1, 10.47 },
 		{ "step 1:    120.44 GFLOPS, loss: 10.44154", 1, TPUT_TFLOPS, 0.12044, 1, 10.44154 },
 		{ "Effective Tera Flops per GPU: 45.2 and total parameters 1.3 B", 1, TPUT_TFLOPS_GPU, 45.2, -1, NAN },
 		{ "FLOPS per GPU = 3 * fwd flops per GPU / iter latency:    13.63 TFLOPS", 1, TPUT_TFLOPS_GPU, 13.63, -1, NAN },
@@ -214,6 +216,10 @@ static void test_kv_reader(void **state)
 		{ "eval_samples_per_second =      0.329", 0, 0, 0, -1, NAN },
 		{ "mfu -100.00%, iter 0", 0, 0, 0, 0, NAN },
 		{ "no digits here at all: tok/s samples/s", 0, 0, 0, -1, NAN },
+		{ "step: 10  loss: 7.9  tps: 5,856", 1, TPUT_TPS, 5856, 10, 7.9 },
+		{ "tps_per_gpu: 812.5", 1, TPUT_TOKENS_S_GPU, 812.5, -1, NAN },
+		{ "step 10 | epoch 0 | loss 2.1031 | grad_norm 1.2031 | lr 1.00e-05 | mem 30.12 GiB | tps 12345.67(1543.21/gpu) | num_label_tokens 4096", 2, TPUT_TOKENS_S, 12345.67, 10, 2.1031 },
+		{ "train_tps=4000 tps_per_gpu=500", 2, TPUT_TOKENS_S, 4000, -1, NAN },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		struct tput_kv kv[8];
@@ -239,6 +245,19 @@ static void test_kv_reader(void **state)
 	assert_int_equal(tput_kv_read(line, strlen(line), kv, 8, &info), 2);
 	assert_true(kv[0].average && !kv[1].average);
 	assert_true(info.step == 10);
+	/* the second figure of each line: the target's, the per-device one */
+	line = "lr: 0.00028; 5092/261 tok/s;   6641 sec";
+	assert_int_equal(tput_kv_read(line, strlen(line), kv, 8, &info), 2);
+	assert_int_equal(kv[1].unit, TPUT_TOKENS_S_TGT);
+	near(kv[1].value, 261);
+	line = "xent:  10.47; 3599 src tok/s; 3678 tgt tok/s;   9861 s elapsed";
+	assert_int_equal(tput_kv_read(line, strlen(line), kv, 8, &info), 2);
+	assert_int_equal(kv[1].unit, TPUT_TOKENS_S_TGT);
+	near(kv[1].value, 3678);
+	line = "mem 30.12 GiB | tps 12345.67(1543.21/gpu) | num_label_tokens 4096";
+	assert_int_equal(tput_kv_read(line, strlen(line), kv, 8, &info), 2);
+	assert_int_equal(kv[1].unit, TPUT_TOKENS_S_GPU);
+	near(kv[1].value, 1543.21);
 }
 
 /* Training or not: whole words, any case, "val_loss" one word. */
@@ -264,6 +283,50 @@ static void test_context(void **state)
 }
 
 /* Records over lines, copies and redraws, inference counts: the extractor's memory. */
+/* A record hard-wrapped at 120 columns with its literal ("tps") cut in two: the continuation
+ * line finds it and the record reads whole, on its first line; a line of another log as wide
+ * and followed by an unprefixed line stays alone. */
+static void test_wrapped_record(void **state)
+{
+	(void)state;
+	tput_ex *ex = tput_ex_new();
+	for (size_t i = 0; i < tput_npresets; i++)
+		tput_ex_add_preset(ex, i);
+	static const char text[] =
+		"[rank0]:[titan] 2025-03-12 11:10:21,511 - root - INFO - step: 21  loss:  6.2  tps: 193,831\n"
+		"[rank0]:[titan] 2025-03-12 11:10:22,511 - root - INFO - step: 22  loss:  6.12345555555555555  memory:  1.41GiB(1.79%)  t\n"
+		"ps: 192,154  tflops: 18.36  mfu: 1.86%\n"
+		"[rank0]:[titan] 2025-03-12 11:10:23,511 - root - INFO - step: 23  loss:  6.1  tps: 193,900\n";
+	char *copy = strdup(text);
+	struct got g = { .n = 0 };
+	assert_int_equal(tput_ex_block(ex, copy, strlen(copy), 1, collect, &g), 4);
+	assert_int_equal(g.n, 5);
+	assert_int_equal(g.lineno[1], 2);
+	assert_true(g.pt[1].step == 22);
+	assert_int_equal(g.pt[1].unit, TPUT_TOKENS_S_GPU);
+	near(g.pt[1].value, 192154);
+	assert_int_equal(g.pt[2].unit, TPUT_TFLOPS_GPU);
+	assert_int_equal(g.pt[3].unit, TPUT_MFU);
+	assert_int_equal(g.lineno[4], 4);
+	assert_true(g.pt[4].step == 23);
+	free(copy);
+	/* no prefixed neighbour: an unprefixed line after one as wide is a line of its own */
+	static const char mixed[] =
+		"step 3:    120.44 GFLOPS, loss: 10.4\n"
+		"[2019-03-21 18:31:43,773 INFO] Step 2250/200000; acc:  31.18; xent: 4.05; 5092/261 tok/s;   6641 sec\n"
+		"Epoch  1, 12900/37527; xent:  10.47; 3599 src tok/s; 3678 tgt tok/s;   9861 s elapsed\n"
+		"consumed_samples: 4096\n";
+	copy = strdup(mixed);
+	g.n = 0;
+	tput_ex_block(ex, copy, strlen(copy), 1, collect, &g);
+	assert_int_equal(g.n, 5);
+	assert_int_equal(g.lineno[3], 3);
+	assert_int_equal(g.pt[3].unit, TPUT_TOKENS_S_SRC);
+	near(g.pt[3].value, 3599);
+	free(copy);
+	tput_ex_free(ex);
+}
+
 static void test_runs_of_lines(void **state)
 {
 	(void)state;
@@ -685,6 +748,7 @@ int main(void)
 		cmocka_unit_test(test_kv_reader),
 		cmocka_unit_test(test_context),
 		cmocka_unit_test(test_runs_of_lines),
+		cmocka_unit_test(test_wrapped_record),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,53 @@
+# bench-readers.sh: sift-fold (one thread) on a >= 200 MB py-spy-shaped speedscope JSON beside
+# a Python json-module peer, and on a large inferno-shaped flame graph SVG.
+# Targets (issue 16): speedscope -> folded at >= 100 MB/s, SVG -> folded at >= 50 MB/s.
+SS_JSON="$OUT/pyspy-speedscope.json"
+SVG="$OUT/inferno.svg"
+[ -s "$SS_JSON" ] || python3 "$ROOT/bench/gen-speedscope.py" "$SS_JSON" 220
+[ -s "$SVG" ] || python3 "$ROOT/bench/gen-flamesvg.py" "$SVG" 80 "$OUT/inferno.folded"
+ss_mb=$(echo "$(stat -c %s "$SS_JSON") / 1048576" | bc -l)
+svg_mb=$(echo "$(stat -c %s "$SVG") / 1048576" | bc -l)
+printf '  inputs: speedscope %.0f MB (%s profiles), SVG %.0f MB (%s frames)\n' "$ss_mb" \
+	"$(grep -o '"type":"sampled"' "$SS_JSON" | wc -l)" "$svg_mb" "$(grep -c '<title>' "$SVG")"
+
+# The peer must write the same rows before its time means anything.
+"$BIN/sift-fold" "$SS_JSON" > "$OUT/readers-ss.sift"
+python3 "$ROOT/bench/peer-speedscope.py" "$SS_JSON" > "$OUT/readers-ss.peer"
+if cmp -s "$OUT/readers-ss.sift" "$OUT/readers-ss.peer"; then
+	echo "  rows of sift-fold and the peer agree ($(wc -l < "$OUT/readers-ss.sift") stacks)"
+else
+	echo "  bench: sift-fold and the Python peer disagree" >&2
+fi
+"$BIN/sift-fold" "$SVG" > "$OUT/readers-svg.sift" 2>"$OUT/readers-svg.err"
+python3 "$ROOT/tests/flamesvg-expect.py" "$OUT/inferno.folded" "$OUT/readers-svg.expect" > /dev/null
+if cmp -s "$OUT/readers-svg.sift" "$OUT/readers-svg.expect"; then
+	echo "  SVG read back as laid out ($(wc -l < "$OUT/readers-svg.sift") stacks; $(sed 's/.*: \([0-9]*\) samples.*/\1/' "$OUT/readers-svg.err") samples in narrow frames)"
+else
+	echo "  bench: sift-fold's SVG stacks are not those laid out" >&2
+fi
+
+measure cat-speedscope "cat '$SS_JSON'"
+measure sift-fold-speedscope "'$BIN/sift-fold' '$SS_JSON'"
+BENCH_RUNS=1 measure python-json-speedscope "python3 '$ROOT/bench/peer-speedscope.py' '$SS_JSON'"
+measure sift-fold-svg "'$BIN/sift-fold' '$SVG'"
+
+# CPU seconds (user + system) of one run: on a shared machine wall time also holds the
+# waits for a core; both are printed.
+cpu_secs() {
+	/usr/bin/time -f '%U %S' -o "$OUT/cpu.$$" sh -c "$1" >/dev/null 2>&1
+	awk '{ print $1 + $2 }' "$OUT/cpu.$$"
+}
+mbps() { printf '  %-48s %8.1f MB/s   (%s)\n' "$1" "$(echo "$2 / ($(field "$1" 2) + 0.0001)" | bc -l)" "$3"; }
+mbps sift-fold-speedscope "$ss_mb" 'target: 100 MB/s or more'
+mbps python-json-speedscope "$ss_mb" 'the peer'
+mbps sift-fold-svg "$svg_mb" 'target: 50 MB/s or more'
+ratio python-json-speedscope sift-fold-speedscope 'times faster than the peer'
+cpu_mbps() {
+	secs=$(cpu_secs "$2")
+	printf '  %-48s %8.1f MB/s   (CPU time, %s s)\n' "$1" "$(echo "$3 / ($secs + 0.0001)" | bc -l)" "$secs"
+}
+cpu_mbps sift-fold-speedscope "'$BIN/sift-fold' '$SS_JSON'" "$ss_mb"
+cpu_mbps python-json-speedscope "python3 '$ROOT/bench/peer-speedscope.py' '$SS_JSON'" "$ss_mb"
+cpu_mbps sift-fold-svg "'$BIN/sift-fold' '$SVG'" "$svg_mb"
+rss_vs_file sift-fold-speedscope "$SS_JSON"
+rss_vs_file sift-fold-svg "$SVG"

@@ -1,0 +1,741 @@
+/* speedscan: a strict single-pass scanner for the JSON grammar speedscope files use; each
+ * sample's text is hashed as it is checked, so repeated stacks cost one table lookup. */
+#include "speedscan.h"
+#include "xalloc.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { MAX_DEPTH = 64 };  /* deeper documents go to the JSON library */
+
+/* A distinct sample text of one profile: where, how long, how many times. */
+struct dist {
+	size_t off;
+	size_t len;
+	uint64_t count;
+};
+
+struct pscan {
+	struct speedscan_profile pub;
+	struct dist *d;
+	size_t nd, dcap;
+	uint32_t *ids;          /* each sample's distinct id, in order */
+	size_t nids, idcap;
+};
+
+struct speedscan {
+	const char *t;
+	size_t len, p;
+	struct speedscan_frame *frames;
+	size_t nframes, fcap;
+	struct pscan *profs;
+	size_t nprofs, pcap;
+	char *exporter;
+	char **strs;            /* every decoded string, freed together */
+	size_t nstrs, scap;
+	/* the open profile's table: distinct id + 1 per slot, 0 empty */
+	uint32_t *slots;
+	size_t nslots;
+	uint32_t *idx;          /* one stack's indices */
+	size_t idx_cap;
+};
+
+static void ws(speedscan *sc)
+{
+	while (sc->p < sc->len) {
+		char c = sc->t[sc->p];
+		if (c != ' ' && c != '\n' && c != '\r' && c != '\t')
+			return;
+		sc->p++;
+	}
+}
+
+static int peek(speedscan *sc)
+{
+	ws(sc);
+	return sc->p < sc->len ? (unsigned char)sc->t[sc->p] : -1;
+}
+
+static int eat(speedscan *sc, char c)
+{
+	if (peek(sc) != (unsigned char)c)
+		return -1;
+	sc->p++;
+	return 0;
+}
+
+static int hex4(const char *s, unsigned *out)
+{
+	unsigned v = 0;
+	for (int i = 0; i < 4; i++) {
+		char c = s[i];
+		v <<= 4;
+		if (c >= '0' && c <= '9')
+			v |= (unsigned)(c - '0');
+		else if (c >= 'a' && c <= 'f')
+			v |= (unsigned)(c - 'a' + 10);
+		else if (c >= 'A' && c <= 'F')
+			v |= (unsigned)(c - 'A' + 10);
+		else
+			return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+/* Length of the valid UTF-8 sequence at s (RFC 3629: no overlongs, surrogates or past
+ * U+10FFFF), 0 when invalid. */
+static size_t utf8_len(const unsigned char *s, size_t avail)
+{
+	unsigned c = s[0];
+	size_t n;
+	unsigned min;
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xC2 && c <= 0xDF) { n = 2; min = 0x80; }
+	else if (c >= 0xE0 && c <= 0xEF) { n = 3; min = 0x800; }
+	else if (c >= 0xF0 && c <= 0xF4) { n = 4; min = 0x10000; }
+	else return 0;
+	if (avail < n)
+		return 0;
+	unsigned cp = c & (0x7F >> n);
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xC0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3F);
+	}
+	if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+		return 0;
+	return n;
+}
+
+static size_t put_utf8(char *o, unsigned cp)
+{
+	if (cp < 0x80) { o[0] = (char)cp; return 1; }
+	if (cp < 0x800) { o[0] = (char)(0xC0 | cp >> 6); o[1] = (char)(0x80 | (cp & 0x3F)); return 2; }
+	if (cp < 0x10000) {
+		o[0] = (char)(0xE0 | cp >> 12); o[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+		o[2] = (char)(0x80 | (cp & 0x3F));
+		return 3;
+	}
+	o[0] = (char)(0xF0 | cp >> 18); o[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+	o[2] = (char)(0x80 | ((cp >> 6) & 0x3F)); o[3] = (char)(0x80 | (cp & 0x3F));
+	return 4;
+}
+
+/* A string at p, checked as jansson checks it (no control bytes, valid escapes and UTF-8,
+ * no \u0000); decoded into a new NUL-terminated string in *out when out is not NULL. */
+static int string(speedscan *sc, char **out)
+{
+	if (eat(sc, '"') != 0)
+		return -1;
+	size_t start = sc->p;
+	char *o = NULL;
+	size_t used = 0;
+	if (out) {
+		size_t end = start;  /* decoded text is never longer than the escaped one */
+		while (end < sc->len && sc->t[end] != '"')
+			end += sc->t[end] == '\\' ? 2 : 1;
+		o = xmalloc(end - start + 1);
+	}
+	const unsigned char *t = (const unsigned char *)sc->t;
+	while (sc->p < sc->len) {
+		unsigned c = t[sc->p];
+		if (c == '"') {
+			sc->p++;
+			if (out) {
+				o[used] = '\0';
+				*out = o;
+				sc->strs = xgrow(sc->strs, &sc->scap, sc->nstrs + 1, sizeof *sc->strs);
+				sc->strs[sc->nstrs++] = o;
+			}
+			return 0;
+		}
+		if (c < 0x20)
+			break;
+		if (c == '\\') {
+			if (sc->p + 1 >= sc->len)
+				break;
+			char e = sc->t[sc->p + 1], d = 0;
+			switch (e) {
+			case '"': d = '"'; break;
+			case '\\': d = '\\'; break;
+			case '/': d = '/'; break;
+			case 'b': d = '\b'; break;
+			case 'f': d = '\f'; break;
+			case 'n': d = '\n'; break;
+			case 'r': d = '\r'; break;
+			case 't': d = '\t'; break;
+			case 'u': break;
+			default: goto fail;
+			}
+			if (e != 'u') {
+				if (o)
+					o[used++] = d;
+				sc->p += 2;
+				continue;
+			}
+			unsigned cp, lo;
+			if (sc->p + 6 > sc->len || hex4(sc->t + sc->p + 2, &cp) != 0 || cp == 0)
+				break;
+			sc->p += 6;
+			if (cp >= 0xDC00 && cp <= 0xDFFF)
+				break;
+			if (cp >= 0xD800 && cp <= 0xDBFF) {
+				if (sc->p + 6 > sc->len || sc->t[sc->p] != '\\' || sc->t[sc->p + 1] != 'u' ||
+				    hex4(sc->t + sc->p + 2, &lo) != 0 || lo < 0xDC00 || lo > 0xDFFF)
+					break;
+				sc->p += 6;
+				cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+			}
+			if (o)
+				used += put_utf8(o + used, cp);
+			continue;
+		}
+		size_t n = utf8_len(t + sc->p, sc->len - sc->p);
+		if (n == 0)
+			break;
+		if (o)
+			memcpy(o + used, sc->t + sc->p, n);
+		used += o ? n : 0;
+		sc->p += n;
+	}
+fail:
+	free(o);
+	return -1;
+}
+
+/* Past the JSON number at p (its grammar checked); *is_int when it has no fraction or
+ * exponent. 0 when there is none. */
+static size_t number_end(speedscan *sc, int *is_int)
+{
+	ws(sc);
+	size_t p = sc->p;
+	const char *t = sc->t;
+	if (p < sc->len && t[p] == '-')
+		p++;
+	if (p >= sc->len || t[p] < '0' || t[p] > '9')
+		return 0;
+	if (t[p] == '0')
+		p++;
+	else
+		while (p < sc->len && t[p] >= '0' && t[p] <= '9')
+			p++;
+	*is_int = 1;
+	if (p < sc->len && t[p] == '.') {
+		*is_int = 0;
+		if (++p >= sc->len || t[p] < '0' || t[p] > '9')
+			return 0;
+		while (p < sc->len && t[p] >= '0' && t[p] <= '9')
+			p++;
+	}
+	if (p < sc->len && (t[p] == 'e' || t[p] == 'E')) {
+		*is_int = 0;
+		p++;
+		if (p < sc->len && (t[p] == '+' || t[p] == '-'))
+			p++;
+		if (p >= sc->len || t[p] < '0' || t[p] > '9')
+			return 0;
+		while (p < sc->len && t[p] >= '0' && t[p] <= '9')
+			p++;
+	}
+	return p;
+}
+
+/* A JSON number at p: an integer in *ival (at most 18 digits: longer ones, which may pass
+ * jansson's range, are left to it) or a real in *dval, which also holds the integer. */
+static int number(speedscan *sc, int *is_int, long *ival, double *dval)
+{
+	size_t p = number_end(sc, is_int), s = sc->p;
+	char buf[64];
+	if (p == 0 || p - s >= sizeof buf)
+		return -1;
+	memcpy(buf, sc->t + s, p - s);
+	buf[p - s] = '\0';
+	if (*is_int) {
+		if (p - s > 18)
+			return -1;
+		*ival = strtol(buf, NULL, 10);
+		*dval = (double)*ival;
+	} else {
+		*dval = strtod(buf, NULL);
+		if (!isfinite(*dval))
+			return -1;
+	}
+	sc->p = p;
+	return 0;
+}
+
+/* A number skipped: checked as number() would, converted only when it could pass a
+ * double's range (an exponent, or very many digits), as jansson would then fail. */
+static int skip_number(speedscan *sc)
+{
+	int is_int;
+	size_t p = number_end(sc, &is_int);
+	if (p == 0 || (is_int && p - sc->p > 18))
+		return -1;
+	if (!is_int && (p - sc->p > 300 || memchr(sc->t + sc->p, 'e', p - sc->p) ||
+			memchr(sc->t + sc->p, 'E', p - sc->p))) {
+		long l;
+		double d;
+		return number(sc, &is_int, &l, &d);
+	}
+	sc->p = p;
+	return 0;
+}
+
+static int literal(speedscan *sc, const char *word)
+{
+	size_t n = strlen(word);
+	ws(sc);
+	if (sc->len - sc->p < n || memcmp(sc->t + sc->p, word, n) != 0)
+		return -1;
+	sc->p += n;
+	return 0;
+}
+
+static int value(speedscan *sc, int depth);
+
+/* The members of an object or elements of an array, each skipped. */
+static int skip_container(speedscan *sc, char close, int depth)
+{
+	if (depth > MAX_DEPTH)
+		return -1;
+	if (peek(sc) == (unsigned char)close) {
+		sc->p++;
+		return 0;
+	}
+	for (;;) {
+		if (close == '}' && (string(sc, NULL) != 0 || eat(sc, ':') != 0))
+			return -1;
+		if (value(sc, depth) != 0)
+			return -1;
+		int c = peek(sc);
+		sc->p++;
+		if (c == (unsigned char)close)
+			return 0;
+		if (c != ',')
+			return -1;
+	}
+}
+
+static int value(speedscan *sc, int depth)
+{
+	int c = peek(sc);
+	switch (c) {
+	case '"': return string(sc, NULL);
+	case '{': sc->p++; return skip_container(sc, '}', depth + 1);
+	case '[': sc->p++; return skip_container(sc, ']', depth + 1);
+	case 't': return literal(sc, "true");
+	case 'f': return literal(sc, "false");
+	case 'n': return literal(sc, "null");
+	default: return skip_number(sc);
+	}
+}
+
+/* A string value decoded into *out, or any other value skipped (*out NULL). */
+static int string_or_skip(speedscan *sc, char **out)
+{
+	*out = NULL;
+	return peek(sc) == '"' ? string(sc, out) : value(sc, 0);
+}
+
+/* The next key of an object (opened already): 1 with the key in key[], 0 at its end, -1. */
+static int next_key(speedscan *sc, int *first, char *key, size_t cap)
+{
+	int c = peek(sc);
+	if (c == '}') {
+		sc->p++;
+		return 0;
+	}
+	if (!*first) {
+		if (c != ',')
+			return -1;
+		sc->p++;
+	}
+	*first = 0;
+	char *k;
+	if (string(sc, &k) != 0 || eat(sc, ':') != 0)
+		return -1;
+	size_t n = strlen(k);
+	if (n >= cap)
+		n = cap - 1;  /* a long key is none of ours */
+	memcpy(key, k, n);
+	key[n] = '\0';
+	return 1;
+}
+
+static int frames(speedscan *sc)
+{
+	if (eat(sc, '[') != 0)
+		return -1;
+	if (peek(sc) == ']') {
+		sc->p++;
+		return 0;
+	}
+	for (;;) {
+		struct speedscan_frame f = { NULL, NULL, -1 };
+		int first = 1, k, seen = 0;
+		char key[16];
+		if (eat(sc, '{') != 0)
+			return -1;
+		while ((k = next_key(sc, &first, key, sizeof key)) == 1) {
+			char *s;
+			int bit = strcmp(key, "name") == 0 ? 1 : strcmp(key, "file") == 0 ? 2 :
+				  strcmp(key, "line") == 0 ? 4 : 0;
+			if (bit & seen)
+				return -1;  /* jansson keeps the last: leave it that */
+			seen |= bit;
+			if (bit == 1 || bit == 2) {
+				if (string_or_skip(sc, &s) != 0)
+					return -1;
+				*(bit == 1 ? &f.name : &f.file) = s;
+			} else if (bit == 4) {
+				int is_int;
+				long iv;
+				double dv;
+				if (peek(sc) == '-' || (peek(sc) >= '0' && peek(sc) <= '9')) {
+					if (number(sc, &is_int, &iv, &dv) != 0)
+						return -1;
+					f.line = is_int ? iv : -1;
+				} else if (value(sc, 0) != 0) {
+					return -1;
+				}
+			} else if (value(sc, 0) != 0) {
+				return -1;
+			}
+		}
+		if (k < 0)
+			return -1;
+		sc->frames = xgrow(sc->frames, &sc->fcap, sc->nframes + 1, sizeof *sc->frames);
+		sc->frames[sc->nframes++] = f;
+		int c = peek(sc);
+		sc->p++;
+		if (c == ']')
+			return 0;
+		if (c != ',')
+			return -1;
+	}
+}
+
+static uint64_t hash_bytes(const char *s, size_t n)
+{
+	uint64_t h = 0x9E3779B97F4A7C15u ^ n;
+	size_t i = 0;
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w;
+		memcpy(&w, s + i, 8);
+		h = (h ^ w) * 0xFF51AFD7ED558CCDu;
+		h ^= h >> 32;
+	}
+	uint64_t w = 0;
+	memcpy(&w, s + i, n - i);
+	h = (h ^ w) * 0xC4CEB9FE1A85EC53u;
+	return h ^ (h >> 29);
+}
+
+/* The distinct id of text [off, off+len) in profile ps, added when new. */
+static uint32_t intern_sample(speedscan *sc, struct pscan *ps, size_t off, size_t len)
+{
+	if (ps->nd * 2 >= sc->nslots) {
+		size_t n = sc->nslots ? sc->nslots * 2 : 1024;
+		uint32_t *slots = xcalloc(n, sizeof *slots);
+		for (size_t i = 0; i < ps->nd; i++) {
+			size_t h = (size_t)hash_bytes(sc->t + ps->d[i].off, ps->d[i].len) & (n - 1);
+			while (slots[h])
+				h = (h + 1) & (n - 1);
+			slots[h] = (uint32_t)i + 1;
+		}
+		free(sc->slots);
+		sc->slots = slots;
+		sc->nslots = n;
+	}
+	size_t h = (size_t)hash_bytes(sc->t + off, len) & (sc->nslots - 1);
+	for (;; h = (h + 1) & (sc->nslots - 1)) {
+		uint32_t id = sc->slots[h];
+		if (!id)
+			break;
+		struct dist *d = &ps->d[id - 1];
+		if (d->len == len && memcmp(sc->t + d->off, sc->t + off, len) == 0) {
+			d->count++;
+			return id - 1;
+		}
+	}
+	ps->d = xgrow(ps->d, &ps->dcap, ps->nd + 1, sizeof *ps->d);
+	ps->d[ps->nd] = (struct dist){ off, len, 1 };
+	sc->slots[h] = (uint32_t)ps->nd + 1;
+	return (uint32_t)ps->nd++;
+}
+
+/* A samples array: arrays of non-negative integers written plainly (digits, commas,
+ * JSON white space), each counted by its text between the brackets. */
+static int samples(speedscan *sc, struct pscan *ps)
+{
+	memset(sc->slots, 0, sc->nslots * sizeof *sc->slots);
+	if (eat(sc, '[') != 0)
+		return -1;
+	if (peek(sc) == ']') {
+		sc->p++;
+		return 0;
+	}
+	const char *t = sc->t;
+	for (;;) {
+		if (eat(sc, '[') != 0)
+			return -1;
+		size_t s = sc->p, p = s;
+		/* digits, commas between numbers, blanks; no leading zeros */
+		int want_num = 1, in_num = 0, zero = 0;
+		for (; p < sc->len; p++) {
+			char c = t[p];
+			if (c >= '0' && c <= '9') {
+				if ((!want_num && !in_num) || (in_num && zero))
+					return -1;
+				if (!in_num)
+					zero = c == '0';
+				in_num = 1;
+				want_num = 0;
+			} else if (c == ',') {
+				if (want_num)
+					return -1;
+				want_num = 1;
+				in_num = 0;
+			} else if (c == ' ' || c == '\n' || c == '\r' || c == '\t') {
+				in_num = 0;
+			} else if (c == ']') {
+				break;
+			} else {
+				return -1;  /* a negative, real or other value: the tree reader's */
+			}
+		}
+		if (p >= sc->len || (want_num && p > s && memchr(t + s, ',', p - s)))
+			return -1;
+		ps->ids = xgrow(ps->ids, &ps->idcap, ps->nids + 1, sizeof *ps->ids);
+		ps->ids[ps->nids++] = intern_sample(sc, ps, s, p - s);
+		sc->p = p + 1;
+		int c = peek(sc);
+		sc->p++;
+		if (c == ']')
+			return 0;
+		if (c != ',')
+			return -1;
+	}
+}
+
+static int profiles(speedscan *sc)
+{
+	if (eat(sc, '[') != 0)
+		return -1;
+	if (peek(sc) == ']') {
+		sc->p++;
+		return 0;
+	}
+	for (;;) {
+		struct pscan ps = { 0 };
+		int first = 1, k, seen = 0;
+		char key[16];
+		if (eat(sc, '{') != 0)
+			return -1;
+		sc->profs = xgrow(sc->profs, &sc->pcap, sc->nprofs + 1, sizeof *sc->profs);
+		struct pscan *p = &sc->profs[sc->nprofs++];
+		*p = ps;
+		while ((k = next_key(sc, &first, key, sizeof key)) == 1) {
+			static const char *const keys[] = { "type", "name", "unit", "samples", "weights", "events" };
+			int which = -1;
+			for (int i = 0; i < 6 && which < 0; i++)
+				if (strcmp(key, keys[i]) == 0)
+					which = i;
+			if (which >= 0 && (seen & (1 << which)))
+				return -1;
+			if (which >= 0)
+				seen |= 1 << which;
+			char *s;
+			switch (which) {
+			case 0: case 1: case 2:
+				if (string_or_skip(sc, &s) != 0)
+					return -1;
+				*(which == 0 ? &p->pub.type : which == 1 ? &p->pub.name : &p->pub.unit) = s;
+				break;
+			case 3:
+				if (peek(sc) != '[')
+					return -1;
+				p->pub.samples = sc->p;
+				if (samples(sc, p) != 0)
+					return -1;
+				break;
+			case 4:
+				if (peek(sc) == '[')
+					p->pub.weights = sc->p;
+				if (value(sc, 0) != 0)
+					return -1;
+				break;
+			case 5:
+				return -1;  /* evented: the tree reader's */
+			default:
+				if (value(sc, 0) != 0)
+					return -1;
+			}
+		}
+		if (k < 0 || !p->pub.samples)
+			return -1;
+		int c = peek(sc);
+		sc->p++;
+		if (c == ']')
+			return 0;
+		if (c != ',')
+			return -1;
+	}
+}
+
+static int document(speedscan *sc)
+{
+	int first = 1, k, seen = 0;
+	char key[16];
+	if (eat(sc, '{') != 0)
+		return -1;
+	while ((k = next_key(sc, &first, key, sizeof key)) == 1) {
+		int bit = strcmp(key, "profiles") == 0 ? 1 : strcmp(key, "shared") == 0 ? 2 :
+			  strcmp(key, "exporter") == 0 ? 4 : 0;
+		if (bit & seen)
+			return -1;
+		seen |= bit;
+		if (bit == 1) {
+			if (profiles(sc) != 0)
+				return -1;
+		} else if (bit == 2) {
+			int sfirst = 1, sk, fseen = 0;
+			if (eat(sc, '{') != 0)
+				return -1;
+			while ((sk = next_key(sc, &sfirst, key, sizeof key)) == 1) {
+				if (strcmp(key, "frames") == 0) {
+					if (fseen++ || frames(sc) != 0)
+						return -1;
+				} else if (value(sc, 0) != 0) {
+					return -1;
+				}
+			}
+			if (sk < 0 || !fseen)
+				return -1;
+		} else if (bit == 4) {
+			if (string_or_skip(sc, &sc->exporter) != 0)
+				return -1;
+		} else if (value(sc, 0) != 0) {
+			return -1;
+		}
+	}
+	ws(sc);
+	return k < 0 || sc->p != sc->len || (seen & 3) != 3 ? -1 : 0;
+}
+
+speedscan *speedscan_new(const char *text, size_t len)
+{
+	speedscan *sc = xcalloc(1, sizeof *sc);
+	sc->t = text;
+	sc->len = len;
+	sc->nslots = 1024;
+	sc->slots = xcalloc(sc->nslots, sizeof *sc->slots);
+	if (document(sc) != 0) {
+		speedscan_free(sc);
+		return NULL;
+	}
+	free(sc->slots);
+	sc->slots = NULL;
+	return sc;
+}
+
+void speedscan_free(speedscan *sc)
+{
+	if (!sc)
+		return;
+	for (size_t i = 0; i < sc->nstrs; i++)
+		free(sc->strs[i]);
+	for (size_t i = 0; i < sc->nprofs; i++) {
+		free(sc->profs[i].d);
+		free(sc->profs[i].ids);
+	}
+	free(sc->strs);
+	free(sc->profs);
+	free(sc->frames);
+	free(sc->slots);
+	free(sc->idx);
+	free(sc);
+}
+
+size_t speedscan_frame_count(const speedscan *sc) { return sc->nframes; }
+const struct speedscan_frame *speedscan_frames(const speedscan *sc) { return sc->frames; }
+const char *speedscan_exporter(const speedscan *sc) { return sc->exporter; }
+size_t speedscan_profile_count(const speedscan *sc) { return sc->nprofs; }
+const struct speedscan_profile *speedscan_profile(const speedscan *sc, size_t i) { return &sc->profs[i].pub; }
+
+/* The indices of distinct sample d (checked plain by samples()) into sc->idx; -1 when one
+ * is not a named frame. */
+static int parse_stack(speedscan *sc, const struct dist *d, size_t *n)
+{
+	*n = 0;
+	const char *t = sc->t + d->off, *end = t + d->len;
+	while (t < end) {
+		if (*t < '0' || *t > '9') {
+			t++;
+			continue;
+		}
+		uint64_t v = 0;
+		for (; t < end && *t >= '0' && *t <= '9'; t++) {
+			v = v * 10 + (uint64_t)(*t - '0');
+			if (v >= sc->nframes)
+				return -1;
+		}
+		if (!sc->frames[v].name)
+			return -1;
+		sc->idx = xgrow(sc->idx, &sc->idx_cap, *n + 1, sizeof *sc->idx);
+		sc->idx[(*n)++] = (uint32_t)v;
+	}
+	return 0;
+}
+
+int speedscan_stacks(speedscan *sc, size_t i, int weighted, double scale, speedscan_stack_fn *fn,
+		     void *ctx)
+{
+	struct pscan *ps = &sc->profs[i];
+	size_t n;
+	for (size_t k = 0; k < ps->nd; k++)
+		if (parse_stack(sc, &ps->d[k], &n) != 0)
+			return -1;
+	uint64_t *counts = xmalloc((ps->nd ? ps->nd : 1) * sizeof *counts);
+	for (size_t k = 0; k < ps->nd; k++)
+		counts[k] = ps->d[k].count;
+	if (weighted && ps->pub.weights) {
+		/* Weights in order, rounded with the carry the tree reader keeps. */
+		memset(counts, 0, ps->nd * sizeof *counts);
+		sc->p = ps->pub.weights + 1;
+		double carry = 0;
+		for (size_t k = 0; k < ps->nids; k++) {
+			int is_int;
+			long iv;
+			double w;
+			if ((k && eat(sc, ',') != 0) || number(sc, &is_int, &iv, &w) != 0) {
+				free(counts);
+				return -1;
+			}
+			double v = w * scale + carry;
+			if (!(v >= 0) || v > 1.8e19) {
+				free(counts);
+				return -1;
+			}
+			uint64_t c = (uint64_t)llround(v);
+			carry = v - (double)c;
+			if (counts[ps->ids[k]] + c < c) {
+				free(counts);
+				return -1;
+			}
+			counts[ps->ids[k]] += c;
+		}
+	}
+	for (size_t k = 0; fn && k < ps->nd; k++) {
+		if (!counts[k])
+			continue;
+		parse_stack(sc, &ps->d[k], &n);
+		fn(ctx, sc->idx, n, counts[k]);
+	}
+	free(counts);
+	return 0;
+}
