@@ -20,6 +20,7 @@
 #define LIT_TEDDY_MAX 64 /* more literals than this: the scalar scan */
 #define LIT_BUCKETS 8
 #define LIT_FPMAX 3 /* fingerprint bytes */
+#define LIT_FP_SLOTS 256 /* the fingerprint hash: a power of two, four times LIT_TEDDY_MAX */
 
 enum lit_method { LIT_NONE, LIT_SCALAR, LIT_MEMCHR, LIT_PAIR_SSE2, LIT_PAIR_AVX2, LIT_TEDDY_SSSE3, LIT_TEDDY_AVX2 };
 
@@ -49,8 +50,13 @@ struct lit_set {
 	unsigned m;
 	size_t maxoff;
 	unsigned char lo[LIT_FPMAX][16], hi[LIT_FPMAX][16];
-	uint32_t bucket_start[LIT_BUCKETS + 1];
 	uint32_t *bucket_lits;
+	/* Teddy's confirmation: literals (bucket_lits order, sorted by fingerprint) in groups of
+	 * one fingerprint, found by the candidate's exact bytes through a small hash: most
+	 * candidates are nibble coincidences that one probe rejects. */
+	uint32_t group_start[LIT_TEDDY_MAX + 1];
+	uint32_t fp_slot[LIT_FP_SLOTS];  /* fingerprint + 1, 0 when empty */
+	unsigned char fp_group[LIT_FP_SLOTS];
 };
 
 /* How common a byte is in log text, roughly by rank (higher is more common; 0 is rare). */
@@ -161,6 +167,99 @@ static uint32_t fp_key(const lit_set *set, const struct lit *l)
 	return key;
 }
 
+/* A byte's rough share of log text, from its commonness rank: each rank down 10% rarer. */
+static void byte_shares(double share[256])
+{
+	for (unsigned c = 0; c < 256; c++) {
+		unsigned r = commonness((unsigned char)c);
+		share[c] = r ? 0.15 : 1e-5;
+		for (unsigned k = r; k > 0 && k < 80; k++)
+			share[c] *= 0.9;
+	}
+}
+
+/* How often a bucket whose fingerprint byte j may have low nibbles lo[j] and high ones
+ * hi[j] (bit masks) fires at a position of log text. */
+static double bucket_rate(const double share[256], const uint16_t *lo, const uint16_t *hi, unsigned m)
+{
+	double rate = 1;
+	for (unsigned j = 0; j < m; j++) {
+		double p = 0;
+		for (unsigned hs = hi[j]; hs; hs &= hs - 1)
+			for (unsigned ls = lo[j]; ls; ls &= ls - 1)
+				p += share[(unsigned)__builtin_ctz(hs) << 4 | (unsigned)__builtin_ctz(ls)];
+		rate *= p;
+	}
+	return rate;
+}
+
+/* Each distinct fingerprint to the bucket it adds the fewest expected false candidates to
+ * (nibbles shared within a bucket multiply its matches), greedily, then moved while that
+ * helps; the nibble tables follow. */
+static void assign_buckets(lit_set *set, const uint32_t *gkeys, size_t ngroups)
+{
+	double share[256];
+	byte_shares(share);
+	unsigned m = set->m;
+	unsigned char bucket_of[LIT_TEDDY_MAX];
+	uint16_t lo[LIT_BUCKETS][LIT_FPMAX], hi[LIT_BUCKETS][LIT_FPMAX];
+	memset(lo, 0, sizeof lo);
+	memset(hi, 0, sizeof hi);
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t g = 0; g < ngroups; g++) {
+			if (pass > 0) {  /* take g out of its bucket: the others' nibbles only */
+				unsigned b = bucket_of[g];
+				memset(lo[b], 0, sizeof lo[b]);
+				memset(hi[b], 0, sizeof hi[b]);
+				for (size_t o = 0; o < ngroups; o++)
+					if (o != g && bucket_of[o] == b)
+						for (unsigned j = 0; j < m; j++) {
+							unsigned c = gkeys[o] >> (8 * (m - 1 - j)) & 255;
+							lo[b][j] |= (uint16_t)(1u << (c & 15));
+							hi[b][j] |= (uint16_t)(1u << (c >> 4));
+						}
+			}
+			unsigned best = 0;
+			double best_cost = 0;
+			for (unsigned b = 0; b < LIT_BUCKETS; b++) {
+				uint16_t l2[LIT_FPMAX], h2[LIT_FPMAX];
+				for (unsigned j = 0; j < m; j++) {
+					unsigned c = gkeys[g] >> (8 * (m - 1 - j)) & 255;
+					l2[j] = (uint16_t)(lo[b][j] | 1u << (c & 15));
+					h2[j] = (uint16_t)(hi[b][j] | 1u << (c >> 4));
+				}
+				double before = lo[b][0] ? bucket_rate(share, lo[b], hi[b], m) : 0;
+				double cost = bucket_rate(share, l2, h2, m) - before;
+				if (b == 0 || cost < best_cost) {
+					best = b;
+					best_cost = cost;
+				}
+			}
+			bucket_of[g] = (unsigned char)best;
+			for (unsigned j = 0; j < m; j++) {
+				unsigned c = gkeys[g] >> (8 * (m - 1 - j)) & 255;
+				lo[best][j] |= (uint16_t)(1u << (c & 15));
+				hi[best][j] |= (uint16_t)(1u << (c >> 4));
+			}
+		}
+	}
+	memset(set->lo, 0, sizeof set->lo);
+	memset(set->hi, 0, sizeof set->hi);
+	for (unsigned b = 0; b < LIT_BUCKETS; b++)
+		for (unsigned j = 0; j < m; j++)
+			for (unsigned x = 0; x < 16; x++) {
+				if (lo[b][j] >> x & 1)
+					set->lo[j][x] |= (unsigned char)(1u << b);
+				if (hi[b][j] >> x & 1)
+					set->hi[j][x] |= (unsigned char)(1u << b);
+			}
+}
+
+static size_t fp_hash(uint32_t key)
+{
+	return (size_t)(key * 2654435761u >> 24) & (LIT_FP_SLOTS - 1);
+}
+
 static void prepare_teddy(lit_set *set)
 {
 	set->m = set->minlen < LIT_FPMAX ? (unsigned)set->minlen : LIT_FPMAX;
@@ -187,8 +286,7 @@ static void prepare_teddy(lit_set *set)
 		if (l->off > set->maxoff)
 			set->maxoff = l->off;
 	}
-	/* Literals sorted by fingerprint (insertion sort: n <= 64), then equal fingerprints
-	 * kept together and runs of distinct ones spread evenly over the buckets. */
+	/* Literals sorted by fingerprint (insertion sort: n <= 64): equal ones side by side. */
 	uint32_t order[LIT_TEDDY_MAX], keys[LIT_TEDDY_MAX];
 	for (size_t k = 0; k < set->n; k++) {
 		uint32_t key = fp_key(set, &set->lits[k]);
@@ -201,32 +299,28 @@ static void prepare_teddy(lit_set *set)
 		keys[i] = key;
 		order[i] = (uint32_t)k;
 	}
-	size_t ngroups = 0;
-	for (size_t i = 0; i < set->n; i++)
-		ngroups += i == 0 || keys[i] != keys[i - 1];
 	free(set->bucket_lits);
 	set->bucket_lits = xmalloc(set->n * sizeof *set->bucket_lits);
-	memset(set->lo, 0, sizeof set->lo);
-	memset(set->hi, 0, sizeof set->hi);
-	size_t group = 0;
-	unsigned bucket = 0;
-	set->bucket_start[0] = 0;
+	memcpy(set->bucket_lits, order, set->n * sizeof *order);
+	uint32_t gkeys[LIT_TEDDY_MAX];
+	size_t ngroups = 0;
+	for (size_t i = 0; i < set->n; i++)
+		if (i == 0 || keys[i] != keys[i - 1])
+			gkeys[ngroups++] = keys[i];
+	assign_buckets(set, gkeys, ngroups);
+	memset(set->fp_slot, 0, sizeof set->fp_slot);
+	size_t g = 0;
 	for (size_t i = 0; i < set->n; i++) {
-		if (i > 0 && keys[i] != keys[i - 1])
-			group++;
-		unsigned b = (unsigned)(group * LIT_BUCKETS / ngroups);
-		while (bucket < b)
-			set->bucket_start[++bucket] = (uint32_t)i;
-		set->bucket_lits[i] = order[i];
-		const struct lit *l = &set->lits[order[i]];
-		for (unsigned j = 0; j < set->m; j++) {
-			unsigned char c = l->text[l->off + j];
-			set->lo[j][c & 15] |= (unsigned char)(1u << b);
-			set->hi[j][c >> 4] |= (unsigned char)(1u << b);
-		}
+		if (i > 0 && keys[i] == keys[i - 1])
+			continue;
+		set->group_start[g] = (uint32_t)i;
+		size_t h = fp_hash(keys[i]);
+		while (set->fp_slot[h])
+			h = (h + 1) & (LIT_FP_SLOTS - 1);
+		set->fp_slot[h] = keys[i] + 1;
+		set->fp_group[h] = (unsigned char)g++;
 	}
-	while (bucket < LIT_BUCKETS)
-		set->bucket_start[++bucket] = (uint32_t)set->n;
+	set->group_start[g] = (uint32_t)set->n;
 }
 
 static void prepare(lit_set *set)
@@ -362,37 +456,46 @@ static inline int lit_at(const struct lit *l, const unsigned char *t, size_t roo
 	return l->len <= 8 || memcmp(t + 8, l->text + 8, l->len - 8) == 0;
 }
 
-/* Teddy candidates: fingerprint position p matched the buckets in bits. A literal there
- * would start at p - off; keep the leftmost, then first-added, confirmed one. */
+/* A Teddy candidate: a fingerprint may start at p (the nibbles said so). Its exact bytes
+ * name the literals to try; a literal there would start at p - off. Keep the leftmost,
+ * then first-added, confirmed one. */
 static inline void teddy_confirm(const lit_set *set, const unsigned char *t, size_t len, size_t p,
-			  unsigned bits, size_t *best, size_t *bestk)
+				 size_t *best, size_t *bestk)
 {
-	while (bits) {
-		unsigned b = (unsigned)__builtin_ctz(bits);
-		bits &= bits - 1;
-		for (uint32_t j = set->bucket_start[b]; j < set->bucket_start[b + 1]; j++) {
-			size_t k = set->bucket_lits[j];
-			const struct lit *l = &set->lits[k];
-			if (p < l->off)
-				continue;
-			size_t s = p - l->off;
-			if (s > *best || (s == *best && k > *bestk) || s >= len || l->len > len - s)
-				continue;
-			if (lit_at(l, t + s, len - s)) {
-				*best = s;
-				*bestk = k;
-			}
+	if (p + set->m > len)
+		return;
+	uint32_t key = 0;
+	for (unsigned j = 0; j < set->m; j++)
+		key = key << 8 | t[p + j];
+	size_t h = fp_hash(key);
+	while (set->fp_slot[h] != key + 1) {
+		if (!set->fp_slot[h])
+			return;
+		h = (h + 1) & (LIT_FP_SLOTS - 1);
+	}
+	unsigned g = set->fp_group[h];
+	for (uint32_t j = set->group_start[g]; j < set->group_start[g + 1]; j++) {
+		size_t k = set->bucket_lits[j];
+		const struct lit *l = &set->lits[k];
+		if (p < l->off)
+			continue;
+		size_t s = p - l->off;
+		if (s > *best || (s == *best && k > *bestk) || l->len > len - s)
+			continue;
+		if (lit_at(l, t + s, len - s)) {
+			*best = s;
+			*bestk = k;
 		}
 	}
 }
 
 static inline void teddy_block(const lit_set *set, const unsigned char *t, size_t len, size_t base,
-			const unsigned char *res, uint64_t mask, size_t *best, size_t *bestk)
+			uint64_t mask, size_t *best, size_t *bestk)
 {
 	while (mask) {
 		unsigned k = (unsigned)__builtin_ctzll(mask);
 		mask &= mask - 1;
-		teddy_confirm(set, t, len, base + k, res[k], best, bestk);
+		teddy_confirm(set, t, len, base + k, best, bestk);
 	}
 }
 
@@ -435,9 +538,7 @@ size_t teddy_ssse3_m(const lit_set *set, const unsigned char *t, size_t len, uns
 		__m128i res = teddy_res_ssse3(lo, hi, t + i, m);
 		unsigned mask = teddy_mask_ssse3(res);
 		if (mask) {
-			unsigned char out[16];
-			_mm_storeu_si128((__m128i *)out, res);
-			teddy_block(set, t, len, i, out, mask, &best, &bestk);
+			teddy_block(set, t, len, i, mask, &best, &bestk);
 			if (best != SIZE_MAX && best + set->maxoff < i + 16)
 				goto done;
 		} else if (best != SIZE_MAX && best + set->maxoff < i + 16) {
@@ -445,11 +546,9 @@ size_t teddy_ssse3_m(const lit_set *set, const unsigned char *t, size_t len, uns
 		}
 	}
 	if (i + m <= len) {
-		unsigned char buf[16 + LIT_FPMAX] = { 0 }, out[16];
+		unsigned char buf[16 + LIT_FPMAX] = { 0 };
 		memcpy(buf, t + i, len - i);
-		__m128i res = teddy_res_ssse3(lo, hi, buf, m);
-		_mm_storeu_si128((__m128i *)out, res);
-		teddy_block(set, t, len, i, out, teddy_mask_ssse3(res), &best, &bestk);
+		teddy_block(set, t, len, i, teddy_mask_ssse3(teddy_res_ssse3(lo, hi, buf, m)), &best, &bestk);
 	}
 done:
 	if (best == SIZE_MAX)
@@ -506,9 +605,7 @@ size_t teddy_avx2_m(const lit_set *set, const unsigned char *t, size_t len, unsi
 		__m256i res = teddy_res_avx2(lo, hi, t + i, m);
 		uint32_t mask = teddy_mask_avx2(res);
 		if (mask) {
-			unsigned char out[32];
-			_mm256_storeu_si256((__m256i *)out, res);
-			teddy_block(set, t, len, i, out, mask, &best, &bestk);
+			teddy_block(set, t, len, i, mask, &best, &bestk);
 			if (best != SIZE_MAX && best + set->maxoff < i + 32)
 				goto done;
 		} else if (best != SIZE_MAX && best + set->maxoff < i + 32) {
@@ -516,11 +613,9 @@ size_t teddy_avx2_m(const lit_set *set, const unsigned char *t, size_t len, unsi
 		}
 	}
 	if (i + m <= len) {
-		unsigned char buf[32 + LIT_FPMAX] = { 0 }, out[32];
+		unsigned char buf[32 + LIT_FPMAX] = { 0 };
 		memcpy(buf, t + i, len - i);
-		__m256i res = teddy_res_avx2(lo, hi, buf, m);
-		_mm256_storeu_si256((__m256i *)out, res);
-		teddy_block(set, t, len, i, out, teddy_mask_avx2(res), &best, &bestk);
+		teddy_block(set, t, len, i, teddy_mask_avx2(teddy_res_avx2(lo, hi, buf, m)), &best, &bestk);
 	}
 done:
 	if (best == SIZE_MAX)

@@ -204,7 +204,25 @@ int tput_preset_find(const char *name)
 	return -1;
 }
 
-static int is_digit(char c) { return c >= '0' && c <= '9'; }
+/* Byte classes looked up on every byte of a line with figures: 1 a digit, 2 a letter, 4 a
+ * word byte (a letter, a digit or '_'), 8 the end of a key read backwards from its figure
+ * (, | ; { } [ ] ' " tab : = < > *). Bytes from 128 on (left zero) are none of them. */
+static const unsigned char byte_class[256] = {
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 8, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 8, 0, 0, 0, 0, 8, 0, 0, 8, 0, 8, 0, 0, 0,
+	5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 8, 8, 8, 8, 8, 0,
+	0, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
+	6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 8, 0, 8, 0, 4,
+	0, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
+	6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 8, 8, 8, 0, 0,
+};
+
+static int byte_is(unsigned char c, unsigned cls) { return (byte_class[c] & cls) != 0; }
+static int is_word_byte(unsigned char c) { return byte_is(c, 4); }
+static int kv_key_stop(char c) { return byte_is((unsigned char)c, 8); }
+
+static int is_digit(char c) { return (unsigned char)(c - '0') < 10; }
 
 static const double pow10_exact[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
 				      1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22 };
@@ -486,18 +504,20 @@ static size_t yearless_at(const char *s, size_t len, size_t i, double *seconds)
 	return at + n - i;
 }
 
-static int is_alnum(char c) { return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+static int is_alpha(char c) { return (unsigned char)((c | 32) - 'a') < 26; }
+static int is_alnum(char c) { return is_digit(c) || is_alpha(c); }
 
 /* Where the first timestamp of the prefix ends, 0 when none. */
 static size_t timestamp_end(const char *s, size_t len, double *seconds)
 {
 	size_t end = len < 96 ? len : 96, n;
 	for (size_t i = 0; i < end; i++) {
-		if (i > 0 && (is_alnum(s[i - 1]) || s[i - 1] == '.' || s[i - 1] == ',' || s[i - 1] == '-' ||
-			      s[i - 1] == '/'))
-			continue;
+		/* what may start one first: most bytes are not that */
 		if (!is_digit(s[i]) && !(s[i] == '[' || ((s[i] == 'I' || s[i] == 'W' || s[i] == 'E' ||
 							   s[i] == 'F') && i + 1 < len && is_digit(s[i + 1]))))
+			continue;
+		if (i > 0 && (is_alnum(s[i - 1]) || s[i - 1] == '.' || s[i - 1] == ',' || s[i - 1] == '-' ||
+			      s[i - 1] == '/'))
 			continue;
 		if ((n = tput_timestamp(s + i, len - i, seconds)) > 0 || (n = yearless_at(s, len, i, seconds)) > 0)
 			return i + n;
@@ -565,27 +585,51 @@ static int ctx_first(char c)
 	return c >= 'a' && c <= 'z' && (0x6e895dUL >> (c - 'a') & 1);
 }
 
+/* Lengths (bit n) of the words starting with each letter. */
+static uint16_t ctx_lengths(char first)
+{
+	static uint16_t lens[26];
+	static int ready;  /* a constant table, filled alike by any thread */
+	if (!__atomic_load_n(&ready, __ATOMIC_ACQUIRE)) {
+		uint16_t l[26] = { 0 };
+		for (const struct ctx_word *list = other_words;; list = inference_words) {
+			for (size_t k = 0; list[k].text; k++)
+				l[list[k].text[0] - 'a'] |= (uint16_t)(1u << list[k].len);
+			if (list == inference_words)
+				break;
+		}
+		memcpy(lens, l, sizeof lens);
+		__atomic_store_n(&ready, 1, __ATOMIC_RELEASE);
+	}
+	return lens[first - 'a'];
+}
+
 enum tput_context tput_context(const char *s, size_t len)
 {
 	enum tput_context ctx = TPUT_CTX_TRAIN;
+	const unsigned char *t = (const unsigned char *)s;
 	for (size_t i = 0; i < len;) {
-		if (!is_alnum(s[i]) || (i > 0 && (is_alnum(s[i - 1]) || s[i - 1] == '_'))) {
+		while (i < len && !is_word_byte(t[i]))
 			i++;
+		if (i == len)
+			break;
+		/* a run of letters, digits and '_': a word when it starts with no '_' */
+		size_t st = i++;
+		while (i < len && is_word_byte(t[i]))
+			i++;
+		size_t n = i - st;
+		if (n < 4 || n >= 16 || t[st] == '_')
 			continue;
-		}
+		char c = (char)(t[st] | 32);
+		if (!ctx_first(c) || !(ctx_lengths(c) >> n & 1))
+			continue;
 		char w[16];
-		size_t n = 0, j = i;
-		for (; j < len && (is_alnum(s[j]) || s[j] == '_'); j++)
-			if (n < sizeof w)
-				w[n++] = (char)(s[j] >= 'A' && s[j] <= 'Z' ? s[j] + 32 : s[j]);
-		/* the words' first letters: a, c, d, e, g, i, l, p, r, s, t, v, w */
-		if (j - i < sizeof w && n >= 4 && ctx_first(w[0])) {
-			if (word_in(w, n, inference_words))
-				return TPUT_CTX_INFERENCE;
-			if (word_in(w, n, other_words))
-				ctx = TPUT_CTX_OTHER;
-		}
-		i = j;
+		for (size_t k = 0; k < n; k++)
+			w[k] = (char)(t[st + k] >= 'A' && t[st + k] <= 'Z' ? t[st + k] + 32 : t[st + k]);
+		if (word_in(w, n, inference_words))
+			return TPUT_CTX_INFERENCE;
+		if (word_in(w, n, other_words))
+			ctx = TPUT_CTX_OTHER;
 	}
 	return ctx;
 }
@@ -650,6 +694,22 @@ static const struct {
 	{ "ms/batch", sizeof "ms/batch" - 1, KV_TIME, 1, 0, 0 }, { "s/step", sizeof "s/step" - 1, KV_TIME, 1000, 0, 0 }, { "sec/step", sizeof "sec/step" - 1, KV_TIME, 1000, 0, 0 },
 	{ "s/batch", sizeof "s/batch" - 1, KV_TIME, 1000, 0, 0 }, { "sec/batch", sizeof "sec/batch" - 1, KV_TIME, 1000, 0, 0 }, { "s/iter", sizeof "s/iter" - 1, KV_TIME, 1000, 0, 0 },
 };
+
+/* Whether a unit of len bytes starting with c may be in kv_units: most words after a
+ * figure are not, and the table is not walked for them. */
+static int kv_unit_maybe(char c, size_t len)
+{
+	static uint32_t lens[256];
+	static int ready;  /* a constant table, filled alike by any thread */
+	if (!__atomic_load_n(&ready, __ATOMIC_ACQUIRE)) {
+		uint32_t l[256] = { 0 };
+		for (size_t u = 0; u < sizeof kv_units / sizeof kv_units[0]; u++)
+			l[(unsigned char)kv_units[u].text[0]] |= 1u << kv_units[u].len;
+		memcpy(lens, l, sizeof lens);
+		__atomic_store_n(&ready, 1, __ATOMIC_RELEASE);
+	}
+	return len < 32 && (lens[(unsigned char)c] >> len & 1);
+}
 
 /* Normalize text into out (NUL-ended, at most cap - 1 bytes): lower case, "_" for " -.". */
 static size_t kv_norm(const char *s, size_t len, char *out, size_t cap)
@@ -783,11 +843,11 @@ static size_t kv_number(const char *s, size_t len, size_t i)
 	return j;
 }
 
-/* The key before a figure at s[i]: its normalized text in key, its length in *klen; 1 with a
- * ':' or '=' between. */
-static int kv_key(const char *s, size_t i, char *key, size_t cap, size_t *klen)
+/* The key before a figure at s[i], as written: s[*start, *end), empty when there is none or
+ * it holds no letter ("2024-05-01 12:00": a clock); 1 with a ':' or '=' between. */
+static int kv_key(const char *s, size_t i, size_t *kstart, size_t *kend)
 {
-	*klen = 0;
+	*kstart = *kend = 0;
 	size_t j = i;
 	while (j > 0 && (s[j - 1] == ' ' || s[j - 1] == '\t'))
 		j--;
@@ -797,7 +857,6 @@ static int kv_key(const char *s, size_t i, char *key, size_t cap, size_t *klen)
 		while (j > 0 && (s[j - 1] == ' ' || s[j - 1] == '\t'))
 			j--;
 	} else if (j == i) {
-		key[0] = '\0';
 		return 0;
 	}
 	size_t end = j, start = j;
@@ -809,20 +868,18 @@ static int kv_key(const char *s, size_t i, char *key, size_t cap, size_t *klen)
 	} else {
 		for (; start > 0 && end - start < 80; start--) {
 			char c = s[start - 1];
-			if (c == ',' || c == '|' || c == ';' || c == '{' || c == '}' || c == '[' || c == ']' || c == '\'' ||
-			    c == '"' || c == '\t' || c == ':' || c == '=' || c == '<' || c == '>' || c == '*')
+			if (kv_key_stop(c))
 				break;
 			if (c == ' ' && (!sep || (start >= 2 && s[start - 2] == ' ')))
 				break;
 		}
 	}
-	size_t n = kv_norm(s + start, end - start, key, cap), letters = 0;
-	for (size_t k = 0; k < n && !letters; k++)
-		letters = key[k] >= 'a' && key[k] <= 'z';
-	if (!letters)
-		key[0] = '\0';  /* "2024-05-01 12:00": a clock, no key */
-	else
-		*klen = n;
+	for (size_t k = start; k < end; k++)
+		if (is_alpha(s[k])) {
+			*kstart = start;
+			*kend = end;
+			break;
+		}
 	return sep;
 }
 
@@ -931,33 +988,88 @@ static void kv_key_info(const char *key, struct kv_keyinfo *ki)
 	ki->secs = kv_has(key, "in_s", 0) || kv_has(key, "(s)", 0);
 }
 
-/* Keys recur line after line ("step", "loss", "tps"): their analysis is kept by hash. */
-enum { KV_CACHE = 64, KV_KEYMAX = 96 };
+/* Keys recur line after line ("step", "loss", "tps"): their analysis is kept by hash, two
+ * ways a set so that two keys of every line that hash alike do not evict each other. */
+enum { KV_CACHE = 128, KV_KEYMAX = 96 };  /* KV_CACHE: 2^7 sets, as kv_key_lookup takes 7 bits */
+struct kv_slot {
+	unsigned char klen;  /* 0: empty slot */
+	char key[KV_KEYMAX]; /* as written */
+	struct kv_keyinfo ki;
+};
 struct kv_cache {
-	struct {
-		unsigned char klen;  /* 0: empty slot */
-		char key[KV_KEYMAX];
-		struct kv_keyinfo ki;
-	} slot[KV_CACHE];
+	struct kv_slot slot[KV_CACHE][2];
+	/* by shape: the normalized key with each run of digits one '0', for keys holding a
+	 * clock or a count ("i0501 12:00:00.015205 1234 train.py"); no word looked for in a
+	 * key has a digit, and a digit stays a digit, so the analysis is the same */
+	struct kv_slot shape[KV_CACHE][2];
 };
 
-static const struct kv_keyinfo *kv_key_lookup(struct kv_cache *cache, const char *key, size_t klen,
+/* The analysis of the key raw[0, rawlen) as written (at most 80 bytes), worked out on its
+ * normalized text the first time it is seen. */
+/* The two-way set of table for key[0, len). */
+static struct kv_slot *kv_set(struct kv_slot (*table)[2], const char *key, size_t len)
+{
+	/* eight bytes a step: this runs for every figure with a key */
+	uint64_t h = len * 0x9e3779b97f4a7c15ULL, word;
+	size_t i = 0;
+	for (; i + 8 <= len; i += 8) {
+		memcpy(&word, key + i, 8);
+		h = (h ^ word) * 0xff51afd7ed558ccdULL;
+	}
+	if (i < len) {
+		word = 0;
+		memcpy(&word, key + i, len - i);
+		h = (h ^ word) * 0xff51afd7ed558ccdULL;
+	}
+	h ^= h >> 33;  /* the set from the high bits, which every byte reached */
+	return table[(h * 0xc4ceb9fe1a85ec53ULL) >> 57];
+}
+
+/* The entry of key[0, len) in a set, or NULL. */
+static struct kv_slot *kv_find(struct kv_slot *set, const char *key, size_t len)
+{
+	for (int w = 0; w < 2; w++)
+		if (set[w].klen == len && memcmp(set[w].key, key, len) == 0)
+			return &set[w];
+	return NULL;
+}
+
+/* Room for key[0, len) in a set: the newest first, the one before kept. */
+static struct kv_slot *kv_put(struct kv_slot *set, const char *key, size_t len)
+{
+	set[1] = set[0];
+	set[0].klen = (unsigned char)len;
+	memcpy(set[0].key, key, len);
+	return &set[0];
+}
+
+/* The analysis of the key raw[0, rawlen) as written (at most 80 bytes), worked out on its
+ * normalized text the first time it, or a key of its shape, is seen. */
+static const struct kv_keyinfo *kv_key_lookup(struct kv_cache *cache, const char *raw, size_t rawlen,
 					      struct kv_keyinfo *tmp)
 {
-	if (!cache || klen >= 255) {
+	char key[KV_KEYMAX];
+	if (!cache) {
+		kv_norm(raw, rawlen, key, sizeof key);
 		kv_key_info(key, tmp);
 		return tmp;
 	}
-	uint32_t h = 2166136261u;
-	for (size_t i = 0; i < klen; i++)
-		h = (h ^ (unsigned char)key[i]) * 16777619u;
-	size_t at = (h ^ h >> 16) % KV_CACHE;
-	if (cache->slot[at].klen != klen || memcmp(cache->slot[at].key, key, klen) != 0) {
-		cache->slot[at].klen = (unsigned char)klen;
-		memcpy(cache->slot[at].key, key, klen);
-		kv_key_info(key, &cache->slot[at].ki);
+	struct kv_slot *set = kv_set(cache->slot, raw, rawlen), *hit = kv_find(set, raw, rawlen);
+	if (hit)
+		return &hit->ki;
+	struct kv_slot *slot = kv_put(set, raw, rawlen);
+	size_t n = kv_norm(raw, rawlen, key, sizeof key), m = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!is_digit(key[i]) || m == 0 || !is_digit(key[m - 1]))
+			key[m++] = is_digit(key[i]) ? '0' : key[i];
+	key[m] = '\0';
+	struct kv_slot *sset = kv_set(cache->shape, key, m), *shape = kv_find(sset, key, m);
+	if (!shape) {
+		shape = kv_put(sset, key, m);
+		kv_key_info(key, &shape->ki);
 	}
-	return &cache->slot[at].ki;
+	slot->ki = shape->ki;
+	return &slot->ki;
 }
 
 static size_t kv_read(const char *s, size_t len, struct tput_kv *out, size_t max, struct tput_kv_line *info,
@@ -973,7 +1085,7 @@ static size_t kv_read(const char *s, size_t len, struct tput_kv *out, size_t max
 	if (first == len)
 		return 0;
 	size_t n = 0;
-	char key[KV_KEYMAX], unit[48];
+	char unit[48];
 	struct kv_keyinfo tmp;
 	for (size_t i = first; i < len; i++) {
 		if (!is_digit(s[i]))
@@ -991,8 +1103,6 @@ static size_t kv_read(const char *s, size_t len, struct tput_kv *out, size_t max
 			numend = end + 1;
 		size_t at = i;
 		int neg = i > 0 && s[i - 1] == '-' && (i < 2 || !is_alnum(s[i - 2]));
-		size_t klen;
-		int sep = kv_key(s, i, key, sizeof key, &klen);
 		/* "N/M tok/s": N source and M target tokens (OpenNMT-py), two figures */
 		size_t after = numend;
 		int pair = 0;
@@ -1008,11 +1118,13 @@ static size_t kv_read(const char *s, size_t len, struct tput_kv *out, size_t max
 		i = (after > i ? after : i + 1) - 1;
 		if (neg)
 			continue;
+		size_t kstart, kend;
+		int sep = kv_key(s, at, &kstart, &kend);
 		/* the unit after it, when it is one */
 		enum kv_class cls = KV_NONE;
 		double scale = 1;
 		int invert = 0, gpu = 0, average = 0;
-		for (size_t u = 0; ulen && u < sizeof kv_units / sizeof kv_units[0]; u++)
+		for (size_t u = 0; ulen && kv_unit_maybe(unit[0], ulen) && u < sizeof kv_units / sizeof kv_units[0]; u++)
 			if (kv_units[u].len == ulen && unit[0] == kv_units[u].text[0] && memcmp(unit, kv_units[u].text, ulen) == 0) {
 				cls = kv_units[u].cls;
 				scale = kv_units[u].scale;
@@ -1020,7 +1132,7 @@ static size_t kv_read(const char *s, size_t len, struct tput_kv *out, size_t max
 				gpu = kv_units[u].gpu;
 				break;
 			}
-		const struct kv_keyinfo *ki = klen ? kv_key_lookup(cache, key, klen, &tmp) : NULL;
+		const struct kv_keyinfo *ki = kend ? kv_key_lookup(cache, s + kstart, kend - kstart, &tmp) : NULL;
 		/* most figures (clocks, sizes, counts) name nothing the reader takes: no parse */
 		if (cls == KV_NONE && (!ki || (!ki->srank && !ki->loss && ki->kcls == KV_NONE)))
 			continue;
@@ -1336,6 +1448,14 @@ static int has_literal(const struct rule *r, const char *s, size_t len)
 	return 0;
 }
 
+static int has_digit(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (is_digit(s[i]))
+			return 1;
+	return 0;
+}
+
 /* Leftmost literal of any rule in s[0, len): its offset (len when none), its rule in *rule. */
 static size_t find_literal(const tput_ex *ex, const char *s, size_t len, size_t *rule)
 {
@@ -1361,6 +1481,7 @@ static uint64_t rules_in_line(const tput_ex *ex, const char *s, size_t len, size
 
 struct line_ctx {
 	int split;
+	int digits;            /* the line past its rank prefix has a digit (its frames may) */
 	long rank;
 	int have_time;
 	double time;
@@ -1533,6 +1654,15 @@ static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx 
 	}
 	struct tput_kv_line info = { -1, 0, NAN, 0, 0 };
 	int kv = ex->kv;
+	/* A frame without a digit has no figure for the reader: only HF's summary header (its
+	 * own literal) matters, and the reader's literals are not searched for. */
+	if (kv >= 0 && !matched && !(lc->digits && (!lc->split || has_digit(s, len)))) {
+		if (memchr(s, '*', len) && memmem(s, len, "metrics *****", 13))
+			c->metrics_line = lc->lineno;
+		else if (literal)
+			sink(ctx, lc->lineno, TPUT_NOMATCH, NULL, reason);
+		return;
+	}
 	/* The search reports one literal per offset: "wps=" may hide the reader's "wps". */
 	if (thin >= 0 || (kv >= 0 && (matched || (kv < 64 && (mask >> kv & 1) && !lc->split) ||
 				      has_literal(&ex->rules[kv], s, len)))) {
@@ -1645,12 +1775,14 @@ static void line(tput_ex *ex, char *s, size_t len, unsigned long lineno, uint64_
 {
 	if (memchr(s, '\x1b', len))
 		len = tput_strip_ansi(s, len);
-	struct line_ctx lc = { memchr(s, '\r', len) != NULL, -1, 0, 0, lineno };
+	struct line_ctx lc = { memchr(s, '\r', len) != NULL, 0, -1, 0, 0, lineno };
 	if (lineno <= ex->carry.seen_line)  /* numbers start again: another input */
 		carry_reset(&ex->carry);
 	ex->carry.seen_line = lineno;
 	size_t skip = tput_rank_prefix(s, len, &lc.rank);
-	size_t ts = timestamp_end(s + skip, len - skip, &lc.time);
+	lc.digits = has_digit(s + skip, len - skip);
+	/* every timestamp has digits */
+	size_t ts = lc.digits ? timestamp_end(s + skip, len - skip, &lc.time) : 0;
 	lc.have_time = ts > 0;
 	if (ts && lc.rank < 0)  /* OLMo: "TIME\tHOST:LOCAL_RANK\t..." */
 		tput_host_rank(s + skip + ts, len - skip - ts, &lc.rank);

@@ -90,24 +90,69 @@ static void row_time(struct row *r, double t)
 	row_put(r, buf, (size_t)n);
 }
 
+/* "\trank\tstep\ttime\t" */
+static void row_head(struct row *r, const struct tput_point *pt)
+{
+	row_put(r, "\t", 1);
+	if (pt->rank >= 0)
+		row_fixed(r, 0, (unsigned long long)pt->rank, 0);
+	row_put(r, "\t", 1);
+	if (pt->step >= 0)
+		row_fixed(r, 0, (unsigned long long)pt->step, 0);
+	row_put(r, "\t", 1);
+	row_time(r, pt->time);
+	row_put(r, "\t", 1);
+}
+
+/* "value\tunit\t" */
+static void row_value(struct row *r, const struct tput_point *pt)
+{
+	row_num(r, pt->value);
+	row_put(r, "\t", 1);
+	row_put(r, tput_unit_names[pt->unit], strlen(tput_unit_names[pt->unit]));
+	row_put(r, "\t", 1);
+}
+
 size_t tputout_row(char *buf, const struct tput_point *pt)
 {
 	struct row r = { buf, 0 };
-	row_put(&r, "\t", 1);
-	if (pt->rank >= 0)
-		row_fixed(&r, 0, (unsigned long long)pt->rank, 0);
-	row_put(&r, "\t", 1);
-	if (pt->step >= 0)
-		row_fixed(&r, 0, (unsigned long long)pt->step, 0);
-	row_put(&r, "\t", 1);
-	row_time(&r, pt->time);
-	row_put(&r, "\t", 1);
-	row_num(&r, pt->value);
-	row_put(&r, "\t", 1);
-	row_put(&r, tput_unit_names[pt->unit], strlen(tput_unit_names[pt->unit]));
-	row_put(&r, "\t", 1);
+	row_head(&r, pt);
+	row_value(&r, pt);
 	row_num(&r, pt->loss);
 	row_put(&r, "\n", 1);
+	return r.len;
+}
+
+size_t tputout_row_cached(struct tputout_cache *c, char *buf, const struct tput_point *pt)
+{
+	struct row r = { buf, 0 };
+	if (!c->have || c->rank != pt->rank || c->step != pt->step || memcmp(&c->time, &pt->time, sizeof c->time) != 0) {
+		row_head(&r, pt);
+		c->have = r.len <= sizeof c->head;
+		if (c->have) {
+			memcpy(c->head, buf, r.len);
+			c->head_len = (unsigned char)r.len;
+			c->rank = pt->rank;
+			c->step = pt->step;
+			c->time = pt->time;
+			c->loss_len = 0;  /* unknown */
+		}
+	} else {
+		row_put(&r, c->head, c->head_len);
+	}
+	row_value(&r, pt);
+	if (c->have && c->loss_len && memcmp(&c->loss, &pt->loss, sizeof c->loss) == 0) {
+		row_put(&r, c->loss_text, c->loss_len);
+	} else {
+		size_t at = r.len;
+		row_num(&r, pt->loss);
+		row_put(&r, "\n", 1);
+		if (c->have && r.len - at <= sizeof c->loss_text) {
+			memcpy(c->loss_text, buf + at, r.len - at);
+			c->loss_len = (unsigned char)(r.len - at);
+			c->loss = pt->loss;
+		}
+	}
 	return r.len;
 }
 

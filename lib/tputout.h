@@ -20,6 +20,18 @@ enum { TPUTOUT_ROW_MAX = 512 };
  * spelled as %.10g, times as %.6f without trailing zeros. */
 size_t tputout_row(char *buf, const struct tput_point *pt);
 
+/* The same row, its rank, step and time (and loss) copied from the row before when they are
+ * the same: the rows of one line share them. The cache starts zeroed. */
+struct tputout_cache {
+	int have;
+	long rank;
+	long long step;
+	double time, loss;
+	unsigned char head_len, loss_len;  /* loss_len 0: loss not kept */
+	char head[96], loss_text[40];
+};
+size_t tputout_row_cached(struct tputout_cache *c, char *buf, const struct tput_point *pt);
+
 /* The presets, with an example line each. */
 void tputout_presets(FILE *out, enum table_format format);
 /* One row per series; text adds the warm-up and the bad line count above the table. */

@@ -28,6 +28,7 @@ struct reader {
 	tput_ex *ex;
 	int collect;               /* points for stats rather than rows */
 	struct chunk_buf *out;
+	struct tputout_cache rows;  /* what the row before spelled */
 };
 
 /* The calling thread's side: where records end up. */
@@ -83,7 +84,7 @@ static void sink(void *ctx, unsigned long lineno, enum tput_result res, const st
 	} else {
 		/* Straight into the record: one copy less per row. */
 		char *at = open_record(rd->out, REC_ROW, lineno, TPUTOUT_ROW_MAX);
-		close_record(rd->out, tputout_row(at, pt), TPUTOUT_ROW_MAX);
+		close_record(rd->out, tputout_row_cached(&rd->rows, at, pt), TPUTOUT_ROW_MAX);
 	}
 }
 
@@ -188,7 +189,7 @@ static int read_parallel(struct tputread *r, const char *path, unsigned jobs)
 	struct reader *readers = xcalloc(jobs, sizeof *readers);
 	void **workers = xcalloc(jobs, sizeof *workers);
 	for (unsigned k = 0; k < jobs; k++) {
-		readers[k] = (struct reader){ r->o, tput_ex_clone(r->ex), r->set != NULL, NULL };
+		readers[k] = (struct reader){ .o = r->o, .ex = tput_ex_clone(r->ex), .collect = r->set != NULL };
 		workers[k] = &readers[k];
 	}
 	struct emitter e = { r, path };
@@ -208,7 +209,7 @@ int tputread_logs(struct tputread *r, char **paths, size_t npaths)
 	unsigned jobs = r->o->jobs ? r->o->jobs : chunk_processors(8);
 	int failed = 0;
 	struct chunk_buf out = { NULL, 0, 0 };
-	struct reader rd = { r->o, r->ex, r->set != NULL, &out };
+	struct reader rd = { .o = r->o, .ex = r->ex, .collect = r->set != NULL, .out = &out };
 	char *stdin_path[] = { "-" };
 	if (npaths == 0) {
 		paths = stdin_path;

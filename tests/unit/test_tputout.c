@@ -36,6 +36,32 @@ static void test_row_fields(void **state)
 	assert_row(&(struct tput_point){ 0, 0, 0, 0, TPUT_MFU, 0, 0 }, "\t0\t0\t0\t0\tMFU%\t0\n");
 }
 
+/* Rows through the cache spell exactly what tputout_row does, whatever the row before was. */
+static void test_row_cached(void **state)
+{
+	(void)state;
+	const struct tput_point pts[] = {
+		point(3, 120, 1714564800.123, 5856.5, TPUT_TOKENS_S_GPU, 2.25),
+		point(3, 120, 1714564800.123, 301.2, TPUT_TFLOPS_GPU, 2.25),   /* same head and loss */
+		point(3, 120, 1714564800.123, 30.45, TPUT_MFU, NAN),           /* another loss */
+		point(3, 121, 1714564800.123, 30.45, TPUT_MFU, NAN),           /* another step */
+		point(-1, 121, NAN, 7, TPUT_IT_S, NAN),
+		point(-1, 121, NAN, 8, TPUT_IT_S, 1.5),
+		point(2, 121, NAN, 8, TPUT_IT_S, 1.5),                         /* another rank */
+		point(2, 121, 1e300, 8, TPUT_IT_S, 1.5),                       /* a head too long to keep */
+		point(2, 121, 1e300, 9, TPUT_IT_S, 1.5),
+		point(2, 121, 5, 9, TPUT_IT_S, -0.0),
+		point(2, 121, 5, 9, TPUT_IT_S, 0.0),
+	};
+	struct tputout_cache cache = { 0 };
+	for (size_t i = 0; i < sizeof pts / sizeof pts[0]; i++) {
+		char want[TPUTOUT_ROW_MAX], got[TPUTOUT_ROW_MAX];
+		size_t n = tputout_row(want, &pts[i]);
+		assert_int_equal(tputout_row_cached(&cache, got, &pts[i]), n);
+		assert_memory_equal(got, want, n);
+	}
+}
+
 static void test_row_numbers(void **state)
 {
 	(void)state;
@@ -218,6 +244,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_row_fields),
+		cmocka_unit_test(test_row_cached),
 		cmocka_unit_test(test_row_numbers),
 		cmocka_unit_test(test_row_times),
 		cmocka_unit_test(test_stats_table),
