@@ -1,4 +1,4 @@
-/* lit: one literal by a SIMD "packed pair" scan, 2..64 by Teddy (nibble fingerprints through
+/* lit: one literal by a SIMD "packed pair" scan, 2..128 by Teddy (nibble fingerprints through
  * pshufb, SSSE3 or AVX2), otherwise (and on other CPUs) a first-byte/bigram filtered scan.
  * Every candidate is confirmed by memcmp inside [text, text + len); SIMD loads stay inside it
  * and the last partial block is copied to a padded local buffer. */
@@ -17,10 +17,11 @@
 #endif
 
 #define LIT_MAXLEN 255
-#define LIT_TEDDY_MAX 64 /* more literals than this: the scalar scan */
+#define LIT_TEDDY_MAX 128 /* more literals than this: the scalar scan */
 #define LIT_BUCKETS 8
 #define LIT_FPMAX 3 /* fingerprint bytes */
-#define LIT_FP_SLOTS 256 /* the fingerprint hash: a power of two, four times LIT_TEDDY_MAX */
+#define LIT_FP_BITS 9
+#define LIT_FP_SLOTS (1u << LIT_FP_BITS) /* the fingerprint hash: four times LIT_TEDDY_MAX */
 
 enum lit_method { LIT_NONE, LIT_SCALAR, LIT_MEMCHR, LIT_PAIR_SSE2, LIT_PAIR_AVX2, LIT_TEDDY_SSSE3, LIT_TEDDY_AVX2 };
 
@@ -257,7 +258,7 @@ static void assign_buckets(lit_set *set, const uint32_t *gkeys, size_t ngroups)
 
 static size_t fp_hash(uint32_t key)
 {
-	return (size_t)(key * 2654435761u >> 24) & (LIT_FP_SLOTS - 1);
+	return (size_t)(key * 2654435761u >> (32 - LIT_FP_BITS));
 }
 
 static void prepare_teddy(lit_set *set)
@@ -286,7 +287,7 @@ static void prepare_teddy(lit_set *set)
 		if (l->off > set->maxoff)
 			set->maxoff = l->off;
 	}
-	/* Literals sorted by fingerprint (insertion sort: n <= 64): equal ones side by side. */
+	/* Literals sorted by fingerprint (insertion sort: n <= LIT_TEDDY_MAX): equal ones side by side. */
 	uint32_t order[LIT_TEDDY_MAX], keys[LIT_TEDDY_MAX];
 	for (size_t k = 0; k < set->n; k++) {
 		uint32_t key = fp_key(set, &set->lits[k]);

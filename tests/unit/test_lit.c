@@ -251,13 +251,14 @@ static void test_random(void **state)
 {
 	(void)state;
 	uint64_t rng = 20240501;
-	char lits[70][40];
-	size_t lens[70];
+	char lits[140][40];
+	size_t lens[140];
 	char text[300];
 	for (int round = 0; round < 4000; round++) {
 		/* Small alphabets (with NUL and high bytes) make matches and near misses common. */
 		unsigned alpha = 2 + rnd(&rng, 6), base = rnd(&rng, 4) == 0 ? 0 : rnd(&rng, 4) == 0 ? 250 : 'a';
-		size_t n = 1 + rnd(&rng, round % 10 == 0 ? 70 : 10);
+		/* Now and then past Teddy's 128 literals, or between 64 and 128 (the buckets' fill). */
+		size_t n = 1 + rnd(&rng, round % 10 == 0 ? 140 : round % 10 == 5 ? 128 : 10);
 		for (size_t k = 0; k < n; k++) {
 			lens[k] = 1 + rnd(&rng, rnd(&rng, 4) == 0 ? 39 : 6);
 			for (size_t j = 0; j < lens[k]; j++)
