@@ -366,6 +366,15 @@ static int next_key(speedscan *sc, int *first, char *key, size_t cap)
 	return 1;
 }
 
+
+/* After a list element: 1 when a ',' says another follows, 0 at the closing ']', -1 else. */
+static int list_next(speedscan *sc)
+{
+	int c = peek(sc);
+	sc->p++;
+	return c == ',' ? 1 : c == ']' ? 0 : -1;
+}
+
 static int frames(speedscan *sc)
 {
 	if (eat(sc, '[') != 0)
@@ -410,12 +419,9 @@ static int frames(speedscan *sc)
 			return -1;
 		sc->frames = xgrow(sc->frames, &sc->fcap, sc->nframes + 1, sizeof *sc->frames);
 		sc->frames[sc->nframes++] = f;
-		int c = peek(sc);
-		sc->p++;
-		if (c == ']')
-			return 0;
-		if (c != ',')
-			return -1;
+		int more = list_next(sc);
+		if (more <= 0)
+			return more;
 	}
 }
 
@@ -513,12 +519,9 @@ static int samples(speedscan *sc, struct pscan *ps)
 		ps->ids = xgrow(ps->ids, &ps->idcap, ps->nids + 1, sizeof *ps->ids);
 		ps->ids[ps->nids++] = intern_sample(sc, ps, s, p - s);
 		sc->p = p + 1;
-		int c = peek(sc);
-		sc->p++;
-		if (c == ']')
-			return 0;
-		if (c != ',')
-			return -1;
+		int more = list_next(sc);
+		if (more <= 0)
+			return more;
 	}
 }
 
@@ -578,12 +581,9 @@ static int profiles(speedscan *sc)
 		}
 		if (k < 0 || !p->pub.samples)
 			return -1;
-		int c = peek(sc);
-		sc->p++;
-		if (c == ']')
-			return 0;
-		if (c != ',')
-			return -1;
+		int more = list_next(sc);
+		if (more <= 0)
+			return more;
 	}
 }
 
