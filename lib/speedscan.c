@@ -367,6 +367,17 @@ static int next_key(speedscan *sc, int *first, char *key, size_t cap)
 }
 
 
+/* A list's '[': 1 when an element follows, 0 when the list is empty ("[]"), -1 else. */
+static int list_open(speedscan *sc)
+{
+	if (eat(sc, '[') != 0)
+		return -1;
+	if (peek(sc) != ']')
+		return 1;
+	sc->p++;
+	return 0;
+}
+
 /* After a list element: 1 when a ',' says another follows, 0 at the closing ']', -1 else. */
 static int list_next(speedscan *sc)
 {
@@ -377,12 +388,9 @@ static int list_next(speedscan *sc)
 
 static int frames(speedscan *sc)
 {
-	if (eat(sc, '[') != 0)
-		return -1;
-	if (peek(sc) == ']') {
-		sc->p++;
-		return 0;
-	}
+	int any = list_open(sc);
+	if (any <= 0)
+		return any;
 	for (;;) {
 		struct speedscan_frame f = { NULL, NULL, -1 };
 		int first = 1, k, seen = 0;
@@ -527,12 +535,9 @@ static int samples(speedscan *sc, struct pscan *ps)
 
 static int profiles(speedscan *sc)
 {
-	if (eat(sc, '[') != 0)
-		return -1;
-	if (peek(sc) == ']') {
-		sc->p++;
-		return 0;
-	}
+	int any = list_open(sc);
+	if (any <= 0)
+		return any;
 	for (;;) {
 		struct pscan ps = { 0 };
 		int first = 1, k, seen = 0;
