@@ -452,7 +452,8 @@ int load_reader(prof *p, in_reader *in, const struct load_opts *opts, struct err
 		if (readers_handles(fmt)) {
 			if (!rd) {
 				rd = readers_new(errs, load_rate(opts), doc_stack_to_sink, &dc);
-				readers_set_time(rd, doc_time_to_sink);
+				if (timewin_active(&opts->win)) /* else the untimed (faster) readers */
+					readers_set_time(rd, doc_time_to_sink);
 			}
 			readers_line(rd, fmt, &line);
 			continue;
