@@ -16,7 +16,9 @@ if [ $# -gt 0 ]; then cases="$*"; else cases=$(cd "$data/cli" && ls); fi
 for name in $cases; do
 	dir="$data/cli/$name"
 	[ -f "$dir/cmd" ] || continue
-	(cd "$data" && PATH="$bindir:$PATH" SIFT_TMP="$tmp" LC_ALL=C ASAN_OPTIONS=detect_leaks=1 \
+	# Each case its own scratch directory: no case sees another's files.
+	rm -rf "$tmp/work" && mkdir "$tmp/work" || exit 2
+	(cd "$data" && PATH="$bindir:$PATH" SIFT_TMP="$tmp/work" LC_ALL=C ASAN_OPTIONS=detect_leaks=1 \
 		sh "$dir/cmd" >"$tmp/stdout" 2>"$tmp/stderr" </dev/null; echo $? >"$tmp/status")
 	if [ $update = 1 ]; then
 		cp "$tmp/stdout" "$dir/stdout"; cp "$tmp/stderr" "$dir/stderr"; cp "$tmp/status" "$dir/status"
