@@ -22,4 +22,17 @@ size_t lit_count(const lit_set *set);
  * [text, text + len). */
 size_t lit_find(const lit_set *set, const char *text, size_t len, unsigned *id);
 
+/* A search that walks forward through one text: each call answers as lit_find on the text
+ * from an offset on would, but the bytes already looked at are not looked at again (a
+ * caller going from hit to hit would search each block once per hit). Between calls the
+ * caller may change the text only before the offset it asks from next. */
+typedef struct lit_cursor lit_cursor;
+lit_cursor *lit_cursor_new(const lit_set *set);
+void lit_cursor_free(lit_cursor *cur);
+/* Start on another text (the set must not change while the cursor is used). */
+void lit_cursor_start(lit_cursor *cur, const char *text, size_t len);
+/* Offset in the text (not from `from`) of the leftmost literal starting at or after from,
+ * its id in *id; the text's length when none. */
+size_t lit_cursor_find(lit_cursor *cur, size_t from, unsigned *id);
+
 #endif

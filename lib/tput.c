@@ -1273,6 +1273,7 @@ struct tput_ex {
 	struct rule *rules;
 	size_t n, cap;
 	lit_set *literals;     /* every rule's, the rule's index as id */
+	lit_cursor *cursor;    /* the search through a block, each byte looked at once */
 	int any_unfiltered;    /* a rule without literals: every line goes to the regexes */
 	int kv;                /* index of the key/value reader's rule, -1 when not added */
 	struct carry carry;
@@ -1293,6 +1294,7 @@ tput_ex *tput_ex_new(void)
 {
 	tput_ex *ex = xcalloc(1, sizeof(tput_ex));
 	ex->literals = lit_new();
+	ex->cursor = lit_cursor_new(ex->literals);
 	ex->kvcache = xcalloc(1, sizeof *ex->kvcache);
 	ex->kv = -1;
 	carry_reset(&ex->carry);
@@ -1309,6 +1311,7 @@ void tput_ex_free(tput_ex *ex)
 		free(ex->rules[i].name);
 	}
 	free(ex->rules);
+	lit_cursor_free(ex->cursor);
 	lit_free(ex->literals);
 	free(ex->kvcache);
 	free(ex->joined);
@@ -1463,6 +1466,15 @@ static size_t find_literal(const tput_ex *ex, const char *s, size_t len, size_t 
 	size_t at = lit_find(ex->literals, s, len, &id);
 	*rule = id;
 	return at;
+}
+
+/* The same as find_literal on the block from p on, through the block's cursor. */
+static size_t next_literal(tput_ex *ex, const char *text, const char *p, const char *end, size_t *rule)
+{
+	unsigned id = 0;
+	size_t at = lit_cursor_find(ex->cursor, (size_t)(p - text), &id);
+	*rule = id;
+	return at == (size_t)(end - text) ? (size_t)(end - p) : at - (size_t)(p - text);
 }
 
 /* Rules (bit i) whose literals s[0, len) holds, the first found at offset hit. */
@@ -1982,7 +1994,8 @@ size_t tput_ex_block(tput_ex *ex, char *text, size_t len, unsigned long lineno, 
 	 * the first of a line show what other rules the line may be for, and the first past
 	 * its end starts the next line. */
 	const char *counted = text;
-	size_t rule, hit = find_literal(ex, at, (size_t)(end - at), &rule);
+	lit_cursor_start(ex->cursor, text, len);
+	size_t rule, hit = next_literal(ex, text, at, end, &rule);
 	while (hit < (size_t)(end - at)) {
 		char *start = memrchr(at, '\n', hit);
 		start = start ? start + 1 : at;
@@ -1991,7 +2004,7 @@ size_t tput_ex_block(tput_ex *ex, char *text, size_t len, unsigned long lineno, 
 		uint64_t mask = 1ULL << rule;
 		char *next = at + hit + 1;
 		size_t next_rule = 0, more;
-		while ((more = find_literal(ex, next, (size_t)(end - next), &next_rule)) < (size_t)(line_end - next)) {
+		while ((more = next_literal(ex, text, next, end, &next_rule)) < (size_t)(line_end - next)) {
 			mask |= 1ULL << next_rule;
 			next += more + 1;
 		}
@@ -2010,7 +2023,7 @@ size_t tput_ex_block(tput_ex *ex, char *text, size_t len, unsigned long lineno, 
 			line_end = last + line_len(last, end);
 			at = line_end + (line_end < end);
 			done = at;
-			hit = find_literal(ex, at, (size_t)(end - at), &rule);
+			hit = next_literal(ex, text, at, end, &rule);
 			continue;
 		}
 		line(ex, start, n - (n > 0 && start[n - 1] == '\r'), lineno, mask, sink, ctx);
