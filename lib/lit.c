@@ -345,7 +345,8 @@ static void prepare(lit_set *set)
 	}
 }
 
-void lit_add(lit_set *set, const char *text, size_t len, unsigned id)
+/* A literal into the set, not yet prepared for. */
+static void push(lit_set *set, const char *text, size_t len, unsigned id)
 {
 	if (len == 0 || len > LIT_MAXLEN)
 		abort();
@@ -361,7 +362,20 @@ void lit_add(lit_set *set, const char *text, size_t len, unsigned id)
 	memset(mask, 0xff, len < 8 ? len : 8);
 	memcpy(&l->head, head, 8);
 	memcpy(&l->headmask, mask, 8);
+}
+
+void lit_add(lit_set *set, const char *text, size_t len, unsigned id)
+{
+	push(set, text, len, id);
 	prepare(set);
+}
+
+void lit_add_many(lit_set *set, size_t n, const char *const *texts, const size_t *lens, const unsigned *ids)
+{
+	for (size_t k = 0; k < n; k++)
+		push(set, texts[k], lens[k], ids[k]);
+	if (n > 0)
+		prepare(set);
 }
 
 /* First-byte table, then the bigram table, then each literal with that first byte in the

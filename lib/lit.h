@@ -15,6 +15,9 @@ void lit_free(lit_set *set);
 /* Add a literal of 1 to 255 bytes (any bytes, NUL included) with the caller's id.
  * Adding after the first lit_find is allowed (the set re-prepares itself). */
 void lit_add(lit_set *set, const char *text, size_t len, unsigned id);
+/* n literals, as lit_add on each in turn, but the set is prepared once (preparing for
+ * Teddy's buckets costs more than any one search of a line). */
+void lit_add_many(lit_set *set, size_t n, const char *const *texts, const size_t *lens, const unsigned *ids);
 size_t lit_count(const lit_set *set);
 /* Offset of the leftmost occurrence of any literal in text[0, len), with that literal's id
  * in *id (when several literals start at that offset, the one added first); len when none.

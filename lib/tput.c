@@ -20,42 +20,45 @@ const char *const tput_unit_names[] = {
 
 int tput_unit_lower_is_better(enum tput_unit unit) { return unit == TPUT_MS_STEP; }
 
+#define UA(t) t, sizeof t - 1
 static const struct {
 	const char *text;
+	unsigned char len;    /* written down: every match with a unit group looks it up */
 	enum tput_unit unit;
 	double scale;
 	int invert;
 } unit_aliases[] = {
-	{ "tok/s", TPUT_TOKENS_S, 1, 0 }, { "tokens/s", TPUT_TOKENS_S, 1, 0 },
-	{ "tok/sec", TPUT_TOKENS_S, 1, 0 }, { "tokens/sec", TPUT_TOKENS_S, 1, 0 },
-	{ "tokens per second", TPUT_TOKENS_S, 1, 0 }, { "tokens_per_sec", TPUT_TOKENS_S, 1, 0 },
-	{ "wps", TPUT_TOKENS_S, 1, 0 },
-	{ "tokens/s/gpu", TPUT_TOKENS_S_GPU, 1, 0 }, { "tok/s/gpu", TPUT_TOKENS_S_GPU, 1, 0 },
-	{ "tokens/s/device", TPUT_TOKENS_S_GPU, 1, 0 }, { "tps", TPUT_TPS, 1, 0 },
-	{ "src-tokens/s", TPUT_TOKENS_S_SRC, 1, 0 }, { "src tok/s", TPUT_TOKENS_S_SRC, 1, 0 },
-	{ "tgt-tokens/s", TPUT_TOKENS_S_TGT, 1, 0 }, { "tgt tok/s", TPUT_TOKENS_S_TGT, 1, 0 },
-	{ "tokens_per_sec_per_gpu", TPUT_TOKENS_S_GPU, 1, 0 },
-	{ "samples/s", TPUT_SAMPLES_S, 1, 0 }, { "samples/sec", TPUT_SAMPLES_S, 1, 0 },
-	{ "samples per second", TPUT_SAMPLES_S, 1, 0 }, { "SamplesPerSec", TPUT_SAMPLES_S, 1, 0 },
-	{ "samples/s/gpu", TPUT_SAMPLES_S_GPU, 1, 0 }, { "samples/s/device", TPUT_SAMPLES_S_GPU, 1, 0 },
-	{ "images/s", TPUT_IMAGES_S, 1, 0 }, { "images/sec", TPUT_IMAGES_S, 1, 0 },
-	{ "img/sec", TPUT_IMAGES_S, 1, 0 },
-	{ "it/s", TPUT_IT_S, 1, 0 }, { "steps/s", TPUT_IT_S, 1, 0 }, { "ups", TPUT_IT_S, 1, 0 },
-	{ "s/it", TPUT_IT_S, 1, 1 },
-	{ "TFLOP/s", TPUT_TFLOPS, 1, 0 }, { "TFLOPs", TPUT_TFLOPS, 1, 0 },
-	{ "GFLOP/s", TPUT_TFLOPS, 1e-3, 0 }, { "GFLOPS", TPUT_TFLOPS, 1e-3, 0 },
-	{ "TFLOP/s/gpu", TPUT_TFLOPS_GPU, 1, 0 }, { "TFLOP/s/device", TPUT_TFLOPS_GPU, 1, 0 },
-	{ "TFLOPS_per_GPU", TPUT_TFLOPS_GPU, 1, 0 }, { "tflops/gpu", TPUT_TFLOPS_GPU, 1, 0 },
-	{ "ms", TPUT_MS_STEP, 1, 0 }, { "ms/step", TPUT_MS_STEP, 1, 0 }, { "ms/it", TPUT_MS_STEP, 1, 0 },
-	{ "s", TPUT_MS_STEP, 1000, 0 }, { "s/step", TPUT_MS_STEP, 1000, 0 },
-	{ "%", TPUT_MFU, 1, 0 }, { "MFU%", TPUT_MFU, 1, 0 }, { "mfu", TPUT_MFU, 1, 0 },
-	{ "value", TPUT_VALUE, 1, 0 },
+	{ UA("tok/s"), TPUT_TOKENS_S, 1, 0 }, { UA("tokens/s"), TPUT_TOKENS_S, 1, 0 },
+	{ UA("tok/sec"), TPUT_TOKENS_S, 1, 0 }, { UA("tokens/sec"), TPUT_TOKENS_S, 1, 0 },
+	{ UA("tokens per second"), TPUT_TOKENS_S, 1, 0 }, { UA("tokens_per_sec"), TPUT_TOKENS_S, 1, 0 },
+	{ UA("wps"), TPUT_TOKENS_S, 1, 0 },
+	{ UA("tokens/s/gpu"), TPUT_TOKENS_S_GPU, 1, 0 }, { UA("tok/s/gpu"), TPUT_TOKENS_S_GPU, 1, 0 },
+	{ UA("tokens/s/device"), TPUT_TOKENS_S_GPU, 1, 0 }, { UA("tps"), TPUT_TPS, 1, 0 },
+	{ UA("src-tokens/s"), TPUT_TOKENS_S_SRC, 1, 0 }, { UA("src tok/s"), TPUT_TOKENS_S_SRC, 1, 0 },
+	{ UA("tgt-tokens/s"), TPUT_TOKENS_S_TGT, 1, 0 }, { UA("tgt tok/s"), TPUT_TOKENS_S_TGT, 1, 0 },
+	{ UA("tokens_per_sec_per_gpu"), TPUT_TOKENS_S_GPU, 1, 0 },
+	{ UA("samples/s"), TPUT_SAMPLES_S, 1, 0 }, { UA("samples/sec"), TPUT_SAMPLES_S, 1, 0 },
+	{ UA("samples per second"), TPUT_SAMPLES_S, 1, 0 }, { UA("SamplesPerSec"), TPUT_SAMPLES_S, 1, 0 },
+	{ UA("samples/s/gpu"), TPUT_SAMPLES_S_GPU, 1, 0 }, { UA("samples/s/device"), TPUT_SAMPLES_S_GPU, 1, 0 },
+	{ UA("images/s"), TPUT_IMAGES_S, 1, 0 }, { UA("images/sec"), TPUT_IMAGES_S, 1, 0 },
+	{ UA("img/sec"), TPUT_IMAGES_S, 1, 0 },
+	{ UA("it/s"), TPUT_IT_S, 1, 0 }, { UA("steps/s"), TPUT_IT_S, 1, 0 }, { UA("ups"), TPUT_IT_S, 1, 0 },
+	{ UA("s/it"), TPUT_IT_S, 1, 1 },
+	{ UA("TFLOP/s"), TPUT_TFLOPS, 1, 0 }, { UA("TFLOPs"), TPUT_TFLOPS, 1, 0 },
+	{ UA("GFLOP/s"), TPUT_TFLOPS, 1e-3, 0 }, { UA("GFLOPS"), TPUT_TFLOPS, 1e-3, 0 },
+	{ UA("TFLOP/s/gpu"), TPUT_TFLOPS_GPU, 1, 0 }, { UA("TFLOP/s/device"), TPUT_TFLOPS_GPU, 1, 0 },
+	{ UA("TFLOPS_per_GPU"), TPUT_TFLOPS_GPU, 1, 0 }, { UA("tflops/gpu"), TPUT_TFLOPS_GPU, 1, 0 },
+	{ UA("ms"), TPUT_MS_STEP, 1, 0 }, { UA("ms/step"), TPUT_MS_STEP, 1, 0 }, { UA("ms/it"), TPUT_MS_STEP, 1, 0 },
+	{ UA("s"), TPUT_MS_STEP, 1000, 0 }, { UA("s/step"), TPUT_MS_STEP, 1000, 0 },
+	{ UA("%"), TPUT_MFU, 1, 0 }, { UA("MFU%"), TPUT_MFU, 1, 0 }, { UA("mfu"), TPUT_MFU, 1, 0 },
+	{ UA("value"), TPUT_VALUE, 1, 0 },
 };
+#undef UA
 
 int tput_unit_parse(const char *text, size_t len, enum tput_unit *unit, double *scale, int *invert)
 {
 	for (size_t i = 0; i < sizeof unit_aliases / sizeof unit_aliases[0]; i++) {
-		if (strlen(unit_aliases[i].text) == len && strncasecmp(unit_aliases[i].text, text, len) == 0) {
+		if (unit_aliases[i].len == len && strncasecmp(unit_aliases[i].text, text, len) == 0) {
 			*unit = unit_aliases[i].unit;
 			*scale = unit_aliases[i].scale;
 			*invert = unit_aliases[i].invert;
@@ -242,6 +245,22 @@ enum tput_num tput_parse_number(const char *s, size_t len, double *value)
 	if (len - i == 3 && strncasecmp(s + i, "nan", 3) == 0) {
 		*value = NAN;
 		return TPUT_NUM_NAN;
+	}
+	/* Most figures are plain ("7.3233", "301.20"): digits, perhaps a point and more, and
+	 * nothing after; the same mantissa and power of ten as the pass below, without it. */
+	{
+		unsigned long long pm = 0;
+		size_t j = i, pd = 0, pf = 0;
+		for (; j < len && is_digit(s[j]); j++, pd++)
+			pm = pm * 10 + (unsigned)(s[j] - '0');
+		if (j < len && s[j] == '.')
+			for (j++; j < len && is_digit(s[j]); j++, pd++, pf++)
+				pm = pm * 10 + (unsigned)(s[j] - '0');
+		if (j == len && pd > 0 && pd <= 15) {
+			double pv = (double)pm / pow10_exact[pf];
+			*value = neg ? -pv : pv;
+			return TPUT_NUM_OK;
+		}
 	}
 	/* One pass: the digits without separators ("12,345": groups of three) go to buf for
 	 * strtod, and to a mantissa m for the common case that needs no strtod. */
@@ -895,6 +914,10 @@ static size_t kv_unit_after(const char *s, size_t len, size_t j, char *unit, siz
 		size_t st = k;
 		while (k < len && (is_alnum(s[k]) || s[k] == '/' || s[k] == '%' || s[k] == '_'))
 			k++;
+		if (k == st) {  /* most figures: no word after them */
+			unit[0] = '\0';
+			return 0;
+		}
 		size_t n = kv_norm(s + st, k - st, unit, cap);
 		if (n == 0)
 			return 0;
@@ -1084,6 +1107,10 @@ static size_t kv_read(const char *s, size_t len, struct tput_kv *out, size_t max
 		first++;
 	if (first == len)
 		return 0;
+	/* a key holds a letter: none before the first one */
+	size_t first_alpha = 0;
+	while (first_alpha < len && !is_alpha(s[first_alpha]))
+		first_alpha++;
 	size_t n = 0;
 	char unit[48];
 	struct kv_keyinfo tmp;
@@ -1113,13 +1140,13 @@ static size_t kv_read(const char *s, size_t len, struct tput_kv *out, size_t max
 			after = e2;
 			pair = 1;
 		}
-		int side;
-		size_t ulen = kv_unit_after(s, len, after, unit, sizeof unit, &side);
 		i = (after > i ? after : i + 1) - 1;
 		if (neg)
 			continue;
-		size_t kstart, kend;
-		int sep = kv_key(s, at, &kstart, &kend);
+		int side;
+		size_t ulen = kv_unit_after(s, len, after, unit, sizeof unit, &side);
+		size_t kstart = 0, kend = 0;
+		int sep = at > first_alpha ? kv_key(s, at, &kstart, &kend) : 0;
 		/* the unit after it, when it is one */
 		enum kv_class cls = KV_NONE;
 		double scale = 1;
@@ -1274,6 +1301,8 @@ struct tput_ex {
 	size_t n, cap;
 	lit_set *literals;     /* every rule's, the rule's index as id */
 	lit_cursor *cursor;    /* the search through a block, each byte looked at once */
+	size_t lit_rules;      /* rules whose literals are in the set: the others are added
+				* at the next search, all at once */
 	int any_unfiltered;    /* a rule without literals: every line goes to the regexes */
 	int kv;                /* index of the key/value reader's rule, -1 when not added */
 	struct carry carry;
@@ -1377,7 +1406,6 @@ void tput_ex_add_preset(tput_ex *ex, size_t index)
 		for (; r->nlits < 4 && p->literals[r->nlits]; r->nlits++) {
 			r->literals[r->nlits] = p->literals[r->nlits];
 			r->litlen[r->nlits] = strlen(p->literals[r->nlits]);
-			lit_add(ex->literals, r->literals[r->nlits], r->litlen[r->nlits], (unsigned)(ex->n - 1));
 		}
 		r->unit = "value";
 		fix_unit(r);
@@ -1392,7 +1420,6 @@ void tput_ex_add_preset(tput_ex *ex, size_t index)
 		for (; r->nlits < KV_NLITS && kv_literals[r->nlits]; r->nlits++) {
 			r->literals[r->nlits] = kv_literals[r->nlits];
 			r->litlen[r->nlits] = strlen(kv_literals[r->nlits]);
-			lit_add(ex->literals, r->literals[r->nlits], r->litlen[r->nlits], (unsigned)(ex->n - 1));
 		}
 		r->unit = "value";
 		fix_unit(r);
@@ -1417,8 +1444,6 @@ void tput_ex_add_preset(tput_ex *ex, size_t index)
 	r->time_scale = p->time_scale;
 	r->per_device = p->per_device;
 	fix_unit(r);
-	for (size_t k = 0; k < r->nlits; k++)
-		lit_add(ex->literals, r->literals[k], r->litlen[k], (unsigned)(ex->n - 1));
 }
 
 int tput_ex_add_regex(tput_ex *ex, const char *pattern, char *err, size_t errlen)
@@ -1457,6 +1482,31 @@ static int has_digit(const char *s, size_t len)
 		if (is_digit(s[i]))
 			return 1;
 	return 0;
+}
+
+/* The literals of the rules added since the last search, into the set in one go. */
+static void sync_literals(tput_ex *ex)
+{
+	if (ex->lit_rules == ex->n)
+		return;
+	size_t total = 0;
+	for (size_t i = ex->lit_rules; i < ex->n; i++)
+		total += ex->rules[i].nlits;
+	const char **texts = xmalloc((total + 1) * sizeof *texts);
+	size_t *lens = xmalloc((total + 1) * sizeof *lens);
+	unsigned *ids = xmalloc((total + 1) * sizeof *ids);
+	size_t k = 0;
+	for (size_t i = ex->lit_rules; i < ex->n; i++)
+		for (size_t j = 0; j < ex->rules[i].nlits; j++, k++) {
+			texts[k] = ex->rules[i].literals[j];
+			lens[k] = ex->rules[i].litlen[j];
+			ids[k] = (unsigned)i;
+		}
+	lit_add_many(ex->literals, total, texts, lens, ids);
+	free(texts);
+	free(lens);
+	free(ids);
+	ex->lit_rules = ex->n;
 }
 
 /* Leftmost literal of any rule in s[0, len): its offset (len when none), its rule in *rule. */
@@ -1819,6 +1869,7 @@ void tput_ex_line(tput_ex *ex, char *s, size_t len, unsigned long lineno, tput_s
 {
 	if (lineno <= 1)  /* an input's first line: nothing carries over from another */
 		carry_reset(&ex->carry);
+	sync_literals(ex);
 	if (!filtered(ex)) {
 		line(ex, s, len, lineno, UINT64_MAX, sink, ctx);
 		return;
@@ -1966,6 +2017,7 @@ size_t tput_ex_block(tput_ex *ex, char *text, size_t len, unsigned long lineno, 
 	size_t newlines = 0;
 	if (lineno <= 1)
 		carry_reset(&ex->carry);
+	sync_literals(ex);
 	char *done = text;  /* lines before this were looked at */
 	if (!filtered(ex)) {
 		while (at < end) {
