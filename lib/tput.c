@@ -209,14 +209,15 @@ int tput_preset_find(const char *name)
 
 /* Byte classes looked up on every byte of a line with figures: 1 a digit, 2 a letter, 4 a
  * word byte (a letter, a digit or '_'), 8 the end of a key read backwards from its figure
- * (, | ; { } [ ] ' " tab : = < > *). Bytes from 128 on (left zero) are none of them. */
+ * (, | ; { } [ ] ' " tab : = < > *), 16 what starts a timestamp but a digit ([ and glog's
+ * I W E F). Bytes from 128 on (left zero) are none of them. */
 static const unsigned char byte_class[256] = {
 	0, 0, 0, 0, 0, 0, 0, 0, 0, 8, 0, 0, 0, 0, 0, 0,
 	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 	0, 0, 8, 0, 0, 0, 0, 8, 0, 0, 8, 0, 8, 0, 0, 0,
 	5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 8, 8, 8, 8, 8, 0,
-	0, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
-	6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 8, 0, 8, 0, 4,
+	0, 6, 6, 6, 6, 22, 22, 6, 6, 22, 6, 6, 6, 6, 6, 6,
+	6, 6, 6, 6, 6, 6, 6, 22, 6, 6, 6, 24, 0, 8, 0, 4,
 	0, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
 	6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 8, 8, 8, 0, 0,
 };
@@ -532,8 +533,8 @@ static size_t timestamp_end(const char *s, size_t len, double *seconds)
 	size_t end = len < 96 ? len : 96, n;
 	for (size_t i = 0; i < end; i++) {
 		/* what may start one first: most bytes are not that */
-		if (!is_digit(s[i]) && !(s[i] == '[' || ((s[i] == 'I' || s[i] == 'W' || s[i] == 'E' ||
-							   s[i] == 'F') && i + 1 < len && is_digit(s[i + 1]))))
+		unsigned char c = (unsigned char)s[i];
+		if (!byte_is(c, 1 | 16) || (!is_digit((char)c) && c != '[' && !(i + 1 < len && is_digit(s[i + 1]))))
 			continue;
 		if (i > 0 && (is_alnum(s[i - 1]) || s[i - 1] == '.' || s[i - 1] == ',' || s[i - 1] == '-' ||
 			      s[i - 1] == '/'))
@@ -1850,6 +1851,11 @@ static void line(tput_ex *ex, char *s, size_t len, unsigned long lineno, uint64_
 		tput_host_rank(s + skip + ts, len - skip - ts, &lc.rank);
 	s += skip;
 	len -= skip;
+	if (!lc.split) {  /* one frame: most lines */
+		if (len > 0)
+			frame(ex, s, len, &lc, mask, sink, ctx);
+		return;
+	}
 	/* Captured progress bars: frames joined by "\r", each one a measurement. */
 	while (len > 0) {
 		char *cr = memchr(s, '\r', len);
