@@ -13,6 +13,10 @@
 #include <string.h>
 #include <strings.h>
 
+#if defined(__x86_64__)
+#include <emmintrin.h>
+#endif
+
 const char *const tput_unit_names[] = {
 	"tokens/s", "tokens/s/gpu", "src-tokens/s", "tgt-tokens/s", "tps", "samples/s", "samples/s/gpu", "images/s", "it/s",
 	"TFLOP/s", "TFLOP/s/gpu", "ms/step", "MFU%", "value", NULL,
@@ -227,6 +231,25 @@ static int is_word_byte(unsigned char c) { return byte_is(c, 4); }
 static int kv_key_stop(char c) { return byte_is((unsigned char)c, 8); }
 
 static int is_digit(char c) { return (unsigned char)(c - '0') < 10; }
+
+/* The first digit in s[i, len), len when none: 16 bytes at a time where SSE2 is there (the
+ * key/value reader hops from figure to figure of every line it reads). */
+static size_t next_digit(const char *s, size_t len, size_t i)
+{
+#if defined(__x86_64__)
+	const __m128i zero = _mm_setzero_si128(), d0 = _mm_set1_epi8('0'), d9 = _mm_set1_epi8(9);
+	for (; i + 16 <= len; i += 16) {
+		/* '0' <= x <= '9': x - '0' (wrapping) is at most 9, so 9 off it (saturating) is 0 */
+		__m128i x = _mm_loadu_si128((const __m128i *)(s + i));
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_subs_epu8(_mm_sub_epi8(x, d0), d9), zero));
+		if (m)
+			return i + (size_t)__builtin_ctz(m);
+	}
+#endif
+	while (i < len && !is_digit(s[i]))
+		i++;
+	return i;
+}
 
 static const double pow10_exact[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
 				      1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22 };
@@ -1103,9 +1126,7 @@ static size_t kv_read(const char *s, size_t len, struct tput_kv *out, size_t max
 	for (const char *b = s, *end = s + len; !info->header && (b = memchr(b, '[', (size_t)(end - b))) != NULL; b++)
 		info->header = ((size_t)(end - b) >= 6 && memcmp(b, "[step=", 6) == 0) ||
 			       ((size_t)(end - b) >= 7 && memcmp(b, "[batch=", 7) == 0);
-	size_t first = 0;
-	while (first < len && !is_digit(s[first]))
-		first++;
+	size_t first = next_digit(s, len, 0);
 	if (first == len)
 		return 0;
 	/* a key holds a letter: none before the first one */
@@ -1115,9 +1136,7 @@ static size_t kv_read(const char *s, size_t len, struct tput_kv *out, size_t max
 	size_t n = 0;
 	char unit[48];
 	struct kv_keyinfo tmp;
-	for (size_t i = first; i < len; i++) {
-		if (!is_digit(s[i]))
-			continue;
+	for (size_t i = first; i < len; i = next_digit(s, len, i + 1)) {
 		size_t end = kv_number(s, len, i);
 		if (end == 0) {
 			while (i + 1 < len && (is_alnum(s[i + 1]) || s[i + 1] == '.'))
@@ -1479,10 +1498,7 @@ static int has_literal(const struct rule *r, const char *s, size_t len)
 
 static int has_digit(const char *s, size_t len)
 {
-	for (size_t i = 0; i < len; i++)
-		if (is_digit(s[i]))
-			return 1;
-	return 0;
+	return next_digit(s, len, 0) < len;
 }
 
 /* The literals of the rules added since the last search, into the set in one go. */
