@@ -318,7 +318,7 @@ enum tput_num tput_parse_number(const char *s, size_t len, double *value)
 	}
 	if (digits == 0)
 		return TPUT_NUM_BAD;
-	int exponent = 0;
+	int exponent = 0, e10 = 0, e10_plain = 0;  /* e10: the exponent when plain (a sign, 1-3 digits) */
 	if (i < len && (s[i] == 'e' || s[i] == 'E')) {
 		size_t j = i + 1;
 		if (j < len && (s[j] == '-' || s[j] == '+'))
@@ -327,8 +327,17 @@ enum tput_num tput_parse_number(const char *s, size_t len, double *value)
 			return TPUT_NUM_BAD;
 		exponent = 1;
 		buf[n++] = 'e';
+		size_t e_at = n;
 		for (i++; i < len && (is_digit(s[i]) || s[i] == '-' || s[i] == '+') && n < sizeof buf - 2; i++)
 			buf[n++] = s[i];
+		size_t k = e_at + (buf[e_at] == '-' || buf[e_at] == '+');
+		e10_plain = n - k >= 1 && n - k <= 3;
+		for (size_t d = k; d < n && e10_plain; d++) {
+			e10_plain = is_digit(buf[d]);
+			e10 = e10 * 10 + (buf[d] - '0');
+		}
+		if (buf[e_at] == '-')
+			e10 = -e10;
 	}
 	buf[n] = '\0';
 	double mult = 1;
@@ -347,8 +356,12 @@ enum tput_num tput_parse_number(const char *s, size_t len, double *value)
 	double v;
 	/* Clinger's fast path: a mantissa below 2^53 over an exact power of ten rounds once,
 	 * as strtod does. Anything else goes to strtod. */
+	int e = e10 - frac;
 	if (!exponent && digits <= 15 && m < (1ULL << 53) && frac <= 22) {
 		v = (double)m / pow10_exact[frac];
+	} else if (exponent && e10_plain && digits <= 15 && m < (1ULL << 53) && e >= -22 && e <= 22) {
+		/* "7.214923E+00": m times or over an exact power of ten, one rounding as well */
+		v = e < 0 ? (double)m / pow10_exact[-e] : (double)m * pow10_exact[e];
 	} else {
 		char *end;
 		v = strtod(buf, &end);
