@@ -345,7 +345,8 @@ static void prepare(lit_set *set)
 	}
 }
 
-void lit_add(lit_set *set, const char *text, size_t len, unsigned id)
+/* A literal into the set, not yet prepared for. */
+static void push(lit_set *set, const char *text, size_t len, unsigned id)
 {
 	if (len == 0 || len > LIT_MAXLEN)
 		abort();
@@ -361,7 +362,20 @@ void lit_add(lit_set *set, const char *text, size_t len, unsigned id)
 	memset(mask, 0xff, len < 8 ? len : 8);
 	memcpy(&l->head, head, 8);
 	memcpy(&l->headmask, mask, 8);
+}
+
+void lit_add(lit_set *set, const char *text, size_t len, unsigned id)
+{
+	push(set, text, len, id);
 	prepare(set);
+}
+
+void lit_add_many(lit_set *set, size_t n, const char *const *texts, const size_t *lens, const unsigned *ids)
+{
+	for (size_t k = 0; k < n; k++)
+		push(set, texts[k], lens[k], ids[k]);
+	if (n > 0)
+		prepare(set);
 }
 
 /* First-byte table, then the bigram table, then each literal with that first byte in the
@@ -637,7 +651,241 @@ static size_t find_teddy_avx2(const lit_set *set, const unsigned char *t, size_t
 		return teddy_avx2_m(set, t, len, id, 3);
 	}
 }
+
+/* The cursor's scan: from fingerprint position i on, the first block with candidates, its
+ * position returned and its candidates in *mask; *end is where the positions looked at end
+ * (the text's length after the last, partial block). */
+LIT_INLINE __attribute__((target("avx2")))
+size_t teddy_avx2_next_m(const lit_set *set, const unsigned char *t, size_t len, size_t i, uint64_t *mask,
+			 size_t *end, unsigned m)
+{
+	__m256i lo[LIT_FPMAX], hi[LIT_FPMAX];
+#pragma GCC unroll 3
+	for (unsigned j = 0; j < m; j++) {
+		lo[j] = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)set->lo[j]));
+		hi[j] = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)set->hi[j]));
+	}
+	for (size_t need = 32 + m - 1; need <= len - i; i += 32) {
+		uint32_t mk = teddy_mask_avx2(teddy_res_avx2(lo, hi, t + i, m));
+		if (mk) {
+			*mask = mk;
+			*end = i + 32;
+			return i;
+		}
+	}
+	*end = len;
+	*mask = 0;
+	if (i + m <= len) {
+		unsigned char buf[32 + LIT_FPMAX] = { 0 };
+		memcpy(buf, t + i, len - i);
+		*mask = teddy_mask_avx2(teddy_res_avx2(lo, hi, buf, m));
+	}
+	return i;
+}
+
+LIT_INLINE __attribute__((target("ssse3")))
+size_t teddy_ssse3_next_m(const lit_set *set, const unsigned char *t, size_t len, size_t i, uint64_t *mask,
+			  size_t *end, unsigned m)
+{
+	__m128i lo[LIT_FPMAX], hi[LIT_FPMAX];
+#pragma GCC unroll 3
+	for (unsigned j = 0; j < m; j++) {
+		lo[j] = _mm_loadu_si128((const __m128i *)set->lo[j]);
+		hi[j] = _mm_loadu_si128((const __m128i *)set->hi[j]);
+	}
+	for (size_t need = 16 + m - 1; need <= len - i; i += 16) {
+		unsigned mk = teddy_mask_ssse3(teddy_res_ssse3(lo, hi, t + i, m));
+		if (mk) {
+			*mask = mk;
+			*end = i + 16;
+			return i;
+		}
+	}
+	*end = len;
+	*mask = 0;
+	if (i + m <= len) {
+		unsigned char buf[16 + LIT_FPMAX] = { 0 };
+		memcpy(buf, t + i, len - i);
+		*mask = teddy_mask_ssse3(teddy_res_ssse3(lo, hi, buf, m));
+	}
+	return i;
+}
+
+__attribute__((target("avx2")))
+static size_t teddy_avx2_next(const lit_set *set, const unsigned char *t, size_t len, size_t i, uint64_t *mask,
+			      size_t *end)
+{
+	switch (set->m) {
+	case 1:
+		return teddy_avx2_next_m(set, t, len, i, mask, end, 1);
+	case 2:
+		return teddy_avx2_next_m(set, t, len, i, mask, end, 2);
+	default:
+		return teddy_avx2_next_m(set, t, len, i, mask, end, 3);
+	}
+}
+
+__attribute__((target("ssse3")))
+static size_t teddy_ssse3_next(const lit_set *set, const unsigned char *t, size_t len, size_t i, uint64_t *mask,
+			       size_t *end)
+{
+	switch (set->m) {
+	case 1:
+		return teddy_ssse3_next_m(set, t, len, i, mask, end, 1);
+	case 2:
+		return teddy_ssse3_next_m(set, t, len, i, mask, end, 2);
+	default:
+		return teddy_ssse3_next_m(set, t, len, i, mask, end, 3);
+	}
+}
 #endif
+
+/* Literals found but not yet asked for lie within a block and twice the longest offset of a
+ * fingerprint (the ones left from before the block and the block's own). */
+#define LIT_QMAX (2 * LIT_MAXLEN + 64)
+
+struct lit_cursor {
+	const lit_set *set;
+	const unsigned char *t;
+	size_t len;
+	/* Teddy: fingerprint positions up to scanned looked at, from asked on (the offset asked
+	 * from last); the literals found there, one per offset (the first added), sorted by
+	 * offset, from q[head] to q[n) */
+	size_t asked, scanned, head, n;
+	size_t qat[LIT_QMAX];
+	uint32_t qk[LIT_QMAX];
+	/* the other methods: the last answer, which holds for every offset from last_from to it */
+	int have;
+	size_t last_from, last_at;
+	unsigned last_id;
+};
+
+lit_cursor *lit_cursor_new(const lit_set *set)
+{
+	lit_cursor *cur = xcalloc(1, sizeof *cur);
+	cur->set = set;
+	return cur;
+}
+
+void lit_cursor_free(lit_cursor *cur)
+{
+	free(cur);
+}
+
+void lit_cursor_start(lit_cursor *cur, const char *text, size_t len)
+{
+	cur->t = (const unsigned char *)text;
+	cur->len = len;
+	cur->asked = cur->scanned = cur->head = cur->n = 0;
+	cur->have = 0;
+}
+
+#if LIT_X86
+/* Literal k starts at s: into the queue, unless one added before it starts there too. */
+static void cursor_put(lit_cursor *cur, size_t s, uint32_t k)
+{
+	size_t j = cur->n;
+	while (j > cur->head && cur->qat[j - 1] > s)
+		j--;
+	if (j > cur->head && cur->qat[j - 1] == s) {
+		if (k < cur->qk[j - 1])
+			cur->qk[j - 1] = k;
+		return;
+	}
+	memmove(cur->qat + j + 1, cur->qat + j, (cur->n - j) * sizeof *cur->qat);
+	memmove(cur->qk + j + 1, cur->qk + j, (cur->n - j) * sizeof *cur->qk);
+	cur->qat[j] = s;
+	cur->qk[j] = k;
+	cur->n++;
+}
+
+/* A candidate fingerprint at p: every literal it confirms, starting at or after from. */
+static void cursor_confirm(lit_cursor *cur, size_t p, size_t from)
+{
+	const lit_set *set = cur->set;
+	const unsigned char *t = cur->t;
+	size_t len = cur->len;
+	if (p + set->m > len)
+		return;
+	uint32_t key = 0;
+	for (unsigned j = 0; j < set->m; j++)
+		key = key << 8 | t[p + j];
+	size_t h = fp_hash(key);
+	while (set->fp_slot[h] != key + 1) {
+		if (!set->fp_slot[h])
+			return;
+		h = (h + 1) & (LIT_FP_SLOTS - 1);
+	}
+	unsigned g = set->fp_group[h];
+	for (uint32_t j = set->group_start[g]; j < set->group_start[g + 1]; j++) {
+		uint32_t k = set->bucket_lits[j];
+		const struct lit *l = &set->lits[k];
+		if (p < l->off)
+			continue;
+		size_t s = p - l->off;
+		if (s < from || l->len > len - s)
+			continue;
+		if (lit_at(l, t + s, len - s))
+			cursor_put(cur, s, k);
+	}
+}
+
+static size_t cursor_teddy(lit_cursor *cur, size_t from, unsigned *id)
+{
+	const lit_set *set = cur->set;
+	if (from < cur->asked || from > cur->scanned) {  /* back, or past what was looked at */
+		cur->scanned = from;
+		cur->head = cur->n = 0;
+	}
+	cur->asked = from;
+	while (cur->head < cur->n && cur->qat[cur->head] < from)
+		cur->head++;
+	for (;;) {
+		/* the first one queued is the leftmost once no fingerprint still to look at can
+		 * start a literal before it (or at it, added before it) */
+		if (cur->head < cur->n && (cur->scanned >= cur->len || cur->qat[cur->head] + set->maxoff < cur->scanned)) {
+			*id = set->lits[cur->qk[cur->head]].id;
+			return cur->qat[cur->head];
+		}
+		if (cur->scanned >= cur->len)
+			return cur->len;
+		if (cur->head > 0) {
+			memmove(cur->qat, cur->qat + cur->head, (cur->n - cur->head) * sizeof *cur->qat);
+			memmove(cur->qk, cur->qk + cur->head, (cur->n - cur->head) * sizeof *cur->qk);
+			cur->n -= cur->head;
+			cur->head = 0;
+		}
+		uint64_t mask;
+		size_t end, b = set->method == LIT_TEDDY_AVX2
+					? teddy_avx2_next(set, cur->t, cur->len, cur->scanned, &mask, &end)
+					: teddy_ssse3_next(set, cur->t, cur->len, cur->scanned, &mask, &end);
+		cur->scanned = end;
+		for (; mask; mask &= mask - 1)
+			cursor_confirm(cur, b + (size_t)__builtin_ctzll(mask), from);
+	}
+}
+#endif
+
+size_t lit_cursor_find(lit_cursor *cur, size_t from, unsigned *id)
+{
+	unsigned dummy;
+	if (!id)
+		id = &dummy;
+	if (from >= cur->len)
+		return cur->len;
+#if LIT_X86
+	if (cur->set->method == LIT_TEDDY_AVX2 || cur->set->method == LIT_TEDDY_SSSE3)
+		return cursor_teddy(cur, from, id);
+#endif
+	if (!(cur->have && from >= cur->last_from && from <= cur->last_at)) {
+		cur->last_at = from + lit_find(cur->set, (const char *)cur->t + from, cur->len - from, &cur->last_id);
+		cur->last_from = from;
+		cur->have = 1;
+	}
+	if (cur->last_at < cur->len)
+		*id = cur->last_id;
+	return cur->last_at;
+}
 
 size_t lit_find(const lit_set *set, const char *text, size_t len, unsigned *id)
 {

@@ -13,6 +13,10 @@
 #include <string.h>
 #include <strings.h>
 
+#if defined(__x86_64__)
+#include <emmintrin.h>
+#endif
+
 const char *const tput_unit_names[] = {
 	"tokens/s", "tokens/s/gpu", "src-tokens/s", "tgt-tokens/s", "tps", "samples/s", "samples/s/gpu", "images/s", "it/s",
 	"TFLOP/s", "TFLOP/s/gpu", "ms/step", "MFU%", "value", NULL,
@@ -20,42 +24,45 @@ const char *const tput_unit_names[] = {
 
 int tput_unit_lower_is_better(enum tput_unit unit) { return unit == TPUT_MS_STEP; }
 
+#define UA(t) t, sizeof t - 1
 static const struct {
 	const char *text;
+	unsigned char len;    /* written down: every match with a unit group looks it up */
 	enum tput_unit unit;
 	double scale;
 	int invert;
 } unit_aliases[] = {
-	{ "tok/s", TPUT_TOKENS_S, 1, 0 }, { "tokens/s", TPUT_TOKENS_S, 1, 0 },
-	{ "tok/sec", TPUT_TOKENS_S, 1, 0 }, { "tokens/sec", TPUT_TOKENS_S, 1, 0 },
-	{ "tokens per second", TPUT_TOKENS_S, 1, 0 }, { "tokens_per_sec", TPUT_TOKENS_S, 1, 0 },
-	{ "wps", TPUT_TOKENS_S, 1, 0 },
-	{ "tokens/s/gpu", TPUT_TOKENS_S_GPU, 1, 0 }, { "tok/s/gpu", TPUT_TOKENS_S_GPU, 1, 0 },
-	{ "tokens/s/device", TPUT_TOKENS_S_GPU, 1, 0 }, { "tps", TPUT_TPS, 1, 0 },
-	{ "src-tokens/s", TPUT_TOKENS_S_SRC, 1, 0 }, { "src tok/s", TPUT_TOKENS_S_SRC, 1, 0 },
-	{ "tgt-tokens/s", TPUT_TOKENS_S_TGT, 1, 0 }, { "tgt tok/s", TPUT_TOKENS_S_TGT, 1, 0 },
-	{ "tokens_per_sec_per_gpu", TPUT_TOKENS_S_GPU, 1, 0 },
-	{ "samples/s", TPUT_SAMPLES_S, 1, 0 }, { "samples/sec", TPUT_SAMPLES_S, 1, 0 },
-	{ "samples per second", TPUT_SAMPLES_S, 1, 0 }, { "SamplesPerSec", TPUT_SAMPLES_S, 1, 0 },
-	{ "samples/s/gpu", TPUT_SAMPLES_S_GPU, 1, 0 }, { "samples/s/device", TPUT_SAMPLES_S_GPU, 1, 0 },
-	{ "images/s", TPUT_IMAGES_S, 1, 0 }, { "images/sec", TPUT_IMAGES_S, 1, 0 },
-	{ "img/sec", TPUT_IMAGES_S, 1, 0 },
-	{ "it/s", TPUT_IT_S, 1, 0 }, { "steps/s", TPUT_IT_S, 1, 0 }, { "ups", TPUT_IT_S, 1, 0 },
-	{ "s/it", TPUT_IT_S, 1, 1 },
-	{ "TFLOP/s", TPUT_TFLOPS, 1, 0 }, { "TFLOPs", TPUT_TFLOPS, 1, 0 },
-	{ "GFLOP/s", TPUT_TFLOPS, 1e-3, 0 }, { "GFLOPS", TPUT_TFLOPS, 1e-3, 0 },
-	{ "TFLOP/s/gpu", TPUT_TFLOPS_GPU, 1, 0 }, { "TFLOP/s/device", TPUT_TFLOPS_GPU, 1, 0 },
-	{ "TFLOPS_per_GPU", TPUT_TFLOPS_GPU, 1, 0 }, { "tflops/gpu", TPUT_TFLOPS_GPU, 1, 0 },
-	{ "ms", TPUT_MS_STEP, 1, 0 }, { "ms/step", TPUT_MS_STEP, 1, 0 }, { "ms/it", TPUT_MS_STEP, 1, 0 },
-	{ "s", TPUT_MS_STEP, 1000, 0 }, { "s/step", TPUT_MS_STEP, 1000, 0 },
-	{ "%", TPUT_MFU, 1, 0 }, { "MFU%", TPUT_MFU, 1, 0 }, { "mfu", TPUT_MFU, 1, 0 },
-	{ "value", TPUT_VALUE, 1, 0 },
+	{ UA("tok/s"), TPUT_TOKENS_S, 1, 0 }, { UA("tokens/s"), TPUT_TOKENS_S, 1, 0 },
+	{ UA("tok/sec"), TPUT_TOKENS_S, 1, 0 }, { UA("tokens/sec"), TPUT_TOKENS_S, 1, 0 },
+	{ UA("tokens per second"), TPUT_TOKENS_S, 1, 0 }, { UA("tokens_per_sec"), TPUT_TOKENS_S, 1, 0 },
+	{ UA("wps"), TPUT_TOKENS_S, 1, 0 },
+	{ UA("tokens/s/gpu"), TPUT_TOKENS_S_GPU, 1, 0 }, { UA("tok/s/gpu"), TPUT_TOKENS_S_GPU, 1, 0 },
+	{ UA("tokens/s/device"), TPUT_TOKENS_S_GPU, 1, 0 }, { UA("tps"), TPUT_TPS, 1, 0 },
+	{ UA("src-tokens/s"), TPUT_TOKENS_S_SRC, 1, 0 }, { UA("src tok/s"), TPUT_TOKENS_S_SRC, 1, 0 },
+	{ UA("tgt-tokens/s"), TPUT_TOKENS_S_TGT, 1, 0 }, { UA("tgt tok/s"), TPUT_TOKENS_S_TGT, 1, 0 },
+	{ UA("tokens_per_sec_per_gpu"), TPUT_TOKENS_S_GPU, 1, 0 },
+	{ UA("samples/s"), TPUT_SAMPLES_S, 1, 0 }, { UA("samples/sec"), TPUT_SAMPLES_S, 1, 0 },
+	{ UA("samples per second"), TPUT_SAMPLES_S, 1, 0 }, { UA("SamplesPerSec"), TPUT_SAMPLES_S, 1, 0 },
+	{ UA("samples/s/gpu"), TPUT_SAMPLES_S_GPU, 1, 0 }, { UA("samples/s/device"), TPUT_SAMPLES_S_GPU, 1, 0 },
+	{ UA("images/s"), TPUT_IMAGES_S, 1, 0 }, { UA("images/sec"), TPUT_IMAGES_S, 1, 0 },
+	{ UA("img/sec"), TPUT_IMAGES_S, 1, 0 },
+	{ UA("it/s"), TPUT_IT_S, 1, 0 }, { UA("steps/s"), TPUT_IT_S, 1, 0 }, { UA("ups"), TPUT_IT_S, 1, 0 },
+	{ UA("s/it"), TPUT_IT_S, 1, 1 },
+	{ UA("TFLOP/s"), TPUT_TFLOPS, 1, 0 }, { UA("TFLOPs"), TPUT_TFLOPS, 1, 0 },
+	{ UA("GFLOP/s"), TPUT_TFLOPS, 1e-3, 0 }, { UA("GFLOPS"), TPUT_TFLOPS, 1e-3, 0 },
+	{ UA("TFLOP/s/gpu"), TPUT_TFLOPS_GPU, 1, 0 }, { UA("TFLOP/s/device"), TPUT_TFLOPS_GPU, 1, 0 },
+	{ UA("TFLOPS_per_GPU"), TPUT_TFLOPS_GPU, 1, 0 }, { UA("tflops/gpu"), TPUT_TFLOPS_GPU, 1, 0 },
+	{ UA("ms"), TPUT_MS_STEP, 1, 0 }, { UA("ms/step"), TPUT_MS_STEP, 1, 0 }, { UA("ms/it"), TPUT_MS_STEP, 1, 0 },
+	{ UA("s"), TPUT_MS_STEP, 1000, 0 }, { UA("s/step"), TPUT_MS_STEP, 1000, 0 },
+	{ UA("%"), TPUT_MFU, 1, 0 }, { UA("MFU%"), TPUT_MFU, 1, 0 }, { UA("mfu"), TPUT_MFU, 1, 0 },
+	{ UA("value"), TPUT_VALUE, 1, 0 },
 };
+#undef UA
 
 int tput_unit_parse(const char *text, size_t len, enum tput_unit *unit, double *scale, int *invert)
 {
 	for (size_t i = 0; i < sizeof unit_aliases / sizeof unit_aliases[0]; i++) {
-		if (strlen(unit_aliases[i].text) == len && strncasecmp(unit_aliases[i].text, text, len) == 0) {
+		if (unit_aliases[i].len == len && strncasecmp(unit_aliases[i].text, text, len) == 0) {
 			*unit = unit_aliases[i].unit;
 			*scale = unit_aliases[i].scale;
 			*invert = unit_aliases[i].invert;
@@ -206,14 +213,15 @@ int tput_preset_find(const char *name)
 
 /* Byte classes looked up on every byte of a line with figures: 1 a digit, 2 a letter, 4 a
  * word byte (a letter, a digit or '_'), 8 the end of a key read backwards from its figure
- * (, | ; { } [ ] ' " tab : = < > *). Bytes from 128 on (left zero) are none of them. */
+ * (, | ; { } [ ] ' " tab : = < > *), 16 what starts a timestamp but a digit ([ and glog's
+ * I W E F). Bytes from 128 on (left zero) are none of them. */
 static const unsigned char byte_class[256] = {
 	0, 0, 0, 0, 0, 0, 0, 0, 0, 8, 0, 0, 0, 0, 0, 0,
 	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 	0, 0, 8, 0, 0, 0, 0, 8, 0, 0, 8, 0, 8, 0, 0, 0,
 	5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 8, 8, 8, 8, 8, 0,
-	0, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
-	6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 8, 0, 8, 0, 4,
+	0, 6, 6, 6, 6, 22, 22, 6, 6, 22, 6, 6, 6, 6, 6, 6,
+	6, 6, 6, 6, 6, 6, 6, 22, 6, 6, 6, 24, 0, 8, 0, 4,
 	0, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
 	6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 8, 8, 8, 0, 0,
 };
@@ -223,6 +231,25 @@ static int is_word_byte(unsigned char c) { return byte_is(c, 4); }
 static int kv_key_stop(char c) { return byte_is((unsigned char)c, 8); }
 
 static int is_digit(char c) { return (unsigned char)(c - '0') < 10; }
+
+/* The first digit in s[i, len), len when none: 16 bytes at a time where SSE2 is there (the
+ * key/value reader hops from figure to figure of every line it reads). */
+static size_t next_digit(const char *s, size_t len, size_t i)
+{
+#if defined(__x86_64__)
+	const __m128i zero = _mm_setzero_si128(), d0 = _mm_set1_epi8('0'), d9 = _mm_set1_epi8(9);
+	for (; i + 16 <= len; i += 16) {
+		/* '0' <= x <= '9': x - '0' (wrapping) is at most 9, so 9 off it (saturating) is 0 */
+		__m128i x = _mm_loadu_si128((const __m128i *)(s + i));
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_subs_epu8(_mm_sub_epi8(x, d0), d9), zero));
+		if (m)
+			return i + (size_t)__builtin_ctz(m);
+	}
+#endif
+	while (i < len && !is_digit(s[i]))
+		i++;
+	return i;
+}
 
 static const double pow10_exact[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
 				      1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22 };
@@ -242,6 +269,22 @@ enum tput_num tput_parse_number(const char *s, size_t len, double *value)
 	if (len - i == 3 && strncasecmp(s + i, "nan", 3) == 0) {
 		*value = NAN;
 		return TPUT_NUM_NAN;
+	}
+	/* Most figures are plain ("7.3233", "301.20"): digits, perhaps a point and more, and
+	 * nothing after; the same mantissa and power of ten as the pass below, without it. */
+	{
+		unsigned long long pm = 0;
+		size_t j = i, pd = 0, pf = 0;
+		for (; j < len && is_digit(s[j]); j++, pd++)
+			pm = pm * 10 + (unsigned)(s[j] - '0');
+		if (j < len && s[j] == '.')
+			for (j++; j < len && is_digit(s[j]); j++, pd++, pf++)
+				pm = pm * 10 + (unsigned)(s[j] - '0');
+		if (j == len && pd > 0 && pd <= 15) {
+			double pv = (double)pm / pow10_exact[pf];
+			*value = neg ? -pv : pv;
+			return TPUT_NUM_OK;
+		}
 	}
 	/* One pass: the digits without separators ("12,345": groups of three) go to buf for
 	 * strtod, and to a mantissa m for the common case that needs no strtod. */
@@ -275,7 +318,7 @@ enum tput_num tput_parse_number(const char *s, size_t len, double *value)
 	}
 	if (digits == 0)
 		return TPUT_NUM_BAD;
-	int exponent = 0;
+	int exponent = 0, e10 = 0, e10_plain = 0;  /* e10: the exponent when plain (a sign, 1-3 digits) */
 	if (i < len && (s[i] == 'e' || s[i] == 'E')) {
 		size_t j = i + 1;
 		if (j < len && (s[j] == '-' || s[j] == '+'))
@@ -284,8 +327,17 @@ enum tput_num tput_parse_number(const char *s, size_t len, double *value)
 			return TPUT_NUM_BAD;
 		exponent = 1;
 		buf[n++] = 'e';
+		size_t e_at = n;
 		for (i++; i < len && (is_digit(s[i]) || s[i] == '-' || s[i] == '+') && n < sizeof buf - 2; i++)
 			buf[n++] = s[i];
+		size_t k = e_at + (buf[e_at] == '-' || buf[e_at] == '+');
+		e10_plain = n - k >= 1 && n - k <= 3;
+		for (size_t d = k; d < n && e10_plain; d++) {
+			e10_plain = is_digit(buf[d]);
+			e10 = e10 * 10 + (buf[d] - '0');
+		}
+		if (buf[e_at] == '-')
+			e10 = -e10;
 	}
 	buf[n] = '\0';
 	double mult = 1;
@@ -304,8 +356,12 @@ enum tput_num tput_parse_number(const char *s, size_t len, double *value)
 	double v;
 	/* Clinger's fast path: a mantissa below 2^53 over an exact power of ten rounds once,
 	 * as strtod does. Anything else goes to strtod. */
+	int e = e10 - frac;
 	if (!exponent && digits <= 15 && m < (1ULL << 53) && frac <= 22) {
 		v = (double)m / pow10_exact[frac];
+	} else if (exponent && e10_plain && digits <= 15 && m < (1ULL << 53) && e >= -22 && e <= 22) {
+		/* "7.214923E+00": m times or over an exact power of ten, one rounding as well */
+		v = e < 0 ? (double)m / pow10_exact[-e] : (double)m * pow10_exact[e];
 	} else {
 		char *end;
 		v = strtod(buf, &end);
@@ -513,8 +569,8 @@ static size_t timestamp_end(const char *s, size_t len, double *seconds)
 	size_t end = len < 96 ? len : 96, n;
 	for (size_t i = 0; i < end; i++) {
 		/* what may start one first: most bytes are not that */
-		if (!is_digit(s[i]) && !(s[i] == '[' || ((s[i] == 'I' || s[i] == 'W' || s[i] == 'E' ||
-							   s[i] == 'F') && i + 1 < len && is_digit(s[i + 1]))))
+		unsigned char c = (unsigned char)s[i];
+		if (!byte_is(c, 1 | 16) || (!is_digit((char)c) && c != '[' && !(i + 1 < len && is_digit(s[i + 1]))))
 			continue;
 		if (i > 0 && (is_alnum(s[i - 1]) || s[i - 1] == '.' || s[i - 1] == ',' || s[i - 1] == '-' ||
 			      s[i - 1] == '/'))
@@ -895,6 +951,10 @@ static size_t kv_unit_after(const char *s, size_t len, size_t j, char *unit, siz
 		size_t st = k;
 		while (k < len && (is_alnum(s[k]) || s[k] == '/' || s[k] == '%' || s[k] == '_'))
 			k++;
+		if (k == st) {  /* most figures: no word after them */
+			unit[0] = '\0';
+			return 0;
+		}
 		size_t n = kv_norm(s + st, k - st, unit, cap);
 		if (n == 0)
 			return 0;
@@ -1079,17 +1139,17 @@ static size_t kv_read(const char *s, size_t len, struct tput_kv *out, size_t max
 	for (const char *b = s, *end = s + len; !info->header && (b = memchr(b, '[', (size_t)(end - b))) != NULL; b++)
 		info->header = ((size_t)(end - b) >= 6 && memcmp(b, "[step=", 6) == 0) ||
 			       ((size_t)(end - b) >= 7 && memcmp(b, "[batch=", 7) == 0);
-	size_t first = 0;
-	while (first < len && !is_digit(s[first]))
-		first++;
+	size_t first = next_digit(s, len, 0);
 	if (first == len)
 		return 0;
+	/* a key holds a letter: none before the first one */
+	size_t first_alpha = 0;
+	while (first_alpha < len && !is_alpha(s[first_alpha]))
+		first_alpha++;
 	size_t n = 0;
 	char unit[48];
 	struct kv_keyinfo tmp;
-	for (size_t i = first; i < len; i++) {
-		if (!is_digit(s[i]))
-			continue;
+	for (size_t i = first; i < len; i = next_digit(s, len, i + 1)) {
 		size_t end = kv_number(s, len, i);
 		if (end == 0) {
 			while (i + 1 < len && (is_alnum(s[i + 1]) || s[i + 1] == '.'))
@@ -1113,13 +1173,13 @@ static size_t kv_read(const char *s, size_t len, struct tput_kv *out, size_t max
 			after = e2;
 			pair = 1;
 		}
-		int side;
-		size_t ulen = kv_unit_after(s, len, after, unit, sizeof unit, &side);
 		i = (after > i ? after : i + 1) - 1;
 		if (neg)
 			continue;
-		size_t kstart, kend;
-		int sep = kv_key(s, at, &kstart, &kend);
+		int side;
+		size_t ulen = kv_unit_after(s, len, after, unit, sizeof unit, &side);
+		size_t kstart = 0, kend = 0;
+		int sep = at > first_alpha ? kv_key(s, at, &kstart, &kend) : 0;
 		/* the unit after it, when it is one */
 		enum kv_class cls = KV_NONE;
 		double scale = 1;
@@ -1273,6 +1333,9 @@ struct tput_ex {
 	struct rule *rules;
 	size_t n, cap;
 	lit_set *literals;     /* every rule's, the rule's index as id */
+	lit_cursor *cursor;    /* the search through a block, each byte looked at once */
+	size_t lit_rules;      /* rules whose literals are in the set: the others are added
+				* at the next search, all at once */
 	int any_unfiltered;    /* a rule without literals: every line goes to the regexes */
 	int kv;                /* index of the key/value reader's rule, -1 when not added */
 	struct carry carry;
@@ -1293,6 +1356,7 @@ tput_ex *tput_ex_new(void)
 {
 	tput_ex *ex = xcalloc(1, sizeof(tput_ex));
 	ex->literals = lit_new();
+	ex->cursor = lit_cursor_new(ex->literals);
 	ex->kvcache = xcalloc(1, sizeof *ex->kvcache);
 	ex->kv = -1;
 	carry_reset(&ex->carry);
@@ -1309,6 +1373,7 @@ void tput_ex_free(tput_ex *ex)
 		free(ex->rules[i].name);
 	}
 	free(ex->rules);
+	lit_cursor_free(ex->cursor);
 	lit_free(ex->literals);
 	free(ex->kvcache);
 	free(ex->joined);
@@ -1374,7 +1439,6 @@ void tput_ex_add_preset(tput_ex *ex, size_t index)
 		for (; r->nlits < 4 && p->literals[r->nlits]; r->nlits++) {
 			r->literals[r->nlits] = p->literals[r->nlits];
 			r->litlen[r->nlits] = strlen(p->literals[r->nlits]);
-			lit_add(ex->literals, r->literals[r->nlits], r->litlen[r->nlits], (unsigned)(ex->n - 1));
 		}
 		r->unit = "value";
 		fix_unit(r);
@@ -1389,7 +1453,6 @@ void tput_ex_add_preset(tput_ex *ex, size_t index)
 		for (; r->nlits < KV_NLITS && kv_literals[r->nlits]; r->nlits++) {
 			r->literals[r->nlits] = kv_literals[r->nlits];
 			r->litlen[r->nlits] = strlen(kv_literals[r->nlits]);
-			lit_add(ex->literals, r->literals[r->nlits], r->litlen[r->nlits], (unsigned)(ex->n - 1));
 		}
 		r->unit = "value";
 		fix_unit(r);
@@ -1414,8 +1477,6 @@ void tput_ex_add_preset(tput_ex *ex, size_t index)
 	r->time_scale = p->time_scale;
 	r->per_device = p->per_device;
 	fix_unit(r);
-	for (size_t k = 0; k < r->nlits; k++)
-		lit_add(ex->literals, r->literals[k], r->litlen[k], (unsigned)(ex->n - 1));
 }
 
 int tput_ex_add_regex(tput_ex *ex, const char *pattern, char *err, size_t errlen)
@@ -1450,10 +1511,32 @@ static int has_literal(const struct rule *r, const char *s, size_t len)
 
 static int has_digit(const char *s, size_t len)
 {
-	for (size_t i = 0; i < len; i++)
-		if (is_digit(s[i]))
-			return 1;
-	return 0;
+	return next_digit(s, len, 0) < len;
+}
+
+/* The literals of the rules added since the last search, into the set in one go. */
+static void sync_literals(tput_ex *ex)
+{
+	if (ex->lit_rules == ex->n)
+		return;
+	size_t total = 0;
+	for (size_t i = ex->lit_rules; i < ex->n; i++)
+		total += ex->rules[i].nlits;
+	const char **texts = xmalloc((total + 1) * sizeof *texts);
+	size_t *lens = xmalloc((total + 1) * sizeof *lens);
+	unsigned *ids = xmalloc((total + 1) * sizeof *ids);
+	size_t k = 0;
+	for (size_t i = ex->lit_rules; i < ex->n; i++)
+		for (size_t j = 0; j < ex->rules[i].nlits; j++, k++) {
+			texts[k] = ex->rules[i].literals[j];
+			lens[k] = ex->rules[i].litlen[j];
+			ids[k] = (unsigned)i;
+		}
+	lit_add_many(ex->literals, total, texts, lens, ids);
+	free(texts);
+	free(lens);
+	free(ids);
+	ex->lit_rules = ex->n;
 }
 
 /* Leftmost literal of any rule in s[0, len): its offset (len when none), its rule in *rule. */
@@ -1463,6 +1546,15 @@ static size_t find_literal(const tput_ex *ex, const char *s, size_t len, size_t 
 	size_t at = lit_find(ex->literals, s, len, &id);
 	*rule = id;
 	return at;
+}
+
+/* The same as find_literal on the block from p on, through the block's cursor. */
+static size_t next_literal(tput_ex *ex, const char *text, const char *p, const char *end, size_t *rule)
+{
+	unsigned id = 0;
+	size_t at = lit_cursor_find(ex->cursor, (size_t)(p - text), &id);
+	*rule = id;
+	return at == (size_t)(end - text) ? (size_t)(end - p) : at - (size_t)(p - text);
 }
 
 /* Rules (bit i) whose literals s[0, len) holds, the first found at offset hit. */
@@ -1788,6 +1880,11 @@ static void line(tput_ex *ex, char *s, size_t len, unsigned long lineno, uint64_
 		tput_host_rank(s + skip + ts, len - skip - ts, &lc.rank);
 	s += skip;
 	len -= skip;
+	if (!lc.split) {  /* one frame: most lines */
+		if (len > 0)
+			frame(ex, s, len, &lc, mask, sink, ctx);
+		return;
+	}
 	/* Captured progress bars: frames joined by "\r", each one a measurement. */
 	while (len > 0) {
 		char *cr = memchr(s, '\r', len);
@@ -1807,6 +1904,7 @@ void tput_ex_line(tput_ex *ex, char *s, size_t len, unsigned long lineno, tput_s
 {
 	if (lineno <= 1)  /* an input's first line: nothing carries over from another */
 		carry_reset(&ex->carry);
+	sync_literals(ex);
 	if (!filtered(ex)) {
 		line(ex, s, len, lineno, UINT64_MAX, sink, ctx);
 		return;
@@ -1954,6 +2052,7 @@ size_t tput_ex_block(tput_ex *ex, char *text, size_t len, unsigned long lineno, 
 	size_t newlines = 0;
 	if (lineno <= 1)
 		carry_reset(&ex->carry);
+	sync_literals(ex);
 	char *done = text;  /* lines before this were looked at */
 	if (!filtered(ex)) {
 		while (at < end) {
@@ -1982,7 +2081,8 @@ size_t tput_ex_block(tput_ex *ex, char *text, size_t len, unsigned long lineno, 
 	 * the first of a line show what other rules the line may be for, and the first past
 	 * its end starts the next line. */
 	const char *counted = text;
-	size_t rule, hit = find_literal(ex, at, (size_t)(end - at), &rule);
+	lit_cursor_start(ex->cursor, text, len);
+	size_t rule, hit = next_literal(ex, text, at, end, &rule);
 	while (hit < (size_t)(end - at)) {
 		char *start = memrchr(at, '\n', hit);
 		start = start ? start + 1 : at;
@@ -1991,7 +2091,7 @@ size_t tput_ex_block(tput_ex *ex, char *text, size_t len, unsigned long lineno, 
 		uint64_t mask = 1ULL << rule;
 		char *next = at + hit + 1;
 		size_t next_rule = 0, more;
-		while ((more = find_literal(ex, next, (size_t)(end - next), &next_rule)) < (size_t)(line_end - next)) {
+		while ((more = next_literal(ex, text, next, end, &next_rule)) < (size_t)(line_end - next)) {
 			mask |= 1ULL << next_rule;
 			next += more + 1;
 		}
@@ -2010,7 +2110,7 @@ size_t tput_ex_block(tput_ex *ex, char *text, size_t len, unsigned long lineno, 
 			line_end = last + line_len(last, end);
 			at = line_end + (line_end < end);
 			done = at;
-			hit = find_literal(ex, at, (size_t)(end - at), &rule);
+			hit = next_literal(ex, text, at, end, &rule);
 			continue;
 		}
 		line(ex, start, n - (n > 0 && start[n - 1] == '\r'), lineno, mask, sink, ctx);

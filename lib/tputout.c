@@ -20,20 +20,37 @@ static void row_put(struct row *r, const char *s, size_t n)
 	r->len += n;
 }
 
+/* "00" to "99": digits two at a time (a row has a dozen numbers or more). */
+static const char digit_pairs[] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
 /* Digits of u with `frac` of them after a point (trailing zeros already dropped). */
 static void row_fixed(struct row *r, int neg, unsigned long long u, int frac)
 {
-	char buf[32], *p = buf + sizeof buf;
-	for (int d = 0; d < frac; d++, u /= 10)
-		*--p = (char)('0' + u % 10);
-	if (frac)
-		*--p = '.';
-	do
-		*--p = (char)('0' + u % 10);
-	while ((u /= 10) != 0);
+	char buf[40], *end = buf + sizeof buf, *p = end;
+	for (; u >= 100; u /= 100) {
+		p -= 2;
+		memcpy(p, digit_pairs + 2 * (u % 100), 2);
+	}
+	if (u >= 10) {
+		p -= 2;
+		memcpy(p, digit_pairs + 2 * u, 2);
+	} else {
+		*--p = (char)('0' + u);
+	}
+	while (end - p < frac + 1)  /* "0.05": at least one digit before the point */
+		*--p = '0';
+	if (frac) {  /* the whole part one to the left, the point after it */
+		size_t whole = (size_t)(end - p) - (size_t)frac;
+		memmove(p - 1, p, whole);
+		p--;
+		p[whole] = '.';
+	}
 	if (neg)
 		*--p = '-';
-	row_put(r, p, (size_t)(buf + sizeof buf - p));
+	row_put(r, p, (size_t)(end - p));
 }
 
 /* Up to 6 decimals, trailing zeros dropped; 0 when v is not the double nearest to such a

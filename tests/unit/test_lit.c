@@ -294,6 +294,76 @@ static void test_random(void **state)
 	}
 }
 
+/* A cursor walking from hit to hit (now and then jumping ahead, or back) answers as
+ * lit_find from each offset does, while the text before the offset asked from changes; the
+ * sets of odd rounds are built by lit_add_many, and must answer as the naive search. */
+static void test_cursor(void **state)
+{
+	(void)state;
+	uint64_t rng = 20261201;
+	char lits[140][40];
+	size_t lens[140];
+	for (int round = 0; round < 3000; round++) {
+		unsigned alpha = 2 + rnd(&rng, 6), base = rnd(&rng, 4) == 0 ? 0 : rnd(&rng, 4) == 0 ? 250 : 'a';
+		size_t n = 1 + rnd(&rng, round % 10 == 0 ? 140 : round % 10 == 5 ? 128 : 10);
+		for (size_t k = 0; k < n; k++) {
+			lens[k] = 1 + rnd(&rng, rnd(&rng, 4) == 0 ? 39 : 6);
+			for (size_t j = 0; j < lens[k]; j++)
+				lits[k][j] = (char)(unsigned char)(base + rnd(&rng, alpha));
+		}
+		size_t len = rnd(&rng, 600);
+		char *text = malloc(len ? len : 1), *orig = malloc(len ? len : 1);
+		assert_non_null(text);
+		assert_non_null(orig);
+		for (size_t j = 0; j < len; j++)
+			text[j] = (char)(unsigned char)(base + rnd(&rng, alpha + 2));
+		for (int plant = 0; plant < 8 && len > 0; plant++) {
+			size_t k = rnd(&rng, (unsigned)n);
+			if (lens[k] <= len)
+				memcpy(text + rnd(&rng, (unsigned)(len - lens[k] + 1)), lits[k], lens[k]);
+		}
+		memcpy(orig, text, len);
+		for (size_t m = 0; m < NMAKERS; m++) {
+			lit_set *set = makers[m]();
+			if (round % 2) {  /* all at once: the same set as one by one */
+				const char *texts[140];
+				unsigned ids[140];
+				for (size_t k = 0; k < n; k++) {
+					texts[k] = lits[k];
+					ids[k] = (unsigned)k;
+				}
+				lit_add_many(set, n, texts, lens, ids);
+			} else {
+				for (size_t k = 0; k < n; k++)
+					lit_add(set, lits[k], lens[k], (unsigned)k);
+			}
+			lit_cursor *cur = lit_cursor_new(set);
+			memcpy(text, orig, len);
+			lit_cursor_start(cur, text, len);
+			for (size_t from = 0, steps = 0; from <= len && steps < 400; steps++) {
+				unsigned want_id = 1000, id = 1000;
+				size_t want = from + naive(lits, lens, n, orig + from, len - from, &want_id);
+				assert_int_equal(lit_cursor_find(cur, from, &id), want);
+				assert_int_equal(id, want_id);
+				/* the caller may change what lies before its next offset */
+				size_t next = want + 1 + (rnd(&rng, 4) == 0 ? rnd(&rng, 40) : 0);
+				if (rnd(&rng, 20) == 0)
+					next = rnd(&rng, (unsigned)len + 1);
+				for (size_t j = 0; j < next && j < len; j++)
+					if (rnd(&rng, 3) == 0)
+						text[j] = (char)(unsigned char)rnd(&rng, 256);
+				if (next < from)  /* going back: what lies after it must be as it was */
+					memcpy(text + next, orig + next, len - next);
+				from = next;
+			}
+			lit_cursor_free(cur);
+			lit_free(set);
+		}
+		free(text);
+		free(orig);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -305,6 +375,7 @@ int main(void)
 		cmocka_unit_test(test_tput_set),
 		cmocka_unit_test(test_add_after_find),
 		cmocka_unit_test(test_random),
+		cmocka_unit_test(test_cursor),
 	};
 	return cmocka_run_group_tests_name("lit", tests, NULL, NULL);
 }
