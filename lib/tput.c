@@ -1925,7 +1925,7 @@ static size_t line_len(const char *s, const char *block_end)
  * exactly as wide, the first starts with the log's prefix (a rank or a timestamp) and the
  * others do not, and the cut falls inside a field (no blank either side of it). */
 enum { WRAP_PARTS = 8 };
-static int wrap_width(size_t n)
+int tput_wrap_width(size_t n)
 {
 	static const unsigned short widths[] = { 80, 100, 120, 132, 160, 200, 250, 256 };
 	for (size_t i = 0; i < sizeof widths / sizeof widths[0]; i++)
@@ -1986,14 +1986,14 @@ static size_t wrap_join(tput_ex *ex, char *text, char *from, char *cur, char *en
 	struct span parts[WRAP_PARTS], back[WRAP_PARTS], later = span_at(cur, end), p;
 	size_t np = 0, nb = 0, width = 0;
 	/* most lines: neither this one nor the one before is as wide as a terminal */
-	if (!wrap_width(later.n) && !(prev_short(from, cur, end, &p) && wrap_width(p.n)))
+	if (!tput_wrap_width(later.n) && !(prev_short(from, cur, end, &p) && tput_wrap_width(p.n)))
 		return 0;
 	if (!log_prefixed(later.s, later.n)) {
 		/* a later part: back to the first, each line before as wide, the first prefixed */
 		for (char *s = cur;;) {
 			if (nb == WRAP_PARTS - 1 || !prev_short(from, s, end, &p))
 				return 0;
-			if (!wrap_width(p.n) || (width && p.n != width) || !wrap_cut(p, later, p.n))
+			if (!tput_wrap_width(p.n) || (width && p.n != width) || !wrap_cut(p, later, p.n))
 				return 0;
 			width = p.n;
 			back[nb++] = later = p;
@@ -2001,7 +2001,7 @@ static size_t wrap_join(tput_ex *ex, char *text, char *from, char *cur, char *en
 			if (log_prefixed(p.s, p.n))
 				break;
 		}
-	} else if (!wrap_width(later.n)) {
+	} else if (!tput_wrap_width(later.n)) {
 		return 0;
 	}
 	while (nb > 0)

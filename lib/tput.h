@@ -136,6 +136,9 @@ void tput_ex_line(tput_ex *ex, char *text, size_t len, unsigned long lineno, tpu
  * Returns the block's "\n" count (for in_block_lines). */
 size_t tput_ex_block(tput_ex *ex, char *text, size_t len, unsigned long lineno, tput_sink *sink,
 		   void *ctx);
+/* Is n (a line's bytes, without its line end) a width records are hard-wrapped at? Only
+ * then may tput_ex_block join lines that tput_ex_line reads apart. */
+int tput_wrap_width(size_t n);
 /* Lines seen so far whose throughput was inference (serving, generation), not training: a
  * caller that found no point says "no training throughput (N inference lines seen)". */
 size_t tput_ex_inference_lines(const tput_ex *ex);

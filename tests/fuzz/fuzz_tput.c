@@ -35,11 +35,14 @@ static void on_point(void *ctx, unsigned long lineno, enum tput_result res, cons
 struct lines_ctx {
 	tput_ex *ex;
 	struct trace trace;
+	int may_wrap;  /* a line as wide as a wrapping terminal: the block reader may join */
 };
 
 static void on_line(void *ctx, struct in_line *line)
 {
 	struct lines_ctx *lc = ctx;
+	size_t bare = line->len && line->text[line->len - 1] == '\r' ? line->len - 1 : line->len;
+	lc->may_wrap |= tput_wrap_width(bare) || tput_wrap_width(line->len);
 	double v;
 	long rank;
 	enum tput_unit unit;
@@ -72,7 +75,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (size_t i = 0; i < tput_npresets; i++)
 			tput_ex_add_preset(ex, i);
 	}
-	struct lines_ctx lc = { ex, { .n = 0 } };
+	struct lines_ctx lc = { ex, { .n = 0 }, 0 };
 	fuzz_lines(data, size, "log", on_line, &lc);
 	char *block = malloc(size ? size : 1);
 	if (!block)
@@ -81,6 +84,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct trace bt = { .n = 0 };
 	tput_ex_block(ex, block, size, 1, on_point, &bt);
 	free(block);
+	if (lc.may_wrap) /* wrapped records are joined by the block reader only (tput.h) */
+		return 0;
 	if (bt.total != lc.trace.total || bt.n != lc.trace.n)
 		abort();
 	for (size_t i = 0; i < bt.n; i++)
