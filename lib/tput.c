@@ -720,6 +720,7 @@ static const struct kw kv_keys[] = {
 	KW("step_time", KV_TIME, 0), KW("step_timing", KV_TIME, 0), KW("elapsed_time_per_iteration", KV_TIME, 0),
 	KW("iter_latency", KV_TIME, 0), KW("iteration_time", KV_TIME, 0), KW("time_per_iteration", KV_TIME, 0),
 	KW("time_per_step", KV_TIME, 0), KW("step_avg", KV_TIME, 0), KW("batch_time", KV_TIME, 0),
+	KW("batch_cost", KV_TIME, 0),
 	KW("seconds", KV_TIME, 1),
 };
 
