@@ -471,25 +471,38 @@ static inline int lit_at(const struct lit *l, const unsigned char *t, size_t roo
 	return l->len <= 8 || memcmp(t + 8, l->text + 8, l->len - 8) == 0;
 }
 
-/* A Teddy candidate: a fingerprint may start at p (the nibbles said so). Its exact bytes
- * name the literals to try; a literal there would start at p - off. Keep the leftmost,
- * then first-added, confirmed one. */
-static inline void teddy_confirm(const lit_set *set, const unsigned char *t, size_t len, size_t p,
-				 size_t *best, size_t *bestk)
+/* The literals (bucket_lits[*first, *end)) whose fingerprint is the m bytes at p; 0 when
+ * none is (most candidates: nibble coincidences that one probe rejects). */
+static inline int fp_group_at(const lit_set *set, const unsigned char *t, size_t len, size_t p,
+			      uint32_t *first, uint32_t *end)
 {
 	if (p + set->m > len)
-		return;
+		return 0;
 	uint32_t key = 0;
 	for (unsigned j = 0; j < set->m; j++)
 		key = key << 8 | t[p + j];
 	size_t h = fp_hash(key);
 	while (set->fp_slot[h] != key + 1) {
 		if (!set->fp_slot[h])
-			return;
+			return 0;
 		h = (h + 1) & (LIT_FP_SLOTS - 1);
 	}
 	unsigned g = set->fp_group[h];
-	for (uint32_t j = set->group_start[g]; j < set->group_start[g + 1]; j++) {
+	*first = set->group_start[g];
+	*end = set->group_start[g + 1];
+	return 1;
+}
+
+/* A Teddy candidate: a fingerprint may start at p (the nibbles said so). Its exact bytes
+ * name the literals to try; a literal there would start at p - off. Keep the leftmost,
+ * then first-added, confirmed one. */
+static inline void teddy_confirm(const lit_set *set, const unsigned char *t, size_t len, size_t p,
+				 size_t *best, size_t *bestk)
+{
+	uint32_t first, end;
+	if (!fp_group_at(set, t, len, p, &first, &end))
+		return;
+	for (uint32_t j = first; j < end; j++) {
 		size_t k = set->bucket_lits[j];
 		const struct lit *l = &set->lits[k];
 		if (p < l->off)
@@ -805,19 +818,10 @@ static void cursor_confirm(lit_cursor *cur, size_t p, size_t from)
 	const lit_set *set = cur->set;
 	const unsigned char *t = cur->t;
 	size_t len = cur->len;
-	if (p + set->m > len)
+	uint32_t first, end;
+	if (!fp_group_at(set, t, len, p, &first, &end))
 		return;
-	uint32_t key = 0;
-	for (unsigned j = 0; j < set->m; j++)
-		key = key << 8 | t[p + j];
-	size_t h = fp_hash(key);
-	while (set->fp_slot[h] != key + 1) {
-		if (!set->fp_slot[h])
-			return;
-		h = (h + 1) & (LIT_FP_SLOTS - 1);
-	}
-	unsigned g = set->fp_group[h];
-	for (uint32_t j = set->group_start[g]; j < set->group_start[g + 1]; j++) {
+	for (uint32_t j = first; j < end; j++) {
 		uint32_t k = set->bucket_lits[j];
 		const struct lit *l = &set->lits[k];
 		if (p < l->off)
