@@ -79,13 +79,7 @@ static void hold(struct cr *c, struct thr *t, double ts)
 }
 
 void chrome_read(const struct doc_buf *doc, double rate, struct err_lines *errs,
-		 doc_stack_fn *fn, void *ctx, struct doc_stats *stats)
-{
-	chrome_read_timed(doc, rate, errs, fn, NULL, ctx, stats);
-}
-
-void chrome_read_timed(const struct doc_buf *doc, double rate, struct err_lines *errs,
-		       doc_stack_fn *fn, doc_time_fn *when, void *ctx, struct doc_stats *stats)
+		 doc_stack_fn *fn, doc_time_fn *when, void *ctx, struct doc_stats *stats)
 {
 	struct cr c = { .doc = doc, .errs = errs, .fn = fn, .when = when, .ctx = ctx, .stats = stats,
 			.scale = rate / 1e6 };

@@ -10,12 +10,9 @@
  * args.line), E closes one; ts is in microseconds. The stack open between
  * two events of a thread counts their distance times rate (samples per second). Stacks get
  * a `thread (0xTID)` pseudo-frame (py-spy's chrometrace tid is the pthread id) unless their
- * root frame is one. */
+ * root frame is one. Each stack is timed through when first, unless when is NULL: held from
+ * its event on, from its thread's first B or E event. */
 void chrome_read(const struct doc_buf *doc, double rate, struct err_lines *errs,
-		 doc_stack_fn *fn, void *ctx, struct doc_stats *stats);
-/* The same, timing each stack through when first (unless NULL): held from its event on,
- * from its thread's first B or E event. */
-void chrome_read_timed(const struct doc_buf *doc, double rate, struct err_lines *errs,
-		       doc_stack_fn *fn, doc_time_fn *when, void *ctx, struct doc_stats *stats);
+		 doc_stack_fn *fn, doc_time_fn *when, void *ctx, struct doc_stats *stats);
 
 #endif

@@ -55,10 +55,10 @@ static void end_doc(readers *r)
 	uint64_t lost = r->stats.lost;
 	switch (r->doc_format) {
 	case LOAD_SPEEDSCOPE:
-		speedscope_read_timed(&r->doc, r->rate, r->errs, r->fn, r->when, r->ctx, &r->stats);
+		speedscope_read(&r->doc, r->rate, r->errs, r->fn, r->when, r->ctx, &r->stats);
 		break;
 	case LOAD_CHROME:
-		chrome_read_timed(&r->doc, r->rate, r->errs, r->fn, r->when, r->ctx, &r->stats);
+		chrome_read(&r->doc, r->rate, r->errs, r->fn, r->when, r->ctx, &r->stats);
 		break;
 	default:
 		flamesvg_read(&r->doc, r->errs, r->fn, r->ctx, &r->stats);

@@ -304,13 +304,7 @@ static int scan_read(struct ss *s, const struct doc_buf *doc, double rate)
 }
 
 void speedscope_read(const struct doc_buf *doc, double rate, struct err_lines *errs,
-		     doc_stack_fn *fn, void *ctx, struct doc_stats *stats)
-{
-	speedscope_read_timed(doc, rate, errs, fn, NULL, ctx, stats);
-}
-
-void speedscope_read_timed(const struct doc_buf *doc, double rate, struct err_lines *errs,
-			   doc_stack_fn *fn, doc_time_fn *when, void *ctx, struct doc_stats *stats)
+		     doc_stack_fn *fn, doc_time_fn *when, void *ctx, struct doc_stats *stats)
 {
 	struct ss s = { .doc = doc, .errs = errs, .fn = fn, .when = when, .ctx = ctx, .stats = stats,
 			.rate = rate };

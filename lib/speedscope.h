@@ -14,13 +14,11 @@
  * "NAME"` (py-spy's) gives the stacks `process PID:""` and `thread (TID): NAME` pseudo-frames
  * at the root unless its frames already begin with them. A sample counts 1 in py-spy's files;
  * elsewhere its weight counts, times rate (samples per second) when the unit is time.
- * Evented profiles: the time a stack is open, times rate. */
+ * Evented profiles: the time a stack is open, times rate. Each stack is timed through when
+ * first, unless when is NULL: a sample i without a time weight is at i/rate seconds, an
+ * instant; weighted samples in a unit of time follow one another from 0; an evented stack is
+ * held from its event on, from the profile's first event. */
 void speedscope_read(const struct doc_buf *doc, double rate, struct err_lines *errs,
-		     doc_stack_fn *fn, void *ctx, struct doc_stats *stats);
-/* The same, timing each stack through when first (unless NULL): a sample i without a time
- * weight is at i/rate seconds, an instant; weighted samples in a unit of time follow one
- * another from 0; an evented stack is held from its event on, from the profile's first event. */
-void speedscope_read_timed(const struct doc_buf *doc, double rate, struct err_lines *errs,
-			   doc_stack_fn *fn, doc_time_fn *when, void *ctx, struct doc_stats *stats);
+		     doc_stack_fn *fn, doc_time_fn *when, void *ctx, struct doc_stats *stats);
 
 #endif

@@ -27,7 +27,7 @@ static void test_events(void **state)
 		"{\"args\":{\"filename\":\"a.py\",\"line\":1},\"name\":\"main\",\"ph\":\"E\",\"pid\":1,\"tid\":255,\"ts\":60000},"
 		"{\"name\":\"thread (9): T\",\"ph\":\"E\",\"pid\":1,\"tid\":7,\"ts\":25000},"
 		"{\"name\":\"x\",\"ph\":\"E\",\"pid\":1,\"tid\":7,\"ts\":26000}]");
-	chrome_read(&d, 100, &errs, stacks_take, &o, &st);
+	chrome_read(&d, 100, &errs, stacks_take, NULL, &o, &st);
 	assert_string_equal(o.text, "thread (0xFF);main (a.py:1) 2\n"
 				    "thread (0xFF);main (a.py:1);f (a.py) 3\n"
 				    "thread (0xFF);main (a.py:1) 1\n"
@@ -37,7 +37,7 @@ static void test_events(void **state)
 
 	/* Timed: each thread's time from its own first event. */
 	o = (struct stacks_out){ "", 0 };
-	chrome_read_timed(&d, 100, &errs, stacks_take, stacks_time, &o, &st);
+	chrome_read(&d, 100, &errs, stacks_take, stacks_time, &o, &st);
 	assert_string_equal(o.text, "@0+0.02 thread (0xFF);main (a.py:1) 2\n"
 				    "@0.02+0.03 thread (0xFF);main (a.py:1);f (a.py) 3\n"
 				    "@0.05+0.01 thread (0xFF);main (a.py:1) 1\n"
@@ -52,9 +52,9 @@ static void test_bad(void **state)
 	struct err_lines errs;
 	err_lines_init(&errs);
 	struct doc_buf d = stacks_doc("{\"traceEvents\": 3}");
-	chrome_read(&d, 100, &errs, stacks_take, &o, &st);
+	chrome_read(&d, 100, &errs, stacks_take, NULL, &o, &st);
 	d = stacks_doc("[\n{\"ph\": \"B\",\n");
-	chrome_read(&d, 100, &errs, stacks_take, &o, &st);
+	chrome_read(&d, 100, &errs, stacks_take, NULL, &o, &st);
 	assert_string_equal(o.text, "");
 	assert_int_equal(st.bad, 2);
 }

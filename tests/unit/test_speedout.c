@@ -54,7 +54,7 @@ static void test_write_and_read_back(void **state)
 	struct err_lines errs;
 	err_lines_init(&errs);
 	struct doc_buf d = stacks_doc(text);
-	speedscope_read(&d, 100, &errs, stacks_take, &o, &st);
+	speedscope_read(&d, 100, &errs, stacks_take, NULL, &o, &st);
 	assert_string_equal(o.text, "thread (1): Main;main (a.py:1);f (a.py:007) 4\n"
 				    "process 3:\"x (y)\";thread (2);g (b.so);odd (x) (y) 1\n"
 				    " 2\n");

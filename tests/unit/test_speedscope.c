@@ -16,7 +16,7 @@ static const char *read_doc(const char *text, struct stacks_out *o, struct doc_s
 	memset(o, 0, sizeof *o);
 	memset(st, 0, sizeof *st);
 	err_lines_init(errs);
-	speedscope_read(&d, 100, errs, stacks_take, o, st);
+	speedscope_read(&d, 100, errs, stacks_take, NULL, o, st);
 	return o->text;
 }
 
@@ -79,7 +79,7 @@ static void test_times(void **state)
 		"{\"type\":\"evented\",\"name\":\"z\",\"unit\":\"milliseconds\",\"events\":["
 		"{\"type\":\"O\",\"frame\":0,\"at\":1000},{\"type\":\"O\",\"frame\":1,\"at\":1100},"
 		"{\"type\":\"C\",\"frame\":1,\"at\":1500},{\"type\":\"C\",\"frame\":0,\"at\":1600}]}]}");
-	speedscope_read_timed(&d, 100, &errs, stacks_take, stacks_time, &o, &st);
+	speedscope_read(&d, 100, &errs, stacks_take, stacks_time, &o, &st);
 	assert_string_equal(o.text, "@0+0 a;b 5\n@0.01+0 a 2\n"
 				    "@0+0.03 b 3\n@0.03+0.02 a 2\n"
 				    "@0+0.1 a 10\n@0.1+0.4 a;b 40\n@0.5+0.1 a 10\n");
