@@ -1049,6 +1049,34 @@ static void kv_key_info(const char *key, struct kv_keyinfo *ki)
 	ki->secs = kv_has(key, "in_s", 0) || kv_has(key, "(s)", 0);
 }
 
+/* What the reader makes of a figure from the line's shape alone (its bytes, every digit as
+ * '0'): where it is and what it may be. Only its value is left to look at: a step must be a
+ * whole number, a rate to invert not zero, and the text must parse. */
+enum kv_what { KV_WHAT_NONE, KV_WHAT_FIGURE, KV_WHAT_INFER };
+enum kv_second { KV_SECOND_NONE, KV_SECOND_PAIR, KV_SECOND_PAREN };
+struct kv_cand {
+	uint32_t at, end;              /* the figure s[at, end) */
+	uint32_t at2, end2;            /* a second one: "N/M tok/s"'s M, "V(W/gpu)"'s W */
+	unsigned char srank;           /* a step when whole, its key's rank; 0: no step */
+	unsigned char loss;            /* a loss */
+	unsigned char what, second;    /* enum kv_what, enum kv_second */
+	unsigned char unit, unit2;     /* enum tput_unit of each */
+	unsigned char invert, average;
+	double scale;
+};
+
+/* A frame's shape and its figures, kept: a log's lines come in a few shapes, each seen over
+ * and over with other digits. */
+enum { KV_SHAPES = 128, KV_SHAPE_MAX = 320, KV_SHAPE_CANDS = 16 };
+struct kv_shape {
+	uint32_t len;                  /* 0: empty */
+	unsigned char ncand;
+	unsigned char header;
+	signed char context;           /* enum tput_context, -1 until asked */
+	char text[KV_SHAPE_MAX];
+	struct kv_cand cand[KV_SHAPE_CANDS];
+};
+
 /* Keys recur line after line ("step", "loss", "tps"): their analysis is kept by hash, two
  * ways a set so that two keys of every line that hash alike do not evict each other. */
 enum { KV_CACHE = 128, KV_KEYMAX = 96 };  /* KV_CACHE: 2^7 sets, as kv_key_lookup takes 7 bits */
@@ -1063,12 +1091,13 @@ struct kv_cache {
 	 * clock or a count ("i0501 12:00:00.015205 1234 train.py"); no word looked for in a
 	 * key has a digit, and a digit stays a digit, so the analysis is the same */
 	struct kv_slot shape[KV_CACHE][2];
+	struct kv_shape shapes[KV_SHAPES][2];
 };
 
 /* The analysis of the key raw[0, rawlen) as written (at most 80 bytes), worked out on its
  * normalized text the first time it is seen. */
 /* The two-way set of table for key[0, len). */
-static struct kv_slot *kv_set(struct kv_slot (*table)[2], const char *key, size_t len)
+static size_t kv_set_index(const char *key, size_t len)
 {
 	/* eight bytes a step: this runs for every figure with a key */
 	uint64_t h = len * 0x9e3779b97f4a7c15ULL, word;
@@ -1083,7 +1112,12 @@ static struct kv_slot *kv_set(struct kv_slot (*table)[2], const char *key, size_
 		h = (h ^ word) * 0xff51afd7ed558ccdULL;
 	}
 	h ^= h >> 33;  /* the set from the high bits, which every byte reached */
-	return table[(h * 0xc4ceb9fe1a85ec53ULL) >> 57];
+	return (size_t)((h * 0xc4ceb9fe1a85ec53ULL) >> 57);
+}
+
+static struct kv_slot *kv_set(struct kv_slot (*table)[2], const char *key, size_t len)
+{
+	return table[kv_set_index(key, len)];
 }
 
 /* The entry of key[0, len) in a set, or NULL. */
@@ -1133,24 +1167,84 @@ static const struct kv_keyinfo *kv_key_lookup(struct kv_cache *cache, const char
 	return &slot->ki;
 }
 
-static size_t kv_read(const char *s, size_t len, struct tput_kv *out, size_t max, struct tput_kv_line *info,
-		      struct kv_cache *cache)
+/* The figure the key/value reader takes from a number at s[at, numend), followed by
+ * s[after...] (its unit or a second number): what it is, in c. */
+static enum kv_what kv_figure(const char *s, size_t len, size_t numend, size_t after, int pair, int side, int sep,
+			      const char *unit, enum kv_class cls, double scale, int invert, int gpu,
+			      const struct kv_keyinfo *ki, struct kv_cand *c)
 {
-	*info = (struct tput_kv_line){ -1, 0, NAN, 0, 0 };
-	for (const char *b = s, *end = s + len; !info->header && (b = memchr(b, '[', (size_t)(end - b))) != NULL; b++)
-		info->header = ((size_t)(end - b) >= 6 && memcmp(b, "[step=", 6) == 0) ||
-			       ((size_t)(end - b) >= 7 && memcmp(b, "[batch=", 7) == 0);
-	size_t first = next_digit(s, len, 0);
-	if (first == len)
-		return 0;
-	/* a key holds a letter: none before the first one */
-	size_t first_alpha = 0;
-	while (first_alpha < len && !is_alpha(s[first_alpha]))
-		first_alpha++;
-	size_t n = 0;
+	int average = 0;
+	if (pair && cls == KV_NONE)
+		return KV_WHAT_NONE;
+	if (cls == KV_NONE) {
+		enum kv_class kcls = (enum kv_class)ki->kcls;
+		/* "KEY V" without ':' or '=': one word that says what it is */
+		if (kcls == KV_NONE || (!sep && (kcls == KV_TIME || (!ki->compound && kcls != KV_TOKENS && kcls != KV_TPS &&
+								   kcls != KV_ITERS && kcls != KV_MFU))))
+			return KV_WHAT_NONE;
+		cls = kcls;
+		if (cls == KV_GFLOPS)
+			scale = 1e-3;
+		if (cls == KV_TIME) {
+			/* a step time: ms when said so, else seconds */
+			if (strcmp(unit, "ms") == 0 || ki->ms)
+				scale = 1;
+			else if (!unit[0] || strcmp(unit, "s") == 0 || strcmp(unit, "sec") == 0 ||
+				 strcmp(unit, "seconds") == 0 || ki->secs || kv_unit_word(unit))
+				scale = 1000;
+			else
+				return KV_WHAT_NONE;
+		}
+		if (cls == KV_MFU && strcmp(unit, "%") != 0 && kv_unit_word(unit) == 0)
+			return KV_WHAT_NONE;
+	}
+	if (ki) {
+		if (ki->infer)
+			return KV_WHAT_INFER;
+		if (ki->skip)
+			return KV_WHAT_NONE;
+		if (ki->gpu)
+			gpu = 1;
+		if (ki->running || (ki->avg && cls != KV_TIME))
+			average = 1;
+	}
+	if (cls == KV_ITERS && gpu)
+		return KV_WHAT_NONE;  /* per-device iterations: no unit of their own */
+	enum tput_unit u = kv_unit_of[cls][gpu];
+	if (cls == KV_TOKENS && !gpu && (side || pair))
+		u = side == 2 ? TPUT_TOKENS_S_TGT : TPUT_TOKENS_S_SRC;
+	c->unit = (unsigned char)u;
+	c->scale = scale;
+	c->invert = (unsigned char)invert;
+	c->average = (unsigned char)average;
+	size_t e3;
+	if (u == TPUT_TOKENS_S_SRC && pair) {
+		c->second = KV_SECOND_PAIR;
+		c->at2 = (uint32_t)(numend + 1);
+		c->end2 = (uint32_t)after;
+		c->unit2 = TPUT_TOKENS_S_TGT;
+	} else if (!gpu && kv_unit_of[cls][1] != u && after + 1 < len && s[after] == '(' && is_digit(s[after + 1]) &&
+		   (e3 = kv_number(s, len, after + 1)) > 0 && kv_paren_gpu(s, len, e3)) {
+		/* "V(W/gpu)": the figure per device beside it (NeMo AutoModel's "tps 9.1(1.1/gpu)") */
+		c->second = KV_SECOND_PAREN;
+		c->at2 = (uint32_t)(after + 1);
+		c->end2 = (uint32_t)e3;
+		c->unit2 = (unsigned char)kv_unit_of[cls][1];
+	}
+	return KV_WHAT_FIGURE;
+}
+
+/* The figures of s[i, len) the reader may take, into c[0, max) (*nc of them): where the
+ * scan stopped, len at the end. A key holds a letter: there is none before first_alpha. */
+static size_t kv_scan(const char *s, size_t len, size_t i, size_t first_alpha, struct kv_cand *c, size_t max,
+		      size_t *nc, struct kv_cache *cache)
+{
 	char unit[48];
 	struct kv_keyinfo tmp;
-	for (size_t i = first; i < len; i = next_digit(s, len, i + 1)) {
+	*nc = 0;
+	for (i = next_digit(s, len, i); i < len; i = next_digit(s, len, i + 1)) {
+		if (*nc == max)
+			return i;
 		size_t end = kv_number(s, len, i);
 		if (end == 0) {
 			while (i + 1 < len && (is_alnum(s[i + 1]) || s[i + 1] == '.'))
@@ -1184,7 +1278,7 @@ static size_t kv_read(const char *s, size_t len, struct tput_kv *out, size_t max
 		/* the unit after it, when it is one */
 		enum kv_class cls = KV_NONE;
 		double scale = 1;
-		int invert = 0, gpu = 0, average = 0;
+		int invert = 0, gpu = 0;
 		for (size_t u = 0; ulen && kv_unit_maybe(unit[0], ulen) && u < sizeof kv_units / sizeof kv_units[0]; u++)
 			if (kv_units[u].len == ulen && unit[0] == kv_units[u].text[0] && memcmp(unit, kv_units[u].text, ulen) == 0) {
 				cls = kv_units[u].cls;
@@ -1194,95 +1288,174 @@ static size_t kv_read(const char *s, size_t len, struct tput_kv *out, size_t max
 				break;
 			}
 		const struct kv_keyinfo *ki = kend ? kv_key_lookup(cache, s + kstart, kend - kstart, &tmp) : NULL;
-		/* most figures (clocks, sizes, counts) name nothing the reader takes: no parse */
+		/* most figures (clocks, sizes, counts) name nothing the reader takes */
 		if (cls == KV_NONE && (!ki || (!ki->srank && !ki->loss && ki->kcls == KV_NONE)))
 			continue;
-		double v;
-		if (tput_parse_number(s + at, numend - at, &v) != TPUT_NUM_OK)
-			continue;
+		struct kv_cand k = { (uint32_t)at, (uint32_t)numend, 0, 0, 0, 0, 0, KV_SECOND_NONE, 0, 0, 0, 0, 1 };
 		if (cls == KV_NONE) {
-			if (ki->srank && v == floor(v) && v < 1e15) {
-				if (ki->srank > info->step_rank) {
-					info->step = (long long)v;
-					info->step_rank = ki->srank;
-				}
-				continue;
-			}
-			if (isnan(info->loss) && !pair && ki->loss) {
-				info->loss = v;
-				continue;
-			}
+			k.srank = ki->srank;
+			k.loss = !pair && ki->loss;
 		}
-		if (pair && cls == KV_NONE)
+		k.what = (unsigned char)kv_figure(s, len, numend, after, pair, side, sep, unit, cls, scale, invert, gpu, ki, &k);
+		if (k.srank || k.loss || k.what != KV_WHAT_NONE)
+			c[(*nc)++] = k;
+	}
+	return len;
+}
+
+/* The values of the figures c[0, nc) of s, after the n already in out[0, max): how many now. */
+static size_t kv_take(const char *s, const struct kv_cand *c, size_t nc, struct tput_kv *out, size_t n, size_t max,
+		      struct tput_kv_line *info)
+{
+	for (size_t k = 0; k < nc; k++) {
+		double v, w;
+		if (tput_parse_number(s + c[k].at, c[k].end - c[k].at, &v) != TPUT_NUM_OK)
 			continue;
-		if (cls == KV_NONE) {
-			enum kv_class kcls = (enum kv_class)ki->kcls;
-			/* "KEY V" without ':' or '=': one word that says what it is */
-			if (kcls == KV_NONE || (!sep && (kcls == KV_TIME || (!ki->compound && kcls != KV_TOKENS && kcls != KV_TPS &&
-									   kcls != KV_ITERS && kcls != KV_MFU))))
-				continue;
-			cls = kcls;
-			if (cls == KV_GFLOPS)
-				scale = 1e-3;
-			if (cls == KV_TIME) {
-				/* a step time: ms when said so, else seconds */
-				if (strcmp(unit, "ms") == 0 || ki->ms)
-					scale = 1;
-				else if (!unit[0] || strcmp(unit, "s") == 0 || strcmp(unit, "sec") == 0 ||
-					 strcmp(unit, "seconds") == 0 || ki->secs || kv_unit_word(unit))
-					scale = 1000;
-				else
-					continue;
+		if (c[k].srank && v == floor(v) && v < 1e15) {
+			if (c[k].srank > info->step_rank) {
+				info->step = (long long)v;
+				info->step_rank = c[k].srank;
 			}
-			if (cls == KV_MFU && strcmp(unit, "%") != 0 && kv_unit_word(unit) == 0)
-				continue;
+			continue;
 		}
-		if (ki) {
-			if (ki->infer) {
-				info->inference = 1;
-				continue;
-			}
-			if (ki->skip)
-				continue;
-			if (ki->gpu)
-				gpu = 1;
-			if (ki->running || (ki->avg && cls != KV_TIME))
-				average = 1;
+		if (c[k].loss && isnan(info->loss)) {
+			info->loss = v;
+			continue;
 		}
-		if (cls == KV_ITERS && gpu)
-			continue;  /* per-device iterations: no unit of their own */
-		if (invert) {
+		if (c[k].what == KV_WHAT_INFER)
+			info->inference = 1;
+		if (c[k].what != KV_WHAT_FIGURE)
+			continue;
+		if (c[k].invert) {
 			if (v == 0)
 				continue;
 			v = 1 / v;
 		}
-		enum tput_unit u = kv_unit_of[cls][gpu];
-		if (cls == KV_TOKENS && !gpu && (side || pair))
-			u = side == 2 ? TPUT_TOKENS_S_TGT : TPUT_TOKENS_S_SRC;
 		if (n < max)
-			out[n++] = (struct tput_kv){ u, v * scale, average };
-		double w;
-		if (u == TPUT_TOKENS_S_SRC && pair && n < max &&
-		    tput_parse_number(s + numend + 1, after - numend - 1, &w) == TPUT_NUM_OK)
-			out[n++] = (struct tput_kv){ TPUT_TOKENS_S_TGT, w * scale, average };
-		/* "V(W/gpu)": the figure per device beside it (NeMo AutoModel's "tps 9.1(1.1/gpu)") */
-		size_t e3;
-		if (!gpu && kv_unit_of[cls][1] != u && after + 1 < len && s[after] == '(' && is_digit(s[after + 1]) && n < max &&
-		    (e3 = kv_number(s, len, after + 1)) > 0 && kv_paren_gpu(s, len, e3) &&
-		    tput_parse_number(s + after + 1, e3 - after - 1, &w) == TPUT_NUM_OK)
-			out[n++] = (struct tput_kv){ kv_unit_of[cls][1], (invert && w ? 1 / w : w) * scale, average };
+			out[n++] = (struct tput_kv){ (enum tput_unit)c[k].unit, v * c[k].scale, c[k].average };
+		if (c[k].second && n < max &&
+		    tput_parse_number(s + c[k].at2, c[k].end2 - c[k].at2, &w) == TPUT_NUM_OK) {
+			if (c[k].second == KV_SECOND_PAREN && c[k].invert && w)
+				w = 1 / w;
+			out[n++] = (struct tput_kv){ (enum tput_unit)c[k].unit2, w * c[k].scale, c[k].average };
+		}
 	}
-	/* A bare "tps" beside a per-device token figure is the whole job's (NeMo AutoModel) */
+	return n;
+}
+
+/* Does the line open a record ("[step=N/M]", "[batch=N/M]") whose lines follow? */
+static int kv_header(const char *s, size_t len)
+{
+	for (const char *b = s, *end = s + len; (b = memchr(b, '[', (size_t)(end - b))) != NULL; b++)
+		if (((size_t)(end - b) >= 6 && memcmp(b, "[step=", 6) == 0) ||
+		    ((size_t)(end - b) >= 7 && memcmp(b, "[batch=", 7) == 0))
+			return 1;
+	return 0;
+}
+
+/* A bare "tps" beside a per-device token figure is the whole job's (NeMo AutoModel) */
+static void kv_tps_whole(struct tput_kv *out, size_t n)
+{
 	for (size_t k = 0; k < n; k++)
 		for (size_t g = 0; out[k].unit == TPUT_TPS && g < n; g++)
 			if (out[g].unit == TPUT_TOKENS_S_GPU)
 				out[k].unit = TPUT_TOKENS_S;
+}
+
+static size_t first_letter(const char *s, size_t len)
+{
+	size_t i = 0;
+	while (i < len && !is_alpha(s[i]))
+		i++;
+	return i;
+}
+
+static size_t kv_read_uncached(const char *s, size_t len, struct tput_kv *out, size_t max, struct tput_kv_line *info,
+			       struct kv_cache *cache)
+{
+	*info = (struct tput_kv_line){ -1, 0, NAN, kv_header(s, len), 0 };
+	size_t first_alpha = first_letter(s, len), n = 0, nc;
+	struct kv_cand c[KV_SHAPE_CANDS];
+	for (size_t i = 0; i < len;) {
+		i = kv_scan(s, len, i, first_alpha, c, KV_SHAPE_CANDS, &nc, cache);
+		n = kv_take(s, c, nc, out, n, max, info);
+	}
+	kv_tps_whole(out, n);
 	return n;
+}
+
+/* s[0, len) with every digit a '0', in out: the line's shape. */
+static void shape_of(const char *s, size_t len, char *out)
+{
+	size_t i = 0;
+#if defined(__x86_64__)
+	const __m128i zero = _mm_setzero_si128(), d0 = _mm_set1_epi8('0'), d9 = _mm_set1_epi8(9);
+	for (; i + 16 <= len; i += 16) {
+		__m128i x = _mm_loadu_si128((const __m128i *)(s + i));
+		__m128i digit = _mm_cmpeq_epi8(_mm_subs_epu8(_mm_sub_epi8(x, d0), d9), zero);
+		_mm_storeu_si128((__m128i *)(out + i), _mm_or_si128(_mm_andnot_si128(digit, x), _mm_and_si128(digit, d0)));
+	}
+#endif
+	for (; i < len; i++)
+		out[i] = is_digit(s[i]) ? '0' : s[i];
+}
+
+/* The entry for s[0, len)'s shape, read now when new; NULL when it is too long or holds too
+ * many figures to keep. */
+static struct kv_shape *kv_shape_of(struct kv_cache *cache, const char *s, size_t len)
+{
+	if (len > KV_SHAPE_MAX || len == 0)
+		return NULL;
+	char shape[KV_SHAPE_MAX];
+	shape_of(s, len, shape);
+	struct kv_shape *set = cache->shapes[kv_set_index(shape, len)];
+	for (int w = 0; w < 2; w++)
+		if (set[w].len == len && memcmp(set[w].text, shape, len) == 0)
+			return set[w].ncand <= KV_SHAPE_CANDS ? &set[w] : NULL;
+	set[1] = set[0];
+	struct kv_shape *e = &set[0];
+	e->len = (uint32_t)len;
+	memcpy(e->text, shape, len);
+	e->header = (unsigned char)kv_header(s, len);
+	e->context = -1;
+	size_t nc;
+	/* one more than kept: a frame with more is read each time as it comes */
+	struct kv_cand c[KV_SHAPE_CANDS + 1];
+	kv_scan(s, len, 0, first_letter(s, len), c, KV_SHAPE_CANDS + 1, &nc, cache);
+	e->ncand = (unsigned char)nc;
+	memcpy(e->cand, c, (nc <= KV_SHAPE_CANDS ? nc : KV_SHAPE_CANDS) * sizeof c[0]);
+	return nc <= KV_SHAPE_CANDS ? e : NULL;
+}
+
+/* The key/value reader: the line's figures in out[0, max), its step, loss and more in info.
+ * With a cache, *shape is the frame's kept shape (NULL when none). */
+static size_t kv_read(const char *s, size_t len, struct tput_kv *out, size_t max, struct tput_kv_line *info,
+		      struct kv_cache *cache, struct kv_shape **shape)
+{
+	struct kv_shape *e = cache ? kv_shape_of(cache, s, len) : NULL;
+	if (shape)
+		*shape = e;
+	if (!e)
+		return kv_read_uncached(s, len, out, max, info, cache);
+	*info = (struct tput_kv_line){ -1, 0, NAN, e->header, 0 };
+	size_t n = kv_take(s, e->cand, e->ncand, out, 0, max, info);
+	kv_tps_whole(out, n);
+	return n;
+}
+
+/* The training context of a frame, once per shape: its words hold no digit. */
+static enum tput_context kv_shape_context(struct kv_shape *e, const char *s, size_t len)
+{
+	if (!e)
+		return tput_context(s, len);
+	if (e->context < 0)
+		e->context = (signed char)tput_context(s, len);
+	return (enum tput_context)e->context;
 }
 
 size_t tput_kv_read(const char *s, size_t len, struct tput_kv *out, size_t max, struct tput_kv_line *info)
 {
-	return kv_read(s, len, out, max, info, NULL);
+	return kv_read(s, len, out, max, info, NULL, NULL);
 }
 
 /* The key/value reader looks at lines holding one of these (case matters to the search). */
@@ -1309,6 +1482,15 @@ struct rule {
 	int fixed_invert;
 	double time_scale;
 	int g_tput, g_unit, g_step, g_time, g_loss, g_rank, g_total;  /* group numbers, -1 when absent */
+};
+
+/* A line's shape (every digit a '0') and the rules whose literals it holds: most lines of
+ * a log come in a few shapes, and looking one up costs less than searching the line. */
+enum { LINE_SHAPES = 128, LINE_SHAPE_MAX = 384 };
+struct line_shape {
+	uint32_t len;              /* 0: empty */
+	uint64_t mask;
+	char text[LINE_SHAPE_MAX];
 };
 
 /* What a run of lines leaves for the next: a record header's step and time, the last figure
@@ -1344,6 +1526,8 @@ struct tput_ex {
 	struct kv_cache *kvcache;  /* the key/value reader's analysis of the keys seen */
 	char *joined;              /* a record hard-wrapped over lines, put back together */
 	size_t joined_cap;
+	struct line_shape (*line_shapes)[2]; /* the rules whose literals each line shape holds */
+	int shapes_ok;             /* no literal has a digit: a line's shape tells its rules */
 };
 
 static void carry_reset(struct carry *c)
@@ -1359,6 +1543,7 @@ tput_ex *tput_ex_new(void)
 	ex->literals = lit_new();
 	ex->cursor = lit_cursor_new(ex->literals);
 	ex->kvcache = xcalloc(1, sizeof *ex->kvcache);
+	ex->line_shapes = xcalloc(LINE_SHAPES, sizeof *ex->line_shapes);
 	ex->kv = -1;
 	carry_reset(&ex->carry);
 	return ex;
@@ -1377,6 +1562,7 @@ void tput_ex_free(tput_ex *ex)
 	lit_cursor_free(ex->cursor);
 	lit_free(ex->literals);
 	free(ex->kvcache);
+	free(ex->line_shapes);
 	free(ex->joined);
 	free(ex);
 }
@@ -1534,6 +1720,13 @@ static void sync_literals(tput_ex *ex)
 			ids[k] = (unsigned)i;
 		}
 	lit_add_many(ex->literals, total, texts, lens, ids);
+	/* the shapes' rules are the old ones' */
+	memset(ex->line_shapes, 0, LINE_SHAPES * sizeof *ex->line_shapes);
+	ex->shapes_ok = 1;
+	for (size_t i = 0; i < ex->n; i++)
+		for (size_t j = 0; j < ex->rules[i].nlits; j++)
+			if (has_digit(ex->rules[i].literals[j], ex->rules[i].litlen[j]))
+				ex->shapes_ok = 0;
 	free(texts);
 	free(lens);
 	free(ids);
@@ -1570,6 +1763,31 @@ static uint64_t rules_in_line(const tput_ex *ex, const char *s, size_t len, size
 		from += more + 1;
 	}
 	return mask;
+}
+
+/* Rules whose literals the line s[0, len) holds, by its shape when seen before; *known says
+ * whether it was. */
+static uint64_t line_rules(tput_ex *ex, const char *s, size_t len, int *known)
+{
+	size_t rule, hit;
+	*known = 0;
+	if (len > LINE_SHAPE_MAX) {
+		hit = find_literal(ex, s, len, &rule);
+		return hit < len ? rules_in_line(ex, s, len, hit, rule) : 0;
+	}
+	char shape[LINE_SHAPE_MAX];
+	shape_of(s, len, shape);
+	struct line_shape *set = ex->line_shapes[kv_set_index(shape, len)];
+	for (int w = 0; w < 2; w++)
+		if (set[w].len == len && memcmp(set[w].text, shape, len) == 0) {
+			*known = 1;
+			return set[w].mask;
+		}
+	set[1] = set[0];
+	set[0].len = (uint32_t)len;
+	memcpy(set[0].text, shape, len);
+	hit = find_literal(ex, s, len, &rule);
+	return set[0].mask = hit < len ? rules_in_line(ex, s, len, hit, rule) : 0;
 }
 
 struct line_ctx {
@@ -1670,10 +1888,11 @@ static uint64_t frame_hash(const char *s, size_t len)
 /* The key/value reader's figures join the preset's: one per unit, a plain figure before a
  * running average; the line's step and loss fill what the preset left unknown. */
 static size_t add_kv(tput_ex *ex, int rule, const char *s, size_t len, const struct line_ctx *lc, int per_device,
-		     struct tput_point *pts, size_t np, int *from_kv_avg, struct tput_kv_line *info)
+		     struct tput_point *pts, size_t np, int *from_kv_avg, struct tput_kv_line *info,
+		     struct kv_shape **shape)
 {
 	struct tput_kv kvs[FRAME_MAX];
-	size_t nk = kv_read(s, len, kvs, FRAME_MAX, info, ex->kvcache);
+	size_t nk = kv_read(s, len, kvs, FRAME_MAX, info, ex->kvcache, shape);
 	for (size_t k = 0; k < nk; k++) {
 		enum tput_unit u = per_device > 0 ? per_device_unit(kvs[k].unit) : kvs[k].unit;
 		if (per_device < 0 && u == TPUT_TPS)
@@ -1746,6 +1965,7 @@ static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx 
 		break;
 	}
 	struct tput_kv_line info = { -1, 0, NAN, 0, 0 };
+	struct kv_shape *shape = NULL;
 	int kv = ex->kv;
 	/* A frame without a digit has no figure for the reader: only HF's summary header (its
 	 * own literal) matters, and the reader's literals are not searched for. */
@@ -1763,7 +1983,7 @@ static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx 
 			c->metrics_line = lc->lineno;  /* HF's summary block: a copy of the figures above */
 			return;
 		}
-		np = add_kv(ex, thin >= 0 ? thin : kv, s, len, lc, per_device, pts, np, from_kv_avg, &info);
+		np = add_kv(ex, thin >= 0 ? thin : kv, s, len, lc, per_device, pts, np, from_kv_avg, &info, &shape);
 		if (closing)  /* nor is the closing frame's rate a step when the reader finds it */
 			for (size_t i = np; i-- > 0;)
 				if (pts[i].unit == base.unit) {
@@ -1785,7 +2005,7 @@ static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx 
 			sink(ctx, lc->lineno, TPUT_NOMATCH, NULL, reason);
 		return;
 	}
-	enum tput_context where = tput_context(s, len);
+	enum tput_context where = kv_shape_context(shape, s, len);
 	if (where != TPUT_CTX_TRAIN) {
 		if (where == TPUT_CTX_INFERENCE)
 			ex->inference++;
@@ -2077,11 +2297,49 @@ size_t tput_ex_block(tput_ex *ex, char *text, size_t len, unsigned long lineno, 
 		}
 		return newlines;
 	}
+	/* Line by line while the lines' shapes were mostly seen before; a block of new shapes
+	 * goes to the search below. */
+	size_t tried = 0, missed = 0;
+	while (ex->shapes_ok && at < end) {
+		if (tried == 256) {
+			if (missed * 4 > tried)
+				break;
+			tried = missed = 0;
+		}
+		size_t n = line_len(at, end);
+		int known;
+		uint64_t mask = line_rules(ex, at, n, &known);
+		tried++;
+		missed += !known;
+		if (mask) {
+			char *first, *last;
+			size_t jl = wrap_join(ex, text, done, at, end, &first, &last);
+			if (jl) {
+				size_t jrule, jhit = find_literal(ex, ex->joined, jl, &jrule);
+				uint64_t jmask = jhit < jl ? rules_in_line(ex, ex->joined, jl, jhit, jrule) : mask;
+				line(ex, ex->joined, jl, lineno - in_count_lines(first, (size_t)(at - first)), jmask, sink, ctx);
+				size_t parts = in_count_lines(at, (size_t)(last - at));
+				lineno += parts;
+				newlines += parts;
+				at = last;
+				n = line_len(at, end);
+			} else {
+				line(ex, at, n - (n > 0 && at[n - 1] == '\r'), lineno, mask, sink, ctx);
+			}
+		}
+		lineno++;
+		newlines += at + n < end;
+		at += n + 1;
+		if (mask)
+			done = at;
+	}
+	if (at >= end)
+		return newlines;
 	/* Search the block for literals; only the lines they fall in are looked at, and lines
 	 * are counted between them. Each search runs on from the last hit, so the hits after
 	 * the first of a line show what other rules the line may be for, and the first past
 	 * its end starts the next line. */
-	const char *counted = text;
+	const char *counted = at;
 	lit_cursor_start(ex->cursor, text, len);
 	size_t rule, hit = next_literal(ex, text, at, end, &rule);
 	while (hit < (size_t)(end - at)) {
