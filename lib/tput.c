@@ -1453,9 +1453,13 @@ static enum tput_context kv_shape_context(struct kv_shape *e, const char *s, siz
 	return (enum tput_context)e->context;
 }
 
-size_t tput_kv_read(const char *s, size_t len, struct tput_kv *out, size_t max, struct tput_kv_line *info)
+tput_kv_cache *tput_kv_cache_new(void) { return xcalloc(1, sizeof(tput_kv_cache)); }
+void tput_kv_cache_free(tput_kv_cache *cache) { free(cache); }
+
+size_t tput_kv_read(const char *s, size_t len, struct tput_kv *out, size_t max, struct tput_kv_line *info,
+		    tput_kv_cache *cache)
 {
-	return kv_read(s, len, out, max, info, NULL, NULL);
+	return kv_read(s, len, out, max, info, cache, NULL);
 }
 
 /* The key/value reader looks at lines holding one of these (case matters to the search). */
@@ -1542,7 +1546,7 @@ tput_ex *tput_ex_new(void)
 	tput_ex *ex = xcalloc(1, sizeof(tput_ex));
 	ex->literals = lit_new();
 	ex->cursor = lit_cursor_new(ex->literals);
-	ex->kvcache = xcalloc(1, sizeof *ex->kvcache);
+	ex->kvcache = tput_kv_cache_new();
 	ex->line_shapes = xcalloc(LINE_SHAPES, sizeof *ex->line_shapes);
 	ex->kv = -1;
 	carry_reset(&ex->carry);
@@ -1561,7 +1565,7 @@ void tput_ex_free(tput_ex *ex)
 	free(ex->rules);
 	lit_cursor_free(ex->cursor);
 	lit_free(ex->literals);
-	free(ex->kvcache);
+	tput_kv_cache_free(ex->kvcache);
 	free(ex->line_shapes);
 	free(ex->joined);
 	free(ex);

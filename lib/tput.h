@@ -85,8 +85,13 @@ struct tput_kv_line {
 	int header;            /* a record header ("[step=N/M", "[batch=N/M]") */
 	int inference;         /* a figure was left out as inference */
 };
+/* What the reader learnt of the keys and line shapes seen: with it, a line of a shape seen
+ * before costs only the parse of its figures, and gives what it gives without it. */
+typedef struct kv_cache tput_kv_cache;
+tput_kv_cache *tput_kv_cache_new(void);
+void tput_kv_cache_free(tput_kv_cache *cache);
 size_t tput_kv_read(const char *text, size_t len, struct tput_kv *out, size_t max,
-		    struct tput_kv_line *info);
+		    struct tput_kv_line *info, tput_kv_cache *cache);
 
 struct tput_point {
 	long rank;             /* -1 when unknown */

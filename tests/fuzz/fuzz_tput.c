@@ -34,6 +34,7 @@ static void on_point(void *ctx, unsigned long lineno, enum tput_result res, cons
 
 struct lines_ctx {
 	tput_ex *ex;
+	tput_kv_cache *kv;  /* kept from input to input, as an extractor's is */
 	struct trace trace;
 	int may_wrap;  /* a line as wide as a wrapping terminal: the block reader may join */
 };
@@ -56,12 +57,26 @@ static void on_line(void *ctx, struct in_line *line)
 		abort();
 	struct tput_kv kv[8];
 	struct tput_kv_line info;
-	size_t n = tput_kv_read(line->text, line->len, kv, 8, &info);
+	size_t n = tput_kv_read(line->text, line->len, kv, 8, &info, NULL);
 	if (n > 8)
 		abort();
 	for (size_t k = 0; k < n; k++)
 		if (kv[k].unit >= TPUT_NUNITS || !(kv[k].value >= 0))
 			abort();
+	/* Read with what earlier lines taught (the shape may be known, from other digits) and
+	 * again (it is): the same as without. */
+	for (int again = 0; again < 2; again++) {
+		struct tput_kv ck[8];
+		struct tput_kv_line ci;
+		if (tput_kv_read(line->text, line->len, ck, 8, &ci, lc->kv) != n || ci.step != info.step ||
+		    ci.step_rank != info.step_rank || memcmp(&ci.loss, &info.loss, sizeof ci.loss) != 0 ||
+		    ci.header != info.header || ci.inference != info.inference)
+			abort();
+		for (size_t k = 0; k < n; k++)
+			if (ck[k].unit != kv[k].unit || memcmp(&ck[k].value, &kv[k].value, sizeof(double)) != 0 ||
+			    ck[k].average != kv[k].average)
+				abort();
+	}
 	tput_ex_line(lc->ex, line->text, line->len, line->lineno, on_point, &lc->trace);
 }
 
@@ -70,12 +85,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* Compiling every preset is costly; an extractor's memory of the lines before (record
 	 * headers, copies) starts again when line numbers do. */
 	static tput_ex *ex;
+	static tput_kv_cache *kv;
 	if (!ex) {
+		kv = tput_kv_cache_new();
 		ex = tput_ex_new();
 		for (size_t i = 0; i < tput_npresets; i++)
 			tput_ex_add_preset(ex, i);
 	}
-	struct lines_ctx lc = { ex, { .n = 0 }, 0 };
+	struct lines_ctx lc = { ex, kv, { .n = 0 }, 0 };
 	fuzz_lines(data, size, "log", on_line, &lc);
 	char *block = malloc(size ? size : 1);
 	if (!block)

@@ -224,7 +224,7 @@ static void test_kv_reader(void **state)
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		struct tput_kv kv[8];
 		struct tput_kv_line info;
-		size_t n = tput_kv_read(cases[i].line, strlen(cases[i].line), kv, 8, &info);
+		size_t n = tput_kv_read(cases[i].line, strlen(cases[i].line), kv, 8, &info, NULL);
 		assert_int_equal(n, cases[i].n);
 		if (n > 0) {
 			assert_int_equal(kv[0].unit, cases[i].unit);
@@ -239,25 +239,54 @@ static void test_kv_reader(void **state)
 	struct tput_kv kv[8];
 	struct tput_kv_line info;
 	const char *line = "Avg prompt throughput: 1254.4 tokens/s, Avg generation throughput: 29.2 tokens/s";
-	assert_int_equal(tput_kv_read(line, strlen(line), kv, 8, &info), 0);
+	assert_int_equal(tput_kv_read(line, strlen(line), kv, 8, &info, NULL), 0);
 	assert_true(info.inference);
 	line = "epoch=0/micro_step=40/global_step=10, RunningAvgSamplesPerSec=25.02, CurrSamplesPerSec=25.70";
-	assert_int_equal(tput_kv_read(line, strlen(line), kv, 8, &info), 2);
+	assert_int_equal(tput_kv_read(line, strlen(line), kv, 8, &info, NULL), 2);
 	assert_true(kv[0].average && !kv[1].average);
 	assert_true(info.step == 10);
 	/* the second figure of each line: the target's, the per-device one */
 	line = "lr: 0.00028; 5092/261 tok/s;   6641 sec";
-	assert_int_equal(tput_kv_read(line, strlen(line), kv, 8, &info), 2);
+	assert_int_equal(tput_kv_read(line, strlen(line), kv, 8, &info, NULL), 2);
 	assert_int_equal(kv[1].unit, TPUT_TOKENS_S_TGT);
 	near(kv[1].value, 261);
 	line = "xent:  10.47; 3599 src tok/s; 3678 tgt tok/s;   9861 s elapsed";
-	assert_int_equal(tput_kv_read(line, strlen(line), kv, 8, &info), 2);
+	assert_int_equal(tput_kv_read(line, strlen(line), kv, 8, &info, NULL), 2);
 	assert_int_equal(kv[1].unit, TPUT_TOKENS_S_TGT);
 	near(kv[1].value, 3678);
 	line = "mem 30.12 GiB | tps 12345.67(1543.21/gpu) | num_label_tokens 4096";
-	assert_int_equal(tput_kv_read(line, strlen(line), kv, 8, &info), 2);
+	assert_int_equal(tput_kv_read(line, strlen(line), kv, 8, &info, NULL), 2);
 	assert_int_equal(kv[1].unit, TPUT_TOKENS_S_GPU);
 	near(kv[1].value, 1543.21);
+}
+
+/* A line of a shape seen before (the same bytes but digits) is read from the cache: the
+ * values are its own, and a value that decides (a step must be whole, a rate to invert not
+ * zero) is looked at again. */
+static void test_kv_reader_cache(void **state)
+{
+	(void)state;
+	tput_kv_cache *cache = tput_kv_cache_new();
+	struct tput_kv kv[8];
+	struct tput_kv_line info;
+	const char *first = "step: 12  loss: 2.25  tps: 4,321  mfu: 30.5%";
+	const char *same = "step: 13  loss: 2.75  tps: 5,009  mfu: 31.0%";
+	assert_int_equal(tput_kv_read(first, strlen(first), kv, 8, &info, cache), 2);
+	assert_int_equal(tput_kv_read(same, strlen(same), kv, 8, &info, cache), 2);
+	assert_true(info.step == 13);
+	assert_true(info.loss == 2.75);
+	assert_int_equal(kv[0].unit, TPUT_TPS);
+	assert_true(kv[0].value == 5009);
+	assert_int_equal(kv[1].unit, TPUT_MFU);
+	assert_true(kv[1].value == 31.0);
+	/* a step that is no whole number is no step; a rate of zero seconds per step is none */
+	first = "iter 7 | 0.50 s/it | step 4";
+	same = "iter 8 | 0.00 s/it | step 5.5";
+	assert_int_equal(tput_kv_read(first, strlen(first), kv, 8, &info, cache), 1);
+	assert_true(kv[0].value == 2 && info.step == 7);
+	assert_int_equal(tput_kv_read(same, strlen(same), kv, 8, &info, cache), 0);
+	assert_true(info.step == 8);
+	tput_kv_cache_free(cache);
 }
 
 /* Training or not: whole words, any case, "val_loss" one word. */
@@ -746,6 +775,7 @@ int main(void)
 		cmocka_unit_test(test_block),
 		cmocka_unit_test(test_every_figure),
 		cmocka_unit_test(test_kv_reader),
+		cmocka_unit_test(test_kv_reader_cache),
 		cmocka_unit_test(test_context),
 		cmocka_unit_test(test_runs_of_lines),
 		cmocka_unit_test(test_wrapped_record),
