@@ -1069,6 +1069,7 @@ struct kv_cand {
  * and over with other digits. */
 enum { KV_SHAPES = 128, KV_SHAPE_MAX = 320, KV_SHAPE_CANDS = 16 };
 struct kv_shape {
+	uint64_t serial;               /* which reading this is: a slot is read anew for others */
 	uint32_t len;                  /* 0: empty */
 	unsigned char ncand;
 	unsigned char header;
@@ -1092,6 +1093,7 @@ struct kv_cache {
 	 * key has a digit, and a digit stays a digit, so the analysis is the same */
 	struct kv_slot shape[KV_CACHE][2];
 	struct kv_shape shapes[KV_SHAPES][2];
+	uint64_t serial;           /* of the last shape read */
 };
 
 /* The analysis of the key raw[0, rawlen) as written (at most 80 bytes), worked out on its
@@ -1415,6 +1417,7 @@ static struct kv_shape *kv_shape_of(struct kv_cache *cache, const char *s, size_
 			return set[w].ncand <= KV_SHAPE_CANDS ? &set[w] : NULL;
 	set[1] = set[0];
 	struct kv_shape *e = &set[0];
+	e->serial = ++cache->serial;
 	e->len = (uint32_t)len;
 	memcpy(e->text, shape, len);
 	e->header = (unsigned char)kv_header(s, len);
@@ -1431,9 +1434,9 @@ static struct kv_shape *kv_shape_of(struct kv_cache *cache, const char *s, size_
 /* The key/value reader: the line's figures in out[0, max), its step, loss and more in info.
  * With a cache, *shape is the frame's kept shape (NULL when none). */
 static size_t kv_read(const char *s, size_t len, struct tput_kv *out, size_t max, struct tput_kv_line *info,
-		      struct kv_cache *cache, struct kv_shape **shape)
+		      struct kv_cache *cache, struct kv_shape *known, struct kv_shape **shape)
 {
-	struct kv_shape *e = cache ? kv_shape_of(cache, s, len) : NULL;
+	struct kv_shape *e = known ? known : cache ? kv_shape_of(cache, s, len) : NULL;
 	if (shape)
 		*shape = e;
 	if (!e)
@@ -1460,7 +1463,7 @@ void tput_kv_cache_free(tput_kv_cache *cache) { free(cache); }
 size_t tput_kv_read(const char *s, size_t len, struct tput_kv *out, size_t max, struct tput_kv_line *info,
 		    tput_kv_cache *cache)
 {
-	return kv_read(s, len, out, max, info, cache, NULL);
+	return kv_read(s, len, out, max, info, cache, NULL, NULL);
 }
 
 /* The key/value reader looks at lines holding one of these (case matters to the search). */
@@ -1495,6 +1498,11 @@ enum { LINE_SHAPES = 128, LINE_SHAPE_MAX = 384 };
 struct line_shape {
 	uint32_t len;              /* 0: empty */
 	uint64_t mask;
+	/* the key/value reader's shape of the line's frame s[frame_at, frame_at + frame_len):
+	 * a line of this shape has a frame of that shape there, while the reading is kept */
+	struct kv_shape *frame;
+	uint64_t frame_serial;
+	uint32_t frame_at, frame_len;
 	char text[LINE_SHAPE_MAX];
 };
 
@@ -1510,8 +1518,7 @@ struct carry {
 	unsigned long lineno;      /* 0: no header */
 	long long last_step[TPUT_NUNITS];
 	unsigned long last_line[TPUT_NUNITS];
-	uint64_t last_hash;
-	unsigned long last_hash_line;
+	unsigned long last_frame_line; /* the line of the last frame with figures (its text: ex->last_frame) */
 	unsigned long metrics_line; /* a "***** train metrics *****" summary block starts here */
 	unsigned long emit_line, emit_prev; /* the last line that gave figures, and the one before */
 	unsigned long seen_line;   /* the last line looked at: a smaller number starts another input */
@@ -1531,6 +1538,8 @@ struct tput_ex {
 	struct kv_cache *kvcache;  /* the key/value reader's analysis of the keys seen */
 	char *joined;              /* a record hard-wrapped over lines, put back together */
 	size_t joined_cap;
+	char *last_frame;          /* the last frame that gave figures: a redraw repeats it */
+	size_t last_frame_len, last_frame_cap;
 	struct line_shape (*line_shapes)[2]; /* the rules whose literals each line shape holds */
 	int shapes_ok;             /* no literal has a digit: a line's shape tells its rules */
 };
@@ -1569,6 +1578,7 @@ void tput_ex_free(tput_ex *ex)
 	tput_kv_cache_free(ex->kvcache);
 	free(ex->line_shapes);
 	free(ex->joined);
+	free(ex->last_frame);
 	free(ex);
 }
 
@@ -1771,31 +1781,37 @@ static uint64_t rules_in_line(const tput_ex *ex, const char *s, size_t len, size
 }
 
 /* Rules whose literals the line s[0, len) holds, by its shape when seen before; *known says
- * whether it was. */
-static uint64_t line_rules(tput_ex *ex, const char *s, size_t len, int *known)
+ * whether it was, *shape is its entry (NULL when too long to keep). */
+static uint64_t line_rules(tput_ex *ex, const char *s, size_t len, int *known, struct line_shape **shape)
 {
 	size_t rule, hit;
 	*known = 0;
+	*shape = NULL;
 	if (len > LINE_SHAPE_MAX) {
 		hit = find_literal(ex, s, len, &rule);
 		return hit < len ? rules_in_line(ex, s, len, hit, rule) : 0;
 	}
-	char shape[LINE_SHAPE_MAX];
-	shape_of(s, len, shape);
-	struct line_shape *set = ex->line_shapes[kv_set_index(shape, len)];
+	char text[LINE_SHAPE_MAX];
+	shape_of(s, len, text);
+	struct line_shape *set = ex->line_shapes[kv_set_index(text, len)];
 	for (int w = 0; w < 2; w++)
-		if (set[w].len == len && memcmp(set[w].text, shape, len) == 0) {
+		if (set[w].len == len && memcmp(set[w].text, text, len) == 0) {
 			*known = 1;
+			*shape = &set[w];
 			return set[w].mask;
 		}
 	set[1] = set[0];
 	set[0].len = (uint32_t)len;
-	memcpy(set[0].text, shape, len);
+	set[0].frame = NULL;
+	memcpy(set[0].text, text, len);
 	hit = find_literal(ex, s, len, &rule);
+	*shape = &set[0];
 	return set[0].mask = hit < len ? rules_in_line(ex, s, len, hit, rule) : 0;
 }
 
 struct line_ctx {
+	struct line_shape *shape; /* the line's, NULL when unknown */
+	const char *start;        /* the line's first byte */
 	int split;
 	int digits;            /* the line past its rank prefix has a digit (its frames may) */
 	long rank;
@@ -1875,21 +1891,6 @@ static enum tput_unit per_device_unit(enum tput_unit u)
 	}
 }
 
-/* Eight bytes a step: it runs over every line that gives figures. */
-static uint64_t frame_hash(const char *s, size_t len)
-{
-	uint64_t h = 1469598103934665603ULL ^ len, w;
-	size_t i = 0;
-	for (; i + 8 <= len; i += 8) {
-		memcpy(&w, s + i, 8);
-		h = (h ^ w) * 0x9e3779b97f4a7c15ULL;
-		h ^= h >> 29;
-	}
-	for (; i < len; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
-	return h;
-}
-
 /* The key/value reader's figures join the preset's: one per unit, a plain figure before a
  * running average; the line's step and loss fill what the preset left unknown. */
 static size_t add_kv(tput_ex *ex, int rule, const char *s, size_t len, const struct line_ctx *lc, int per_device,
@@ -1897,7 +1898,17 @@ static size_t add_kv(tput_ex *ex, int rule, const char *s, size_t len, const str
 		     struct kv_shape **shape)
 {
 	struct tput_kv kvs[FRAME_MAX];
-	size_t nk = kv_read(s, len, kvs, FRAME_MAX, info, ex->kvcache, shape);
+	struct line_shape *ls = lc->shape;
+	uint32_t frame_at = (uint32_t)(s - lc->start);
+	int linked = ls && ls->frame && ls->frame->serial == ls->frame_serial && ls->frame_at == frame_at &&
+		     ls->frame_len == len;
+	size_t nk = kv_read(s, len, kvs, FRAME_MAX, info, ex->kvcache, linked ? ls->frame : NULL, shape);
+	if (ls && !linked && *shape) {
+		ls->frame = *shape;
+		ls->frame_serial = (*shape)->serial;
+		ls->frame_at = frame_at;
+		ls->frame_len = (uint32_t)len;
+	}
 	for (size_t k = 0; k < nk; k++) {
 		enum tput_unit u = per_device > 0 ? per_device_unit(kvs[k].unit) : kvs[k].unit;
 		if (per_device < 0 && u == TPUT_TPS)
@@ -2024,14 +2035,16 @@ static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx 
 		return;
 	}
 	/* A redraw of the frame just seen (a line printed twice, a bar drawn again) is no new figure. */
-	uint64_t h = frame_hash(s, len);
-	if (c->last_hash_line && h == c->last_hash && lc->lineno <= c->last_hash_line + 1) {
+	if (c->last_frame_line && lc->lineno <= c->last_frame_line + 1 && len == ex->last_frame_len &&
+	    memcmp(s, ex->last_frame, len) == 0) {
 		ex->copies += np;
 		sink(ctx, lc->lineno, TPUT_NOMATCH, NULL, "a copy of the line before");
 		return;
 	}
-	c->last_hash = h;
-	c->last_hash_line = lc->lineno;
+	ex->last_frame = xgrow(ex->last_frame, &ex->last_frame_cap, len, 1);
+	memcpy(ex->last_frame, s, len);
+	ex->last_frame_len = len;
+	c->last_frame_line = lc->lineno;
 	int header_ok = c->lineno && lc->lineno >= c->lineno && lc->lineno - c->lineno < 256;
 	/* sorted by unit; step, loss and time from the preset, the line, or the record's header */
 	for (size_t i = 1; i < np; i++)
@@ -2088,12 +2101,14 @@ static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx 
 }
 
 /* A line that holds the literals of the rules in mask. */
-static void line(tput_ex *ex, char *s, size_t len, unsigned long lineno, uint64_t mask, tput_sink *sink,
-		 void *ctx)
+static void line(tput_ex *ex, char *s, size_t len, struct line_shape *shape, unsigned long lineno, uint64_t mask,
+		 tput_sink *sink, void *ctx)
 {
-	if (memchr(s, '\x1b', len))
+	if (memchr(s, '\x1b', len)) {
 		len = tput_strip_ansi(s, len);
-	struct line_ctx lc = { memchr(s, '\r', len) != NULL, 0, -1, 0, 0, lineno };
+		shape = NULL;  /* its frames are not its bytes */
+	}
+	struct line_ctx lc = { shape, s, memchr(s, '\r', len) != NULL, 0, -1, 0, 0, lineno };
 	if (lineno <= ex->carry.seen_line)  /* numbers start again: another input */
 		carry_reset(&ex->carry);
 	ex->carry.seen_line = lineno;
@@ -2132,12 +2147,12 @@ void tput_ex_line(tput_ex *ex, char *s, size_t len, unsigned long lineno, tput_s
 		carry_reset(&ex->carry);
 	sync_literals(ex);
 	if (!filtered(ex)) {
-		line(ex, s, len, lineno, UINT64_MAX, sink, ctx);
+		line(ex, s, len, NULL, lineno, UINT64_MAX, sink, ctx);
 		return;
 	}
 	size_t rule, hit = find_literal(ex, s, len, &rule);
 	if (hit < len)
-		line(ex, s, len, lineno, rules_in_line(ex, s, len, hit, rule), sink, ctx);
+		line(ex, s, len, NULL, lineno, rules_in_line(ex, s, len, hit, rule), sink, ctx);
 }
 
 /* Length of the block's line at s, without its "\n". */
@@ -2286,13 +2301,13 @@ size_t tput_ex_block(tput_ex *ex, char *text, size_t len, unsigned long lineno, 
 			size_t jl = wrap_join(ex, text, done, at, end, &first, &last);
 			if (jl) {  /* forward only: each line here was looked at before the next */
 				size_t parts = in_count_lines(at, (size_t)(last - at));
-				line(ex, ex->joined, jl, lineno, UINT64_MAX, sink, ctx);
+				line(ex, ex->joined, jl, NULL, lineno, UINT64_MAX, sink, ctx);
 				lineno += parts;
 				newlines += parts;
 				at = last;
 			} else {
 				size_t n = line_len(at, end);
-				line(ex, at, n - (n > 0 && at[n - 1] == '\r'), lineno, UINT64_MAX, sink, ctx);
+				line(ex, at, n - (n > 0 && at[n - 1] == '\r'), NULL, lineno, UINT64_MAX, sink, ctx);
 			}
 			size_t n = line_len(at, end);
 			lineno++;
@@ -2313,7 +2328,8 @@ size_t tput_ex_block(tput_ex *ex, char *text, size_t len, unsigned long lineno, 
 		}
 		size_t n = line_len(at, end);
 		int known;
-		uint64_t mask = line_rules(ex, at, n, &known);
+		struct line_shape *shape;
+		uint64_t mask = line_rules(ex, at, n, &known, &shape);
 		tried++;
 		missed += !known;
 		if (mask) {
@@ -2322,14 +2338,14 @@ size_t tput_ex_block(tput_ex *ex, char *text, size_t len, unsigned long lineno, 
 			if (jl) {
 				size_t jrule, jhit = find_literal(ex, ex->joined, jl, &jrule);
 				uint64_t jmask = jhit < jl ? rules_in_line(ex, ex->joined, jl, jhit, jrule) : mask;
-				line(ex, ex->joined, jl, lineno - in_count_lines(first, (size_t)(at - first)), jmask, sink, ctx);
+				line(ex, ex->joined, jl, NULL, lineno - in_count_lines(first, (size_t)(at - first)), jmask, sink, ctx);
 				size_t parts = in_count_lines(at, (size_t)(last - at));
 				lineno += parts;
 				newlines += parts;
 				at = last;
 				n = line_len(at, end);
 			} else {
-				line(ex, at, n - (n > 0 && at[n - 1] == '\r'), lineno, mask, sink, ctx);
+				line(ex, at, n - (n > 0 && at[n - 1] == '\r'), shape, lineno, mask, sink, ctx);
 			}
 		}
 		lineno++;
@@ -2369,7 +2385,7 @@ size_t tput_ex_block(tput_ex *ex, char *text, size_t len, unsigned long lineno, 
 			/* the record's lines as one, numbered by its first; the search goes on past it */
 			size_t jrule, jhit = find_literal(ex, ex->joined, jl, &jrule);
 			uint64_t jmask = jhit < jl ? rules_in_line(ex, ex->joined, jl, jhit, jrule) : mask;
-			line(ex, ex->joined, jl, lineno - in_count_lines(first, (size_t)(start - first)), jmask, sink,
+			line(ex, ex->joined, jl, NULL, lineno - in_count_lines(first, (size_t)(start - first)), jmask, sink,
 			     ctx);
 			line_end = last + line_len(last, end);
 			at = line_end + (line_end < end);
@@ -2377,7 +2393,7 @@ size_t tput_ex_block(tput_ex *ex, char *text, size_t len, unsigned long lineno, 
 			hit = next_literal(ex, text, at, end, &rule);
 			continue;
 		}
-		line(ex, start, n - (n > 0 && start[n - 1] == '\r'), lineno, mask, sink, ctx);
+		line(ex, start, n - (n > 0 && start[n - 1] == '\r'), NULL, lineno, mask, sink, ctx);
 		at = line_end + (line_end < end);
 		done = at;
 		hit = more == (size_t)(end - next) ? (size_t)(end - at) : (size_t)(next + more - at);
