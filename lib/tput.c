@@ -660,6 +660,30 @@ static uint16_t ctx_lengths(char first)
 	return lens[first - 'a'];
 }
 
+/* Keys a context word may stand before ("test loss:", "eval acc"): the word then names
+ * that figure, not the line, and another figure of the line may well be training's. */
+static const struct ctx_word score_words[] = {
+	CW("loss"), CW("acc"), CW("accuracy"), CW("ppl"), CW("perplexity"), { NULL, 0 },
+};
+
+/* Does the word after a context word ending at t[i] (past blanks) name a score? Only
+ * looked at once a context word is found. */
+static int qualifies_score(const unsigned char *t, size_t len, size_t i)
+{
+	while (i < len && (t[i] == ' ' || t[i] == '\t'))
+		i++;
+	size_t st = i;
+	while (i < len && i - st < 16 && is_word_byte(t[i]))
+		i++;
+	size_t n = i - st;
+	if (n < 3 || n >= 16 || (i < len && is_word_byte(t[i])))
+		return 0;
+	char w[16];
+	for (size_t k = 0; k < n; k++)
+		w[k] = (char)(t[st + k] >= 'A' && t[st + k] <= 'Z' ? t[st + k] + 32 : t[st + k]);
+	return word_in(w, n, score_words);
+}
+
 enum tput_context tput_context(const char *s, size_t len)
 {
 	enum tput_context ctx = TPUT_CTX_TRAIN;
@@ -684,22 +708,25 @@ enum tput_context tput_context(const char *s, size_t len)
 			w[k] = (char)(t[st + k] >= 'A' && t[st + k] <= 'Z' ? t[st + k] + 32 : t[st + k]);
 		if (word_in(w, n, inference_words))
 			return TPUT_CTX_INFERENCE;
-		if (word_in(w, n, other_words))
+		if (word_in(w, n, other_words) && !qualifies_score(t, len, i))
 			ctx = TPUT_CTX_OTHER;
 	}
 	return ctx;
 }
 
 /* The key/value reader's classes of figure. */
-/* KV_TPS: the word "tps", which says tokens but not whether per GPU or for the job. */
-enum kv_class { KV_NONE, KV_TOKENS, KV_SAMPLES, KV_IMAGES, KV_ITERS, KV_TFLOPS, KV_GFLOPS, KV_MFU, KV_TIME, KV_TPS };
+/* KV_TPS: the word "tps", which says tokens but not whether per GPU or for the job.
+ * KV_TIME_SAID: a key as loose as "time", a step time only when its unit says ms or s and
+ * the line carries a rate besides ("Time: 1638.07 ms, TPS: 6251"). */
+enum kv_class { KV_NONE, KV_TOKENS, KV_SAMPLES, KV_IMAGES, KV_ITERS, KV_TFLOPS, KV_GFLOPS, KV_MFU, KV_TIME, KV_TPS,
+		KV_TIME_SAID };
 
 /* A word to look for, its length written down: lookups run for every figure of a line. */
 struct kw {
 	const char *text;      /* normalized: lower case, "_" for " -." */
 	unsigned char len;
 	unsigned char cls;     /* enum kv_class */
-	unsigned char word;    /* must stand alone between separators */
+	unsigned char word;    /* 1: must stand alone between separators; 2: must be the whole key */
 };
 #define KW(t, c, w) { t, sizeof t - 1, c, w }
 
@@ -707,7 +734,7 @@ static const struct kw kv_keys[] = {
 	KW("tera_flops", KV_TFLOPS, 0), KW("tflop/s", KV_TFLOPS, 0), KW("tflops", KV_TFLOPS, 0),
 	KW("gflop/s", KV_GFLOPS, 0), KW("gflops", KV_GFLOPS, 0), KW("mfu", KV_MFU, 1),
 	KW("tokens_per_s", KV_TOKENS, 0), KW("tokens/s", KV_TOKENS, 0), KW("tok/s", KV_TOKENS, 0),
-	KW("token/s", KV_TOKENS, 0), KW("tokens_per_second", KV_TOKENS, 0), KW("tps", KV_TPS, 1),
+	KW("token/s", KV_TOKENS, 0), KW("tokens/gpu/s", KV_TOKENS, 0), KW("tokens_per_second", KV_TOKENS, 0), KW("tps", KV_TPS, 1),
 	KW("wps", KV_TOKENS, 1), KW("words_per_s", KV_TOKENS, 0), KW("words/s", KV_TOKENS, 0),
 	KW("samples_per_s", KV_SAMPLES, 0), KW("samplespers", KV_SAMPLES, 0), KW("samples/s", KV_SAMPLES, 0),
 	KW("sample_per_s", KV_SAMPLES, 0), KW("sample/s", KV_SAMPLES, 0), KW("examples/s", KV_SAMPLES, 0),
@@ -721,7 +748,7 @@ static const struct kw kv_keys[] = {
 	KW("iter_latency", KV_TIME, 0), KW("iteration_time", KV_TIME, 0), KW("time_per_iteration", KV_TIME, 0),
 	KW("time_per_step", KV_TIME, 0), KW("step_avg", KV_TIME, 0), KW("batch_time", KV_TIME, 0),
 	KW("batch_cost", KV_TIME, 0),
-	KW("seconds", KV_TIME, 1),
+	KW("seconds", KV_TIME, 1), KW("time", KV_TIME_SAID, 2),
 };
 
 /* Units written after a figure (normalized), with the seconds per unit for times. */
@@ -795,7 +822,8 @@ static int kw_in(const char *key, size_t klen, const struct kw *w)
 {
 	for (size_t i = 0; i + w->len <= klen; i++)
 		if (key[i] == w->text[0] && memcmp(key + i, w->text, w->len) == 0 &&
-		    (!w->word || ((i == 0 || kv_sep(key[i - 1])) && kv_sep(key[i + w->len]))))
+		    (!w->word || ((i == 0 || kv_sep(key[i - 1])) && kv_sep(key[i + w->len]))) &&
+		    (w->word != 2 || (i == 0 && w->len == klen)))
 			return 1;
 	return 0;
 }
@@ -837,6 +865,8 @@ static enum kv_class kv_key_class(const char *key)
 			    memcmp(key + i, w->text, w->len) != 0)
 				continue;
 			if (w->word && !((i == 0 || kv_sep(key[i - 1])) && kv_sep(key[i + w->len])))
+				continue;
+			if (w->word == 2 && (i != 0 || w->len != klen))
 				continue;
 			best = t;
 			break;
@@ -938,6 +968,22 @@ static int kv_key(const char *s, size_t i, size_t *kstart, size_t *kend)
 			break;
 		}
 	return sep;
+}
+
+/* Does the figure s[at, after), its unit of ulen bytes after it (perhaps past one blank),
+ * fill a " | "-separated field: '|' or the line's start before it, '|' or the end after? */
+static int kv_lone_field(const char *s, size_t len, size_t at, size_t after, size_t ulen)
+{
+	size_t b = at, e = after;
+	while (b > 0 && (s[b - 1] == ' ' || s[b - 1] == '\t'))
+		b--;
+	if (ulen)
+		e += (e < len && s[e] == ' ') + ulen;
+	while (e < len && (s[e] == ' ' || s[e] == '\t'))
+		e++;
+	int left = b == 0 || s[b - 1] == '|', right = e == len || s[e] == '|';
+	/* the first field needs a '|' after it; any other one, '|' before */
+	return b == 0 ? e < len && s[e] == '|' : left && right;
 }
 
 /* The unit written right after a figure ending at s[j] ("tok/s", glued "561.94ms", "src tok/s");
@@ -1150,6 +1196,7 @@ static size_t kv_read(const char *s, size_t len, struct tput_kv *out, size_t max
 	size_t n = 0;
 	char unit[48];
 	struct kv_keyinfo tmp;
+	uint64_t said_mask = 0;  /* figures that are times said only by their unit */
 	for (size_t i = first; i < len; i = next_digit(s, len, i + 1)) {
 		size_t end = kv_number(s, len, i);
 		if (end == 0) {
@@ -1194,6 +1241,24 @@ static size_t kv_read(const char *s, size_t len, struct tput_kv *out, size_t max
 				break;
 			}
 		const struct kv_keyinfo *ki = kend ? kv_key_lookup(cache, s + kstart, kend - kstart, &tmp) : NULL;
+		/* a time said only by its unit: after a key as loose as "time", or a " | "-separated
+		 * field of its own ("| 8060.78ms |"); kept when the line has a rate too */
+		int said = 0;
+		if (cls == KV_NONE && ulen && (strcmp(unit, "ms") == 0 || strcmp(unit, "s") == 0) && !pair &&
+		    ((ki && ki->kcls == KV_TIME_SAID && sep) || (!ki && kv_lone_field(s, len, at, after, ulen)))) {
+			cls = KV_TIME;
+			scale = unit[0] == 'm' ? 1 : 1000;
+			said = 1;
+		}
+		/* "N | ...": a line's first field, a count alone, is its step (llama2.c) */
+		if (cls == KV_NONE && !ki && at == first && !info->step_rank && after == end && kv_lone_field(s, len, at, after, 0)) {
+			double st;
+			if (tput_parse_number(s + at, end - at, &st) == TPUT_NUM_OK && st == floor(st) && st < 1e15) {
+				info->step = (long long)st;
+				info->step_rank = 1;
+			}
+			continue;
+		}
 		/* most figures (clocks, sizes, counts) name nothing the reader takes: no parse */
 		if (cls == KV_NONE && (!ki || (!ki->srank && !ki->loss && ki->kcls == KV_NONE)))
 			continue;
@@ -1218,7 +1283,7 @@ static size_t kv_read(const char *s, size_t len, struct tput_kv *out, size_t max
 		if (cls == KV_NONE) {
 			enum kv_class kcls = (enum kv_class)ki->kcls;
 			/* "KEY V" without ':' or '=': one word that says what it is */
-			if (kcls == KV_NONE || (!sep && (kcls == KV_TIME || (!ki->compound && kcls != KV_TOKENS && kcls != KV_TPS &&
+			if (kcls == KV_NONE || kcls == KV_TIME_SAID || (!sep && (kcls == KV_TIME || (!ki->compound && kcls != KV_TOKENS && kcls != KV_TPS &&
 									   kcls != KV_ITERS && kcls != KV_MFU))))
 				continue;
 			cls = kcls;
@@ -1259,6 +1324,8 @@ static size_t kv_read(const char *s, size_t len, struct tput_kv *out, size_t max
 		enum tput_unit u = kv_unit_of[cls][gpu];
 		if (cls == KV_TOKENS && !gpu && (side || pair))
 			u = side == 2 ? TPUT_TOKENS_S_TGT : TPUT_TOKENS_S_SRC;
+		if (said && n < 64)
+			said_mask |= 1ULL << n;
 		if (n < max)
 			out[n++] = (struct tput_kv){ u, v * scale, average };
 		double w;
@@ -1271,6 +1338,20 @@ static size_t kv_read(const char *s, size_t len, struct tput_kv *out, size_t max
 		    (e3 = kv_number(s, len, after + 1)) > 0 && kv_paren_gpu(s, len, e3) &&
 		    tput_parse_number(s + after + 1, e3 - after - 1, &w) == TPUT_NUM_OK)
 			out[n++] = (struct tput_kv){ kv_unit_of[cls][1], (invert && w ? 1 / w : w) * scale, average };
+	}
+	/* A time said only by its unit is the step's when the line has a rate, and no step time
+	 * of a surer key */
+	if (said_mask) {
+		int rate = 0, surer = 0;
+		for (size_t k = 0; k < n; k++) {
+			rate |= out[k].unit != TPUT_MS_STEP;
+			surer |= out[k].unit == TPUT_MS_STEP && !(k < 64 && (said_mask >> k & 1));
+		}
+		size_t m = 0;
+		for (size_t k = 0; k < n; k++)
+			if (!(k < 64 && (said_mask >> k & 1)) || (rate && !surer))
+				out[m++] = out[k];
+		n = m;
 	}
 	/* A bare "tps" beside a per-device token figure is the whole job's (NeMo AutoModel) */
 	for (size_t k = 0; k < n; k++)
@@ -1290,7 +1371,7 @@ enum { KV_NLITS = 48 };
 static const char *const kv_literals[] = {
 	"k/s", "s/s", "e/s", "q/s", "g/s", "t/s", "P/s", "p/s", "/sec", "/Sec", "/step", "s/it", "/batch",
 	"per_s", "per s", "per-s", "PerSec", "LOPS", "lops", "LOPs", "tps", "wps", "ups=", "mfu", "MFU",
-	"tep_tim", "tep time", "step_avg", "latency", "seconds:", "[step=", "[batch=", "metrics *****", NULL,
+	"tep_tim", "tep time", "atch_tim", "atch tim", "step_avg", "latency", "seconds:", "[step=", "[batch=", "metrics *****", NULL,
 };
 
 struct rule {

@@ -220,6 +220,21 @@ static void test_kv_reader(void **state)
 		{ "tps_per_gpu: 812.5", 1, TPUT_TOKENS_S_GPU, 812.5, -1, NAN },
 		{ "step 10 | epoch 0 | loss 2.1031 | grad_norm 1.2031 | lr 1.00e-05 | mem 30.12 GiB | tps 12345.67(1543.21/gpu) | num_label_tokens 4096", 2, TPUT_TOKENS_S, 12345.67, 10, 2.1031 },
 		{ "train_tps=4000 tps_per_gpu=500", 2, TPUT_TOKENS_S, 4000, -1, NAN },
+		/* "time" with its unit beside a rate is the step time; alone, or without a unit, not */
+		{ "Step: 4970, Loss: 0.18, Time: 1638.07 ms, TFLOPS: 43.28", 2, TPUT_MS_STEP, 1638.07, 4970, 0.18 },
+		{ "Step: 4970, Time: 1.5 s, MFU: 29.1%", 2, TPUT_MS_STEP, 1500, 4970, NAN },
+		{ "Step: 4970, Loss: 0.18, Time: 1638.07 ms", 0, 0, 0, 4970, 0.18 },
+		{ "Time: 0.593, TFLOPS: 43.28", 1, TPUT_TFLOPS, 43.28, -1, NAN },
+		{ "data_time: 5 ms, TFLOPS: 43.28", 1, TPUT_TFLOPS, 43.28, -1, NAN },
+		{ "time: 12 ms, step_time: 0.5 s, TFLOPS: 43.28", 2, TPUT_MS_STEP, 500, -1, NAN },
+		/* a " | " field that is a time alone, and a first field that is a count alone */
+		{ "490 | loss 5.7543 | lr 4.9e-05 | 8060.78ms | mfu 0.21%", 2, TPUT_MS_STEP, 8060.78, 490, 5.7543 },
+		{ "490 | loss 5.7543 | 80.5 ms", 0, 0, 0, 490, 5.7543 },
+		{ "490 | took 80.5 ms | mfu 0.21%", 1, TPUT_MFU, 0.21, 490, NAN },
+		{ "4.5 | mfu 0.21% | 80 ms", 2, TPUT_MFU, 0.21, -1, NAN },
+		/* a key per GPU written between the token and the second */
+		{ "step: 10   train loss: 3.11   test loss: 3.05   tokens/gpu/sec: 9378.40", 1, TPUT_TOKENS_S_GPU, 9378.4, 10, 3.11 },
+		{ "Batch time: 0.31(0.31)  Acc_iter 50", 1, TPUT_MS_STEP, 310, 50, NAN },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		struct tput_kv kv[8];
@@ -277,6 +292,13 @@ static void test_context(void **state)
 		{ "Processed prompts: 100%|###| 8/8 [00:02<00:00, 3.2it/s]", TPUT_CTX_INFERENCE },
 		{ "Adding requests: 100%|###| 8/8 [00:00<00:00, 900it/s]", TPUT_CTX_INFERENCE },
 		{ "the c4_test dataset is re-looped, 12 tok/s", TPUT_CTX_TRAIN },
+		/* a context word right before a score names the score, not the line */
+		{ "step: 10  train loss: 3.11  test loss: 3.05  tokens/gpu/sec: 9378.40", TPUT_CTX_TRAIN },
+		{ "step 5 | Eval Acc 0.91 | 120 tok/s", TPUT_CTX_TRAIN },
+		{ "step 5 | validation perplexity 12.1 | 120 tok/s", TPUT_CTX_TRAIN },
+		{ "test tokens/s: 120 loss 3.1", TPUT_CTX_OTHER },
+		{ "test lossy: 3.05 120 tok/s", TPUT_CTX_OTHER },
+		{ "eval loss 3.05 eval 120 tok/s", TPUT_CTX_OTHER },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
 		assert_int_equal(tput_context(cases[i].line, strlen(cases[i].line)), cases[i].want);
