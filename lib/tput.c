@@ -163,6 +163,12 @@ const struct tput_preset tput_presets[] = {
 	{ "tinygrad", "tinygrad (MLPerf examples)", { " s run, ", NULL },
 	  "^\\s*(?<step>\\d+) (?<tput>" VAL ") (?<unit>s) run, (?<loss>" VAL ") loss",
 	  NULL, 1, "    4 4.32 s run, 11.8750 loss, 0.000000000002 LR, 1454.57 GB used, 401488.40 GFLOPS", TPUT_READ_REGEX, 0 },
+	{ "mmcv", "mmcv / MMEngine runner (MMDetection, MMSegmentation, ...)", { "data_time: ", NULL },
+	  "(?|\\bEpoch(?:\\(train\\))?\\s*\\[\\d+\\]\\s*\\[\\s*(?<step>\\d+)/\\d+\\]|\\bIter(?:\\(train\\))?\\s*\\[\\s*(?<step>\\d+)/\\d+\\])"
+	  ".*?(?<![\\w.])time: (?<tput>" VAL ")(?:.*?[\\s,]loss: (?<loss>" VAL "))?",
+	  "s/step", 1,
+	  "2020-05-08 18:44:23,494 - mmdet - INFO - Epoch [1][1200/7517]\tlr: 0.00125, eta: 4:44:04, time: 0.593, data_time: 0.031, memory: 6836, loss_cls: 0.1861, acc: 94.0625, loss: 0.4606",
+	  TPUT_READ_REGEX, 0 },
 	/* Frameworks the key/value reader reads: their lines named, the reading its own. The
 	 * literal search reports one literal per offset, so each names its lines by a literal that
 	 * starts where no other rule's does ("; acc:", not " tok/s" that llm.c's starts with). */
@@ -660,23 +666,28 @@ static uint16_t ctx_lengths(char first)
 	return lens[first - 'a'];
 }
 
-/* Keys a context word may stand before ("test loss:", "eval acc"): the word then names
- * that figure, not the line, and another figure of the line may well be training's. */
+/* Keys a context word may stand before ("test loss:", "eval acc", mmseg's "decode.loss_ce"):
+ * the word then names that figure, not the line, and another figure of the line may well
+ * be training's. */
 static const struct ctx_word score_words[] = {
 	CW("loss"), CW("acc"), CW("accuracy"), CW("ppl"), CW("perplexity"), { NULL, 0 },
 };
 
-/* Does the word after a context word ending at t[i] (past blanks) name a score? Only
- * looked at once a context word is found. */
+/* Does the word after a context word ending at t[i] (past blanks, or one '.' or '/') name
+ * a score, alone or first in a word of '_' ("loss_ce")? Only looked at once a context word
+ * is found. */
 static int qualifies_score(const unsigned char *t, size_t len, size_t i)
 {
-	while (i < len && (t[i] == ' ' || t[i] == '\t'))
+	if (i < len && (t[i] == '.' || t[i] == '/'))
 		i++;
+	else
+		while (i < len && (t[i] == ' ' || t[i] == '\t'))
+			i++;
 	size_t st = i;
-	while (i < len && i - st < 16 && is_word_byte(t[i]))
+	while (i < len && i - st < 16 && is_word_byte(t[i]) && t[i] != '_')
 		i++;
 	size_t n = i - st;
-	if (n < 3 || n >= 16 || (i < len && is_word_byte(t[i])))
+	if (n < 3 || n >= 16 || (i < len && is_word_byte(t[i]) && t[i] != '_'))
 		return 0;
 	char w[16];
 	for (size_t k = 0; k < n; k++)
@@ -706,7 +717,7 @@ enum tput_context tput_context(const char *s, size_t len)
 		char w[16];
 		for (size_t k = 0; k < n; k++)
 			w[k] = (char)(t[st + k] >= 'A' && t[st + k] <= 'Z' ? t[st + k] + 32 : t[st + k]);
-		if (word_in(w, n, inference_words))
+		if (word_in(w, n, inference_words) && !qualifies_score(t, len, i))
 			return TPUT_CTX_INFERENCE;
 		if (word_in(w, n, other_words) && !qualifies_score(t, len, i))
 			ctx = TPUT_CTX_OTHER;

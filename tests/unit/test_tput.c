@@ -101,7 +101,7 @@ static void test_every_preset_example(void **state)
 	(void)state;
 	static const double values[] = { 3.462, 402.1, 5856, 120.52, 1023456, 529882, 368.46, 35.55, 7.2,
 					 5.97, 49.2, 83.48609168106144, 51234, 6640.1, 36.722, 1249, 43200,
-					 4320, 155825.3348, 26676, 12345.67, 31.46, 4632, 13.63, 139.6, 22885,
+					 4320, 593, 155825.3348, 26676, 12345.67, 31.46, 4632, 13.63, 139.6, 22885,
 					 5092, 45.02, 14500, 10700 };
 	assert_int_equal(tput_npresets, sizeof values / sizeof values[0]);
 	for (size_t i = 0; i < tput_npresets; i++) {
@@ -159,6 +159,17 @@ static void test_presets_on_table_lines(void **state)
 	       36.722, TPUT_TFLOPS_GPU, 15107, 2.191);
 	expect("tinygrad", "    3 7.34 s run, 11.8750 loss, 0.000000000002 LR, 1454.57 GB used, 236258.78 GFLOPS",
 	       7340, TPUT_MS_STEP, 3, 11.875);
+	/* mmcv's runner and MMEngine's: "time:" is seconds per iteration, the iteration the step */
+	expect("mmcv", "2020-05-08 18:44:23,494 - mmdet - INFO - Epoch [1][1250/7517]\tlr: 0.00125, eta: 4:43:39, time: 0.594, data_time: 0.031, memory: 6836, loss_rpn_cls: 0.1082, acc: 93.0137, loss: 0.5449",
+	       594, TPUT_MS_STEP, 1250, 0.5449);
+	expect("mmcv", "06/15 10:00:00 - mmengine - INFO - Epoch(train)  [2][ 50/1000]  lr: 1.0000e-02  eta: 0:10:00  time: 0.5000  data_time: 0.0100  memory: 1234  loss: 0.7500  loss_cls: 0.5",
+	       500, TPUT_MS_STEP, 50, 0.75);
+	expect("mmcv", "2021-01-01 10:00:00,000 - mmseg - INFO - Iter [16050/80000]\tlr: 8.7e-03, eta: 6:02:11, time: 0.340, data_time: 0.007, memory: 3541, decode.loss_seg: 0.2, loss: 0.31",
+	       340, TPUT_MS_STEP, 16050, 0.31);
+	{
+		struct got g = run(NULL, "06/15 10:00:00 - mmengine - INFO - Epoch(val)  [2][ 50/500]    eta: 0:00:10  time: 0.0500  data_time: 0.0100  memory: 1234");
+		assert_true(g.n == 0 || g.res[0] != TPUT_POINT);
+	}
 	/* modded-nanogpt: the val lines carry step_avg too, train_loss or not */
 	expect("modded-nanogpt", "step:125/1480 val_loss:4.3719 train_time:29736ms step_avg:258.57ms",
 	       258.57, TPUT_MS_STEP, 125, NAN);
@@ -299,6 +310,10 @@ static void test_context(void **state)
 		{ "test tokens/s: 120 loss 3.1", TPUT_CTX_OTHER },
 		{ "test lossy: 3.05 120 tok/s", TPUT_CTX_OTHER },
 		{ "eval loss 3.05 eval 120 tok/s", TPUT_CTX_OTHER },
+		{ "Iter [50/160000] time: 0.574, decode.loss_ce: 2.8032, decode.acc_seg: 27.6, loss: 3.9", TPUT_CTX_TRAIN },
+		{ "eval/loss 3.05 | 120 tok/s", TPUT_CTX_TRAIN },
+		{ "decode.lossless 120 tok/s", TPUT_CTX_INFERENCE },
+		{ "decode: loss 3.1 120 tok/s", TPUT_CTX_INFERENCE },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
 		assert_int_equal(tput_context(cases[i].line, strlen(cases[i].line)), cases[i].want);
