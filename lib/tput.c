@@ -981,6 +981,16 @@ static int kv_key(const char *s, size_t i, size_t *kstart, size_t *kend)
 	return sep;
 }
 
+/* Is the unit after a figure ending at s[after] (unit, ulen bytes normalized) a time per
+ * token: "ms/token", "ms/tok", "ms per token"? */
+static int kv_per_token(const char *s, size_t len, size_t after, const char *unit, size_t ulen)
+{
+	if (ulen > 2)
+		return strcmp(unit, "ms/token") == 0 || strcmp(unit, "ms/tok") == 0;
+	size_t k = after + (after < len && s[after] == ' ') + 2;
+	return k + 10 <= len && memcmp(s + k, " per token", 10) == 0 && (k + 10 == len || !is_alnum(s[k + 10]));
+}
+
 /* Does the figure s[at, after), its unit of ulen bytes after it (perhaps past one blank),
  * fill a " | "-separated field: '|' or the line's start before it, '|' or the end after? */
 static int kv_lone_field(const char *s, size_t len, size_t at, size_t after, size_t ulen)
@@ -1252,6 +1262,11 @@ static size_t kv_read(const char *s, size_t len, struct tput_kv *out, size_t max
 				break;
 			}
 		const struct kv_keyinfo *ki = kend ? kv_key_lookup(cache, s + kstart, kend - kstart, &tmp) : NULL;
+		/* a latency per token ("0.59 ms per token", "ms/token") times generation, not training */
+		if (ulen >= 2 && unit[0] == 'm' && unit[1] == 's' && kv_per_token(s, len, after, unit, ulen)) {
+			info->inference = 2;
+			continue;
+		}
 		/* a time said only by its unit: after a key as loose as "time", or a " | "-separated
 		 * field of its own ("| 8060.78ms |"); kept when the line has a rate too */
 		int said = 0;
@@ -1364,6 +1379,8 @@ static size_t kv_read(const char *s, size_t len, struct tput_kv *out, size_t max
 				out[m++] = out[k];
 		n = m;
 	}
+	if (info->inference == 2)
+		return 0;
 	/* A bare "tps" beside a per-device token figure is the whole job's (NeMo AutoModel) */
 	for (size_t k = 0; k < n; k++)
 		for (size_t g = 0; out[k].unit == TPUT_TPS && g < n; g++)
@@ -1877,7 +1894,8 @@ static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx 
 			sink(ctx, lc->lineno, TPUT_NOMATCH, NULL, reason);
 		return;
 	}
-	enum tput_context where = tput_context(s, len);
+	/* a latency per token on the line: generation's timings */
+	enum tput_context where = info.inference == 2 ? TPUT_CTX_INFERENCE : tput_context(s, len);
 	if (where != TPUT_CTX_TRAIN) {
 		if (where == TPUT_CTX_INFERENCE)
 			ex->inference++;

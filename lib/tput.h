@@ -83,7 +83,8 @@ struct tput_kv_line {
 	int step_rank;         /* how sure: global_step 3, num_updates 2, step/iter/batch 1 */
 	double loss;           /* NaN when none */
 	int header;            /* a record header ("[step=N/M", "[batch=N/M]") */
-	int inference;         /* a figure was left out as inference */
+	int inference;         /* 1: a figure was left out as inference; 2: the line is
+				* inference's (a latency per token: "0.59 ms per token"), no figure given */
 };
 size_t tput_kv_read(const char *text, size_t len, struct tput_kv *out, size_t max,
 		    struct tput_kv_line *info);

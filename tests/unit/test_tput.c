@@ -280,6 +280,21 @@ static void test_kv_reader(void **state)
 	assert_int_equal(tput_kv_read(line, strlen(line), kv, 8, &info), 2);
 	assert_int_equal(kv[1].unit, TPUT_TOKENS_S_TGT);
 	near(kv[1].value, 3678);
+	/* a latency per token: generation's timings, the whole line inference's */
+	line = "llama_print_timings:      sample time =   301.80 ms /   512 runs   (    0.59 ms per token,  1696.48 tokens per second)";
+	assert_int_equal(tput_kv_read(line, strlen(line), kv, 8, &info), 0);
+	assert_int_equal(info.inference, 2);
+	line = "decode 12.5 ms/token, 80.0 tok/s";
+	assert_int_equal(tput_kv_read(line, strlen(line), kv, 8, &info), 0);
+	assert_int_equal(info.inference, 2);
+	line = "step 3 | 512.3 ms | 1000 tok/s | per token 0.5";
+	assert_int_equal(tput_kv_read(line, strlen(line), kv, 8, &info), 2);
+	assert_int_equal(info.inference, 0);
+	{
+		struct got g = run(NULL, "llama_print_timings:      sample time =   301.80 ms /   512 runs   (    0.59 ms per token,  1696.48 tokens per second)");
+		assert_int_equal(g.n, 1);
+		assert_int_equal(g.res[0], TPUT_NOMATCH);
+	}
 	line = "mem 30.12 GiB | tps 12345.67(1543.21/gpu) | num_label_tokens 4096";
 	assert_int_equal(tput_kv_read(line, strlen(line), kv, 8, &info), 2);
 	assert_int_equal(kv[1].unit, TPUT_TOKENS_S_GPU);
