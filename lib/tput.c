@@ -1420,8 +1420,21 @@ struct rule {
 	int g_tput, g_unit, g_step, g_time, g_loss, g_rank, g_total;  /* group numbers, -1 when absent */
 };
 
+enum { FRAME_MAX = 16, BAR_SEEN = 64, BAR_TOTALS = 4 };
+
+/* A progress bar's frame held back until its bar shows another: a bar seen once (a data
+ * preparation bar caught mid-way) is no training series. np 0: none held. */
+struct bar_held {
+	struct tput_point pts[FRAME_MAX];
+	size_t np;
+	unsigned long lineno;
+	double total;
+	long long step;
+};
+
 /* What a run of lines leaves for the next: a record header's step and time, the last figure
- * of each unit (to tell an unprefixed rank's copy), the last frame (to tell a redraw). */
+ * of each unit (to tell an unprefixed rank's copy), the last frame (to tell a redraw), the
+ * progress bars' frames seen lately and the totals of bars that showed two frames. */
 struct carry {
 	long long step;
 	long rank;                 /* the header line's, -1 when it had none */
@@ -1437,6 +1450,11 @@ struct carry {
 	unsigned long metrics_line; /* a "***** train metrics *****" summary block starts here */
 	unsigned long emit_line, emit_prev; /* the last line that gave figures, and the one before */
 	unsigned long seen_line;   /* the last line looked at: a smaller number starts another input */
+	uint64_t bar_seen[BAR_SEEN]; /* hashes of bar frames up to their rate, the last BAR_SEEN */
+	size_t bar_seen_at;
+	double bar_total[BAR_TOTALS]; /* totals of bars shown in two frames (0: none) */
+	size_t bar_total_at;
+	struct bar_held held;
 };
 
 struct tput_ex {
@@ -1748,8 +1766,6 @@ static enum tput_result take(const struct rule *r, const struct line_ctx *lc, st
 	return TPUT_POINT;
 }
 
-enum { FRAME_MAX = 16 };
-
 /* The per-device unit of a figure read on a line whose preset says its figures are per device. */
 static enum tput_unit per_device_unit(enum tput_unit u)
 {
@@ -1805,9 +1821,57 @@ static size_t add_kv(tput_ex *ex, int rule, const char *s, size_t len, const str
 	return np;
 }
 
+/* A line's points, step and all worked out, to the sink; an unprefixed rank's copy of the
+ * figures just before is counted, not given. */
+static void emit_points(tput_ex *ex, struct tput_point *pts, size_t np, unsigned long lineno, tput_sink *sink,
+			void *ctx)
+{
+	struct carry *c = &ex->carry;
+	for (size_t i = 0; i < np; i++) {
+		struct tput_point *pt = &pts[i];
+		/* An unprefixed rank's copy repeats the step of the figures just before (this line's
+		 * earlier frame or the last line with figures) in its unit. */
+		if (c->emit_line != lineno) {
+			c->emit_prev = c->emit_line;
+			c->emit_line = lineno;
+		}
+		unsigned long seen = c->last_line[pt->unit];
+		if (pt->rank < 0 && pt->step >= 0 && seen && (seen == lineno || seen == c->emit_prev) &&
+		    c->last_step[pt->unit] == pt->step) {
+			ex->copies++;
+			c->last_line[pt->unit] = lineno;
+			continue;
+		}
+		c->last_step[pt->unit] = pt->step;
+		c->last_line[pt->unit] = pt->rank < 0 ? lineno : 0;
+		sink(ctx, lineno, TPUT_POINT, pt, NULL);
+	}
+}
+
+/* Has a bar of this total shown two frames? */
+static int bar_confirmed(const struct carry *c, double total)
+{
+	for (size_t k = 0; k < BAR_TOTALS; k++)
+		if (c->bar_total[k] == total)
+			return 1;
+	return 0;
+}
+
+/* Was this bar frame (its hash up to its rate) seen lately? Remembered when not. */
+static int bar_seen_before(struct carry *c, uint64_t h)
+{
+	for (size_t k = 0; k < BAR_SEEN; k++)
+		if (c->bar_seen[k] == h)
+			return 1;
+	c->bar_seen[c->bar_seen_at++ % BAR_SEEN] = h;
+	return 0;
+}
+
 static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx *lc, uint64_t mask,
 		  tput_sink *sink, void *ctx)
 {
+	double bar_total = NAN;  /* a progress bar's frame: its total */
+	size_t bar_end = 0;      /* and where its rate ends */
 	char why[96], err[256];
 	int literal = 0, matched = 0, closing = 0, per_device = 0, thin = -1, from_kv_avg[FRAME_MAX] = { 0 };
 	struct tput_point pts[FRAME_MAX], base = { lc->rank, -1, NAN, NAN, TPUT_VALUE, NAN, 0 };
@@ -1846,6 +1910,14 @@ static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx 
 		matched = 1;
 		per_device = r->per_device;
 		base = pt;
+		double tv;
+		const char *g;
+		size_t gl;
+		if (res == TPUT_POINT && rx_group_at(r->re, r->g_total, &g, &gl) &&
+		    tput_parse_number(g, gl, &tv) == TPUT_NUM_OK && rx_group_at(r->re, r->g_unit, &g, &gl)) {
+			bar_total = tv;
+			bar_end = (size_t)(g + gl - s);
+		}
 		if (res == TPUT_POINT)
 			pts[np++] = pt;
 		else {
@@ -1917,6 +1989,14 @@ static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx 
 	}
 	c->last_hash = h;
 	c->last_hash_line = lc->lineno;
+	/* A bar's frame drawn again later (a pasted stretch of the log, a bar redrawn on a new
+	 * line with other words after its rate) is no new figure: within one bar the count or
+	 * the clock moves from frame to frame. */
+	if (!isnan(bar_total) && bar_seen_before(c, frame_hash(s, bar_end))) {
+		ex->copies += np;
+		sink(ctx, lc->lineno, TPUT_NOMATCH, NULL, "a copy of a progress bar frame seen before");
+		return;
+	}
 	int header_ok = c->lineno && lc->lineno >= c->lineno && lc->lineno - c->lineno < 256;
 	/* sorted by unit; step, loss and time from the preset, the line, or the record's header */
 	for (size_t i = 1; i < np; i++)
@@ -1953,23 +2033,27 @@ static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx 
 			c->prev_step = pt->step;
 			c->prev_step_line = lc->lineno;
 		}
-		/* An unprefixed rank's copy repeats the step of the figures just before (this line's
-		 * earlier frame or the last line with figures) in its unit. */
-		if (c->emit_line != lc->lineno) {
-			c->emit_prev = c->emit_line;
-			c->emit_line = lc->lineno;
-		}
-		unsigned long seen = c->last_line[pt->unit];
-		if (pt->rank < 0 && pt->step >= 0 && seen && (seen == lc->lineno || seen == c->emit_prev) &&
-		    c->last_step[pt->unit] == pt->step) {
-			ex->copies++;
-			c->last_line[pt->unit] = lc->lineno;
-			continue;
-		}
-		c->last_step[pt->unit] = pt->step;
-		c->last_line[pt->unit] = pt->rank < 0 ? lc->lineno : 0;
-		sink(ctx, lc->lineno, TPUT_POINT, pt, NULL);
 	}
+	if (!isnan(bar_total) && !bar_confirmed(c, bar_total)) {
+		struct bar_held *held = &c->held;
+		if (held->np && held->total == bar_total && base.step > held->step) {
+			/* the bar's second frame: the one held and this one count */
+			c->bar_total[c->bar_total_at++ % BAR_TOTALS] = bar_total;
+			size_t hn = held->np;
+			held->np = 0;
+			emit_points(ex, held->pts, hn, held->lineno, sink, ctx);
+		} else {
+			if (held->np)
+				sink(ctx, held->lineno, TPUT_NOMATCH, NULL, "a progress bar seen in one frame only");
+			memcpy(held->pts, pts, np * sizeof *pts);
+			held->np = np;
+			held->lineno = lc->lineno;
+			held->total = bar_total;
+			held->step = base.step;
+			return;
+		}
+	}
+	emit_points(ex, pts, np, lc->lineno, sink, ctx);
 }
 
 /* A line that holds the literals of the rules in mask. */
@@ -2231,6 +2315,23 @@ size_t tput_ex_block(tput_ex *ex, char *text, size_t len, unsigned long lineno, 
 		rule = next_rule;
 	}
 	return newlines + in_count_lines(counted, (size_t)(end - counted));
+}
+
+void tput_ex_finish(tput_ex *ex, tput_sink *sink, void *ctx)
+{
+	struct bar_held *held = &ex->carry.held;
+	size_t hn = held->np;
+	held->np = 0;
+	if (!hn)
+		return;
+	/* the input's only bar evidence: its figure is all there is to go by */
+	int any = 0;
+	for (size_t k = 0; k < BAR_TOTALS; k++)
+		any |= ex->carry.bar_total[k] != 0;
+	if (any)
+		sink(ctx, held->lineno, TPUT_NOMATCH, NULL, "a progress bar seen in one frame only");
+	else
+		emit_points(ex, held->pts, hn, held->lineno, sink, ctx);
 }
 
 size_t tput_ex_inference_lines(const tput_ex *ex) { return ex->inference; }

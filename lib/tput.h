@@ -137,6 +137,11 @@ void tput_ex_line(tput_ex *ex, char *text, size_t len, unsigned long lineno, tpu
  * Returns the block's "\n" count (for in_block_lines). */
 size_t tput_ex_block(tput_ex *ex, char *text, size_t len, unsigned long lineno, tput_sink *sink,
 		   void *ctx);
+/* The input ended. A progress bar's frame is held back until its bar shows a later frame
+ * (a bar seen once, a data preparation bar caught mid-way, is no training series); one
+ * still held now goes to sink when no bar of the input showed two frames (it is then all
+ * there is), else it is dropped. Frames the bars repeat later are copies. */
+void tput_ex_finish(tput_ex *ex, tput_sink *sink, void *ctx);
 /* Is n (a line's bytes, without its line end) a width records are hard-wrapped at? Only
  * then may tput_ex_block join lines that tput_ex_line reads apart. */
 int tput_wrap_width(size_t n);

@@ -222,10 +222,18 @@ int tputread_logs(struct tputread *r, char **paths, size_t npaths)
 		}
 		in_reader *in = in_open(paths + f, 1);
 		struct in_block b;
+		const char *file = NULL;
 		while (in_next_block(in, &b)) {
 			struct emitter e = { r, b.file };
+			file = b.file;
 			out.len = 0;
 			in_block_lines(in, tput_ex_block(r->ex, b.text, b.len, b.lineno, sink, &rd));
+			emit(&e, &out, 0);
+		}
+		if (file) {  /* a figure held back to the input's end */
+			struct emitter e = { r, file };
+			out.len = 0;
+			tput_ex_finish(r->ex, sink, &rd);
 			emit(&e, &out, 0);
 		}
 		failed |= in_failed(in);
