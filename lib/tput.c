@@ -163,6 +163,12 @@ const struct tput_preset tput_presets[] = {
 	{ "tinygrad", "tinygrad (MLPerf examples)", { " s run, ", NULL },
 	  "^\\s*(?<step>\\d+) (?<tput>" VAL ") (?<unit>s) run, (?<loss>" VAL ") loss",
 	  NULL, 1, "    4 4.32 s run, 11.8750 loss, 0.000000000002 LR, 1454.57 GB used, 401488.40 GFLOPS", TPUT_READ_REGEX, 0 },
+	{ "mmcv", "mmcv / MMEngine runner (MMDetection, MMSegmentation, ...)", { "data_time: ", NULL },
+	  "(?|\\bEpoch(?:\\(train\\))?\\s*\\[\\d+\\]\\s*\\[\\s*(?<step>\\d+)/\\d+\\]|\\bIter(?:\\(train\\))?\\s*\\[\\s*(?<step>\\d+)/\\d+\\])"
+	  ".*?(?<![\\w.])time: (?<tput>" VAL ")(?:.*?[\\s,]loss: (?<loss>" VAL "))?",
+	  "s/step", 1,
+	  "2020-05-08 18:44:23,494 - mmdet - INFO - Epoch [1][1200/7517]\tlr: 0.00125, eta: 4:44:04, time: 0.593, data_time: 0.031, memory: 6836, loss_cls: 0.1861, acc: 94.0625, loss: 0.4606",
+	  TPUT_READ_REGEX, 0 },
 	/* Frameworks the key/value reader reads: their lines named, the reading its own. The
 	 * literal search reports one literal per offset, so each names its lines by a literal that
 	 * starts where no other rule's does ("; acc:", not " tok/s" that llm.c's starts with). */
@@ -660,6 +666,35 @@ static uint16_t ctx_lengths(char first)
 	return lens[first - 'a'];
 }
 
+/* Keys a context word may stand before ("test loss:", "eval acc", mmseg's "decode.loss_ce"):
+ * the word then names that figure, not the line, and another figure of the line may well
+ * be training's. */
+static const struct ctx_word score_words[] = {
+	CW("loss"), CW("acc"), CW("accuracy"), CW("ppl"), CW("perplexity"), { NULL, 0 },
+};
+
+/* Does the word after a context word ending at t[i] (past blanks, or one '.' or '/') name
+ * a score, alone or first in a word of '_' ("loss_ce")? Only looked at once a context word
+ * is found. */
+static int qualifies_score(const unsigned char *t, size_t len, size_t i)
+{
+	if (i < len && (t[i] == '.' || t[i] == '/'))
+		i++;
+	else
+		while (i < len && (t[i] == ' ' || t[i] == '\t'))
+			i++;
+	size_t st = i;
+	while (i < len && i - st < 16 && is_word_byte(t[i]) && t[i] != '_')
+		i++;
+	size_t n = i - st;
+	if (n < 3 || n >= 16 || (i < len && is_word_byte(t[i]) && t[i] != '_'))
+		return 0;
+	char w[16];
+	for (size_t k = 0; k < n; k++)
+		w[k] = (char)(t[st + k] >= 'A' && t[st + k] <= 'Z' ? t[st + k] + 32 : t[st + k]);
+	return word_in(w, n, score_words);
+}
+
 enum tput_context tput_context(const char *s, size_t len)
 {
 	enum tput_context ctx = TPUT_CTX_TRAIN;
@@ -682,24 +717,27 @@ enum tput_context tput_context(const char *s, size_t len)
 		char w[16];
 		for (size_t k = 0; k < n; k++)
 			w[k] = (char)(t[st + k] >= 'A' && t[st + k] <= 'Z' ? t[st + k] + 32 : t[st + k]);
-		if (word_in(w, n, inference_words))
+		if (word_in(w, n, inference_words) && !qualifies_score(t, len, i))
 			return TPUT_CTX_INFERENCE;
-		if (word_in(w, n, other_words))
+		if (word_in(w, n, other_words) && !qualifies_score(t, len, i))
 			ctx = TPUT_CTX_OTHER;
 	}
 	return ctx;
 }
 
 /* The key/value reader's classes of figure. */
-/* KV_TPS: the word "tps", which says tokens but not whether per GPU or for the job. */
-enum kv_class { KV_NONE, KV_TOKENS, KV_SAMPLES, KV_IMAGES, KV_ITERS, KV_TFLOPS, KV_GFLOPS, KV_MFU, KV_TIME, KV_TPS };
+/* KV_TPS: the word "tps", which says tokens but not whether per GPU or for the job.
+ * KV_TIME_SAID: a key as loose as "time", a step time only when its unit says ms or s and
+ * the line carries a rate besides ("Time: 1638.07 ms, TPS: 6251"). */
+enum kv_class { KV_NONE, KV_TOKENS, KV_SAMPLES, KV_IMAGES, KV_ITERS, KV_TFLOPS, KV_GFLOPS, KV_MFU, KV_TIME, KV_TPS,
+		KV_TIME_SAID };
 
 /* A word to look for, its length written down: lookups run for every figure of a line. */
 struct kw {
 	const char *text;      /* normalized: lower case, "_" for " -." */
 	unsigned char len;
 	unsigned char cls;     /* enum kv_class */
-	unsigned char word;    /* must stand alone between separators */
+	unsigned char word;    /* 1: must stand alone between separators; 2: must be the whole key */
 };
 #define KW(t, c, w) { t, sizeof t - 1, c, w }
 
@@ -707,7 +745,7 @@ static const struct kw kv_keys[] = {
 	KW("tera_flops", KV_TFLOPS, 0), KW("tflop/s", KV_TFLOPS, 0), KW("tflops", KV_TFLOPS, 0),
 	KW("gflop/s", KV_GFLOPS, 0), KW("gflops", KV_GFLOPS, 0), KW("mfu", KV_MFU, 1),
 	KW("tokens_per_s", KV_TOKENS, 0), KW("tokens/s", KV_TOKENS, 0), KW("tok/s", KV_TOKENS, 0),
-	KW("token/s", KV_TOKENS, 0), KW("tokens_per_second", KV_TOKENS, 0), KW("tps", KV_TPS, 1),
+	KW("token/s", KV_TOKENS, 0), KW("tokens/gpu/s", KV_TOKENS, 0), KW("tokens_per_second", KV_TOKENS, 0), KW("tps", KV_TPS, 1),
 	KW("wps", KV_TOKENS, 1), KW("words_per_s", KV_TOKENS, 0), KW("words/s", KV_TOKENS, 0),
 	KW("samples_per_s", KV_SAMPLES, 0), KW("samplespers", KV_SAMPLES, 0), KW("samples/s", KV_SAMPLES, 0),
 	KW("sample_per_s", KV_SAMPLES, 0), KW("sample/s", KV_SAMPLES, 0), KW("examples/s", KV_SAMPLES, 0),
@@ -721,7 +759,7 @@ static const struct kw kv_keys[] = {
 	KW("iter_latency", KV_TIME, 0), KW("iteration_time", KV_TIME, 0), KW("time_per_iteration", KV_TIME, 0),
 	KW("time_per_step", KV_TIME, 0), KW("step_avg", KV_TIME, 0), KW("batch_time", KV_TIME, 0),
 	KW("batch_cost", KV_TIME, 0),
-	KW("seconds", KV_TIME, 1),
+	KW("seconds", KV_TIME, 1), KW("time", KV_TIME_SAID, 2),
 };
 
 /* Units written after a figure (normalized), with the seconds per unit for times. */
@@ -795,7 +833,8 @@ static int kw_in(const char *key, size_t klen, const struct kw *w)
 {
 	for (size_t i = 0; i + w->len <= klen; i++)
 		if (key[i] == w->text[0] && memcmp(key + i, w->text, w->len) == 0 &&
-		    (!w->word || ((i == 0 || kv_sep(key[i - 1])) && kv_sep(key[i + w->len]))))
+		    (!w->word || ((i == 0 || kv_sep(key[i - 1])) && kv_sep(key[i + w->len]))) &&
+		    (w->word != 2 || (i == 0 && w->len == klen)))
 			return 1;
 	return 0;
 }
@@ -837,6 +876,8 @@ static enum kv_class kv_key_class(const char *key)
 			    memcmp(key + i, w->text, w->len) != 0)
 				continue;
 			if (w->word && !((i == 0 || kv_sep(key[i - 1])) && kv_sep(key[i + w->len])))
+				continue;
+			if (w->word == 2 && (i != 0 || w->len != klen))
 				continue;
 			best = t;
 			break;
@@ -938,6 +979,32 @@ static int kv_key(const char *s, size_t i, size_t *kstart, size_t *kend)
 			break;
 		}
 	return sep;
+}
+
+/* Is the unit after a figure ending at s[after] (unit, ulen bytes normalized) a time per
+ * token: "ms/token", "ms/tok", "ms per token"? */
+static int kv_per_token(const char *s, size_t len, size_t after, const char *unit, size_t ulen)
+{
+	if (ulen > 2)
+		return strcmp(unit, "ms/token") == 0 || strcmp(unit, "ms/tok") == 0;
+	size_t k = after + (after < len && s[after] == ' ') + 2;
+	return k + 10 <= len && memcmp(s + k, " per token", 10) == 0 && (k + 10 == len || !is_alnum(s[k + 10]));
+}
+
+/* Does the figure s[at, after), its unit of ulen bytes after it (perhaps past one blank),
+ * fill a " | "-separated field: '|' or the line's start before it, '|' or the end after? */
+static int kv_lone_field(const char *s, size_t len, size_t at, size_t after, size_t ulen)
+{
+	size_t b = at, e = after;
+	while (b > 0 && (s[b - 1] == ' ' || s[b - 1] == '\t'))
+		b--;
+	if (ulen)
+		e += (e < len && s[e] == ' ') + ulen;
+	while (e < len && (s[e] == ' ' || s[e] == '\t'))
+		e++;
+	int left = b == 0 || s[b - 1] == '|', right = e == len || s[e] == '|';
+	/* the first field needs a '|' after it; any other one, '|' before */
+	return b == 0 ? e < len && s[e] == '|' : left && right;
 }
 
 /* The unit written right after a figure ending at s[j] ("tok/s", glued "561.94ms", "src tok/s");
@@ -1052,7 +1119,8 @@ static void kv_key_info(const char *key, struct kv_keyinfo *ki)
 /* What the reader makes of a figure from the line's shape alone (its bytes, every digit as
  * '0'): where it is and what it may be. Only its value is left to look at: a step must be a
  * whole number, a rate to invert not zero, and the text must parse. */
-enum kv_what { KV_WHAT_NONE, KV_WHAT_FIGURE, KV_WHAT_INFER };
+/* KV_WHAT_PER_TOKEN: a latency per token, which makes the whole line generation's. */
+enum kv_what { KV_WHAT_NONE, KV_WHAT_FIGURE, KV_WHAT_INFER, KV_WHAT_PER_TOKEN };
 enum kv_second { KV_SECOND_NONE, KV_SECOND_PAIR, KV_SECOND_PAREN };
 struct kv_cand {
 	uint32_t at, end;              /* the figure s[at, end) */
@@ -1062,6 +1130,7 @@ struct kv_cand {
 	unsigned char what, second;    /* enum kv_what, enum kv_second */
 	unsigned char unit, unit2;     /* enum tput_unit of each */
 	unsigned char invert, average;
+	unsigned char said;            /* a time said only by its unit */
 	double scale;
 };
 
@@ -1182,7 +1251,7 @@ static enum kv_what kv_figure(const char *s, size_t len, size_t numend, size_t a
 	if (cls == KV_NONE) {
 		enum kv_class kcls = (enum kv_class)ki->kcls;
 		/* "KEY V" without ':' or '=': one word that says what it is */
-		if (kcls == KV_NONE || (!sep && (kcls == KV_TIME || (!ki->compound && kcls != KV_TOKENS && kcls != KV_TPS &&
+		if (kcls == KV_NONE || kcls == KV_TIME_SAID || (!sep && (kcls == KV_TIME || (!ki->compound && kcls != KV_TOKENS && kcls != KV_TPS &&
 								   kcls != KV_ITERS && kcls != KV_MFU))))
 			return KV_WHAT_NONE;
 		cls = kcls;
@@ -1244,6 +1313,7 @@ static size_t kv_scan(const char *s, size_t len, size_t i, size_t first_alpha, s
 {
 	char unit[48];
 	struct kv_keyinfo tmp;
+	size_t first = next_digit(s, len, 0);  /* the line's first figure */
 	*nc = 0;
 	for (i = next_digit(s, len, i); i < len; i = next_digit(s, len, i + 1)) {
 		if (*nc == max)
@@ -1291,10 +1361,32 @@ static size_t kv_scan(const char *s, size_t len, size_t i, size_t first_alpha, s
 				break;
 			}
 		const struct kv_keyinfo *ki = kend ? kv_key_lookup(cache, s + kstart, kend - kstart, &tmp) : NULL;
+		/* a latency per token ("0.59 ms per token", "ms/token") times generation, not training */
+		if (ulen >= 2 && unit[0] == 'm' && unit[1] == 's' && kv_per_token(s, len, after, unit, ulen)) {
+			c[(*nc)++] = (struct kv_cand){ (uint32_t)at, (uint32_t)numend, 0, 0, 0, 0, KV_WHAT_PER_TOKEN,
+						       KV_SECOND_NONE, 0, 0, 0, 0, 0, 1 };
+			continue;
+		}
+		/* a time said only by its unit: after a key as loose as "time", or a " | "-separated
+		 * field of its own ("| 8060.78ms |"); kept when the line has a rate too */
+		int said = 0;
+		if (cls == KV_NONE && ulen && (strcmp(unit, "ms") == 0 || strcmp(unit, "s") == 0) && !pair &&
+		    ((ki && ki->kcls == KV_TIME_SAID && sep) || (!ki && kv_lone_field(s, len, at, after, ulen)))) {
+			cls = KV_TIME;
+			scale = unit[0] == 'm' ? 1 : 1000;
+			said = 1;
+		}
+		/* "N | ...": a line's first field, a count alone, is its step (llama2.c): the first
+		 * figure, so no step is known yet */
+		if (cls == KV_NONE && !ki && at == first && after == end && kv_lone_field(s, len, at, after, 0)) {
+			c[(*nc)++] = (struct kv_cand){ (uint32_t)at, (uint32_t)end, 0, 0, 1, 0, KV_WHAT_NONE,
+						       KV_SECOND_NONE, 0, 0, 0, 0, 0, 1 };
+			continue;
+		}
 		/* most figures (clocks, sizes, counts) name nothing the reader takes */
 		if (cls == KV_NONE && (!ki || (!ki->srank && !ki->loss && ki->kcls == KV_NONE)))
 			continue;
-		struct kv_cand k = { (uint32_t)at, (uint32_t)numend, 0, 0, 0, 0, 0, KV_SECOND_NONE, 0, 0, 0, 0, 1 };
+		struct kv_cand k = { (uint32_t)at, (uint32_t)numend, 0, 0, 0, 0, 0, KV_SECOND_NONE, 0, 0, 0, 0, (unsigned char)said, 1 };
 		if (cls == KV_NONE) {
 			k.srank = ki->srank;
 			k.loss = !pair && ki->loss;
@@ -1308,10 +1400,14 @@ static size_t kv_scan(const char *s, size_t len, size_t i, size_t first_alpha, s
 
 /* The values of the figures c[0, nc) of s, after the n already in out[0, max): how many now. */
 static size_t kv_take(const char *s, const struct kv_cand *c, size_t nc, struct tput_kv *out, size_t n, size_t max,
-		      struct tput_kv_line *info)
+		      struct tput_kv_line *info, uint64_t *said_mask)
 {
 	for (size_t k = 0; k < nc; k++) {
 		double v, w;
+		if (c[k].what == KV_WHAT_PER_TOKEN) {
+			info->inference = 2;
+			continue;
+		}
 		if (tput_parse_number(s + c[k].at, c[k].end - c[k].at, &v) != TPUT_NUM_OK)
 			continue;
 		if (c[k].srank && v == floor(v) && v < 1e15) {
@@ -1334,6 +1430,8 @@ static size_t kv_take(const char *s, const struct kv_cand *c, size_t nc, struct 
 				continue;
 			v = 1 / v;
 		}
+		if (c[k].said && n < 64)
+			*said_mask |= 1ULL << n;
 		if (n < max)
 			out[n++] = (struct tput_kv){ (enum tput_unit)c[k].unit, v * c[k].scale, c[k].average };
 		if (c[k].second && n < max &&
@@ -1356,13 +1454,31 @@ static int kv_header(const char *s, size_t len)
 	return 0;
 }
 
-/* A bare "tps" beside a per-device token figure is the whole job's (NeMo AutoModel) */
-static void kv_tps_whole(struct tput_kv *out, size_t n)
+/* The line's figures out[0, n) once all are read: how many stay. */
+static size_t kv_finish(struct tput_kv *out, size_t n, const struct tput_kv_line *info, uint64_t said_mask)
 {
+	/* A time said only by its unit is the step's when the line has a rate, and no step time
+	 * of a surer key */
+	if (said_mask) {
+		int rate = 0, surer = 0;
+		for (size_t k = 0; k < n; k++) {
+			rate |= out[k].unit != TPUT_MS_STEP;
+			surer |= out[k].unit == TPUT_MS_STEP && !(k < 64 && (said_mask >> k & 1));
+		}
+		size_t m = 0;
+		for (size_t k = 0; k < n; k++)
+			if (!(k < 64 && (said_mask >> k & 1)) || (rate && !surer))
+				out[m++] = out[k];
+		n = m;
+	}
+	if (info->inference == 2)
+		return 0;
+	/* A bare "tps" beside a per-device token figure is the whole job's (NeMo AutoModel) */
 	for (size_t k = 0; k < n; k++)
 		for (size_t g = 0; out[k].unit == TPUT_TPS && g < n; g++)
 			if (out[g].unit == TPUT_TOKENS_S_GPU)
 				out[k].unit = TPUT_TOKENS_S;
+	return n;
 }
 
 static size_t first_letter(const char *s, size_t len)
@@ -1378,13 +1494,13 @@ static size_t kv_read_uncached(const char *s, size_t len, struct tput_kv *out, s
 {
 	*info = (struct tput_kv_line){ -1, 0, NAN, kv_header(s, len), 0 };
 	size_t first_alpha = first_letter(s, len), n = 0, nc;
+	uint64_t said_mask = 0;
 	struct kv_cand c[KV_SHAPE_CANDS];
 	for (size_t i = 0; i < len;) {
 		i = kv_scan(s, len, i, first_alpha, c, KV_SHAPE_CANDS, &nc, cache);
-		n = kv_take(s, c, nc, out, n, max, info);
+		n = kv_take(s, c, nc, out, n, max, info, &said_mask);
 	}
-	kv_tps_whole(out, n);
-	return n;
+	return kv_finish(out, n, info, said_mask);
 }
 
 /* s[0, len) with every digit a '0', in out: the line's shape. */
@@ -1442,9 +1558,9 @@ static size_t kv_read(const char *s, size_t len, struct tput_kv *out, size_t max
 	if (!e)
 		return kv_read_uncached(s, len, out, max, info, cache);
 	*info = (struct tput_kv_line){ -1, 0, NAN, e->header, 0 };
-	size_t n = kv_take(s, e->cand, e->ncand, out, 0, max, info);
-	kv_tps_whole(out, n);
-	return n;
+	uint64_t said_mask = 0;
+	size_t n = kv_take(s, e->cand, e->ncand, out, 0, max, info, &said_mask);
+	return kv_finish(out, n, info, said_mask);
 }
 
 /* The training context of a frame, once per shape: its words hold no digit. */
@@ -1471,7 +1587,7 @@ enum { KV_NLITS = 48 };
 static const char *const kv_literals[] = {
 	"k/s", "s/s", "e/s", "q/s", "g/s", "t/s", "P/s", "p/s", "/sec", "/Sec", "/step", "s/it", "/batch",
 	"per_s", "per s", "per-s", "PerSec", "LOPS", "lops", "LOPs", "tps", "wps", "ups=", "mfu", "MFU",
-	"tep_tim", "tep time", "step_avg", "latency", "seconds:", "[step=", "[batch=", "metrics *****", NULL,
+	"tep_tim", "tep time", "atch_tim", "atch tim", "step_avg", "latency", "seconds:", "[step=", "[batch=", "metrics *****", NULL,
 };
 
 struct rule {
@@ -1506,8 +1622,28 @@ struct line_shape {
 	char text[LINE_SHAPE_MAX];
 };
 
+enum { FRAME_MAX = 16, BAR_SEEN = 64, BAR_TOTALS = 4 };
+
+/* A point given after a held bar frame: it waits, so that points go out in line order. */
+struct queued {
+	unsigned long lineno;
+	struct tput_point pt;
+};
+enum { QUEUE_MAX = 1 << 16 };  /* a bar frame not drawn again within as many points is alone */
+
+/* A progress bar's frame held back until its bar shows another: a bar seen once (a data
+ * preparation bar caught mid-way) is no training series. np 0: none held. */
+struct bar_held {
+	struct tput_point pts[FRAME_MAX];
+	size_t np;
+	unsigned long lineno;
+	double total;
+	long long step;
+};
+
 /* What a run of lines leaves for the next: a record header's step and time, the last figure
- * of each unit (to tell an unprefixed rank's copy), the last frame (to tell a redraw). */
+ * of each unit (to tell an unprefixed rank's copy), the last frame (to tell a redraw), the
+ * progress bars' frames seen lately and the totals of bars that showed two frames. */
 struct carry {
 	long long step;
 	long rank;                 /* the header line's, -1 when it had none */
@@ -1522,6 +1658,11 @@ struct carry {
 	unsigned long metrics_line; /* a "***** train metrics *****" summary block starts here */
 	unsigned long emit_line, emit_prev; /* the last line that gave figures, and the one before */
 	unsigned long seen_line;   /* the last line looked at: a smaller number starts another input */
+	uint64_t bar_seen[BAR_SEEN]; /* hashes of bar frames up to their rate, the last BAR_SEEN */
+	size_t bar_seen_at;
+	double bar_total[BAR_TOTALS]; /* totals of bars shown in two frames (0: none) */
+	size_t bar_total_at;
+	struct bar_held held;
 };
 
 struct tput_ex {
@@ -1538,6 +1679,8 @@ struct tput_ex {
 	struct kv_cache *kvcache;  /* the key/value reader's analysis of the keys seen */
 	char *joined;              /* a record hard-wrapped over lines, put back together */
 	size_t joined_cap;
+	struct queued *queue;      /* points after a held bar frame, given once it is settled */
+	size_t nqueue, queue_cap;
 	char *last_frame;          /* the last frame that gave figures: a redraw repeats it */
 	size_t last_frame_len, last_frame_cap;
 	struct line_shape (*line_shapes)[2]; /* the rules whose literals each line shape holds */
@@ -1549,6 +1692,13 @@ static void carry_reset(struct carry *c)
 	memset(c, 0, sizeof *c);
 	for (size_t u = 0; u < TPUT_NUNITS; u++)
 		c->last_step[u] = -1;
+}
+
+/* Another input: nothing of the last one carries over, nor waits. */
+static void start_input(tput_ex *ex)
+{
+	carry_reset(&ex->carry);
+	ex->nqueue = 0;
 }
 
 tput_ex *tput_ex_new(void)
@@ -1579,6 +1729,7 @@ void tput_ex_free(tput_ex *ex)
 	free(ex->line_shapes);
 	free(ex->joined);
 	free(ex->last_frame);
+	free(ex->queue);
 	free(ex);
 }
 
@@ -1878,8 +2029,6 @@ static enum tput_result take(const struct rule *r, const struct line_ctx *lc, st
 	return TPUT_POINT;
 }
 
-enum { FRAME_MAX = 16 };
-
 /* The per-device unit of a figure read on a line whose preset says its figures are per device. */
 static enum tput_unit per_device_unit(enum tput_unit u)
 {
@@ -1931,9 +2080,91 @@ static size_t add_kv(tput_ex *ex, int rule, const char *s, size_t len, const str
 	return np;
 }
 
+/* The points waiting behind a bar frame, to the sink in order. */
+static void flush_queue(tput_ex *ex, tput_sink *sink, void *ctx)
+{
+	for (size_t k = 0; k < ex->nqueue; k++)
+		sink(ctx, ex->queue[k].lineno, TPUT_POINT, &ex->queue[k].pt, NULL);
+	ex->nqueue = 0;
+}
+
+/* A line's points, step and all worked out, to the sink (to the queue while a bar frame
+ * before them is held); an unprefixed rank's copy of the
+ * figures just before is counted, not given. */
+static void emit_points(tput_ex *ex, struct tput_point *pts, size_t np, unsigned long lineno, tput_sink *sink,
+			void *ctx)
+{
+	struct carry *c = &ex->carry;
+	for (size_t i = 0; i < np; i++) {
+		struct tput_point *pt = &pts[i];
+		/* An unprefixed rank's copy repeats the step of the figures just before (this line's
+		 * earlier frame or the last line with figures) in its unit. */
+		if (c->emit_line != lineno) {
+			c->emit_prev = c->emit_line;
+			c->emit_line = lineno;
+		}
+		unsigned long seen = c->last_line[pt->unit];
+		if (pt->rank < 0 && pt->step >= 0 && seen && (seen == lineno || seen == c->emit_prev) &&
+		    c->last_step[pt->unit] == pt->step) {
+			ex->copies++;
+			c->last_line[pt->unit] = lineno;
+			continue;
+		}
+		c->last_step[pt->unit] = pt->step;
+		c->last_line[pt->unit] = pt->rank < 0 ? lineno : 0;
+		if (!c->held.np) {
+			sink(ctx, lineno, TPUT_POINT, pt, NULL);
+			continue;
+		}
+		ex->queue = xgrow(ex->queue, &ex->queue_cap, ex->nqueue + 1, sizeof *ex->queue);
+		ex->queue[ex->nqueue++] = (struct queued){ lineno, *pt };
+	}
+	if (ex->nqueue >= QUEUE_MAX) {  /* the held frame stays alone: dropped */
+		sink(ctx, c->held.lineno, TPUT_NOMATCH, NULL, "a progress bar seen in one frame only");
+		c->held.np = 0;
+		flush_queue(ex, sink, ctx);
+	}
+}
+
+/* Has a bar of this total shown two frames? */
+static int bar_confirmed(const struct carry *c, double total)
+{
+	for (size_t k = 0; k < BAR_TOTALS; k++)
+		if (c->bar_total[k] == total)
+			return 1;
+	return 0;
+}
+
+/* A bar frame's hash: one multiplication after another, each word's mixed into all before. */
+static uint64_t bar_hash(const char *s, size_t len)
+{
+	uint64_t h = 1469598103934665603ULL ^ len, w;
+	size_t i = 0;
+	for (; i + 8 <= len; i += 8) {
+		memcpy(&w, s + i, 8);
+		h = (h ^ w) * 0x9e3779b97f4a7c15ULL;
+		h ^= h >> 29;
+	}
+	for (; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
+	return h;
+}
+
+/* Was this bar frame (its hash up to its rate) seen lately? Remembered when not. */
+static int bar_seen_before(struct carry *c, uint64_t h)
+{
+	for (size_t k = 0; k < BAR_SEEN; k++)
+		if (c->bar_seen[k] == h)
+			return 1;
+	c->bar_seen[c->bar_seen_at++ % BAR_SEEN] = h;
+	return 0;
+}
+
 static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx *lc, uint64_t mask,
 		  tput_sink *sink, void *ctx)
 {
+	double bar_total = NAN;  /* a progress bar's frame: its total */
+	size_t bar_end = 0;      /* and where its rate ends */
 	char why[96], err[256];
 	int literal = 0, matched = 0, closing = 0, per_device = 0, thin = -1, from_kv_avg[FRAME_MAX] = { 0 };
 	struct tput_point pts[FRAME_MAX], base = { lc->rank, -1, NAN, NAN, TPUT_VALUE, NAN, 0 };
@@ -1972,6 +2203,14 @@ static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx 
 		matched = 1;
 		per_device = r->per_device;
 		base = pt;
+		double tv;
+		const char *g;
+		size_t gl;
+		if (res == TPUT_POINT && rx_group_at(r->re, r->g_total, &g, &gl) &&
+		    tput_parse_number(g, gl, &tv) == TPUT_NUM_OK && rx_group_at(r->re, r->g_unit, &g, &gl)) {
+			bar_total = tv;
+			bar_end = (size_t)(g + gl - s);
+		}
 		if (res == TPUT_POINT)
 			pts[np++] = pt;
 		else {
@@ -2021,7 +2260,8 @@ static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx 
 			sink(ctx, lc->lineno, TPUT_NOMATCH, NULL, reason);
 		return;
 	}
-	enum tput_context where = kv_shape_context(shape, s, len);
+	/* a latency per token on the line: generation's timings */
+	enum tput_context where = info.inference == 2 ? TPUT_CTX_INFERENCE : kv_shape_context(shape, s, len);
 	if (where != TPUT_CTX_TRAIN) {
 		if (where == TPUT_CTX_INFERENCE)
 			ex->inference++;
@@ -2045,6 +2285,14 @@ static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx 
 	memcpy(ex->last_frame, s, len);
 	ex->last_frame_len = len;
 	c->last_frame_line = lc->lineno;
+	/* A bar's frame drawn again later (a pasted stretch of the log, a bar redrawn on a new
+	 * line with other words after its rate) is no new figure: within one bar the count or
+	 * the clock moves from frame to frame. */
+	if (!isnan(bar_total) && bar_seen_before(c, bar_hash(s, bar_end))) {
+		ex->copies += np;
+		sink(ctx, lc->lineno, TPUT_NOMATCH, NULL, "a copy of a progress bar frame seen before");
+		return;
+	}
 	int header_ok = c->lineno && lc->lineno >= c->lineno && lc->lineno - c->lineno < 256;
 	/* sorted by unit; step, loss and time from the preset, the line, or the record's header */
 	for (size_t i = 1; i < np; i++)
@@ -2081,23 +2329,31 @@ static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx 
 			c->prev_step = pt->step;
 			c->prev_step_line = lc->lineno;
 		}
-		/* An unprefixed rank's copy repeats the step of the figures just before (this line's
-		 * earlier frame or the last line with figures) in its unit. */
-		if (c->emit_line != lc->lineno) {
-			c->emit_prev = c->emit_line;
-			c->emit_line = lc->lineno;
-		}
-		unsigned long seen = c->last_line[pt->unit];
-		if (pt->rank < 0 && pt->step >= 0 && seen && (seen == lc->lineno || seen == c->emit_prev) &&
-		    c->last_step[pt->unit] == pt->step) {
-			ex->copies++;
-			c->last_line[pt->unit] = lc->lineno;
-			continue;
-		}
-		c->last_step[pt->unit] = pt->step;
-		c->last_line[pt->unit] = pt->rank < 0 ? lc->lineno : 0;
-		sink(ctx, lc->lineno, TPUT_POINT, pt, NULL);
 	}
+	if (!isnan(bar_total) && !bar_confirmed(c, bar_total)) {
+		struct bar_held *held = &c->held;
+		if (held->np && held->total == bar_total && base.step != held->step) {
+			/* the bar's second frame (a later step, or the first of its next round): the
+			 * one held and this one count */
+			c->bar_total[c->bar_total_at++ % BAR_TOTALS] = bar_total;
+			size_t hn = held->np;
+			held->np = 0;
+			emit_points(ex, held->pts, hn, held->lineno, sink, ctx);
+			flush_queue(ex, sink, ctx);
+		} else {
+			if (held->np)
+				sink(ctx, held->lineno, TPUT_NOMATCH, NULL, "a progress bar seen in one frame only");
+			held->np = 0;
+			flush_queue(ex, sink, ctx);
+			memcpy(held->pts, pts, np * sizeof *pts);
+			held->np = np;
+			held->lineno = lc->lineno;
+			held->total = bar_total;
+			held->step = base.step;
+			return;
+		}
+	}
+	emit_points(ex, pts, np, lc->lineno, sink, ctx);
 }
 
 /* A line that holds the literals of the rules in mask. */
@@ -2110,7 +2366,7 @@ static void line(tput_ex *ex, char *s, size_t len, struct line_shape *shape, uns
 	}
 	struct line_ctx lc = { shape, s, memchr(s, '\r', len) != NULL, 0, -1, 0, 0, lineno };
 	if (lineno <= ex->carry.seen_line)  /* numbers start again: another input */
-		carry_reset(&ex->carry);
+		start_input(ex);
 	ex->carry.seen_line = lineno;
 	size_t skip = tput_rank_prefix(s, len, &lc.rank);
 	lc.digits = has_digit(s + skip, len - skip);
@@ -2144,7 +2400,7 @@ static int filtered(const tput_ex *ex) { return !ex->any_unfiltered && ex->n <= 
 void tput_ex_line(tput_ex *ex, char *s, size_t len, unsigned long lineno, tput_sink *sink, void *ctx)
 {
 	if (lineno <= 1)  /* an input's first line: nothing carries over from another */
-		carry_reset(&ex->carry);
+		start_input(ex);
 	sync_literals(ex);
 	if (!filtered(ex)) {
 		line(ex, s, len, NULL, lineno, UINT64_MAX, sink, ctx);
@@ -2292,7 +2548,7 @@ size_t tput_ex_block(tput_ex *ex, char *text, size_t len, unsigned long lineno, 
 	char *end = text + len, *at = text;
 	size_t newlines = 0;
 	if (lineno <= 1)
-		carry_reset(&ex->carry);
+		start_input(ex);
 	sync_literals(ex);
 	char *done = text;  /* lines before this were looked at */
 	if (!filtered(ex)) {
@@ -2400,6 +2656,24 @@ size_t tput_ex_block(tput_ex *ex, char *text, size_t len, unsigned long lineno, 
 		rule = next_rule;
 	}
 	return newlines + in_count_lines(counted, (size_t)(end - counted));
+}
+
+void tput_ex_finish(tput_ex *ex, tput_sink *sink, void *ctx)
+{
+	struct bar_held *held = &ex->carry.held;
+	size_t hn = held->np;
+	held->np = 0;
+	if (!hn)
+		return;
+	/* the input's only bar evidence: its figure is all there is to go by */
+	int any = 0;
+	for (size_t k = 0; k < BAR_TOTALS; k++)
+		any |= ex->carry.bar_total[k] != 0;
+	if (any)
+		sink(ctx, held->lineno, TPUT_NOMATCH, NULL, "a progress bar seen in one frame only");
+	else
+		emit_points(ex, held->pts, hn, held->lineno, sink, ctx);
+	flush_queue(ex, sink, ctx);
 }
 
 size_t tput_ex_inference_lines(const tput_ex *ex) { return ex->inference; }

@@ -83,7 +83,8 @@ struct tput_kv_line {
 	int step_rank;         /* how sure: global_step 3, num_updates 2, step/iter/batch 1 */
 	double loss;           /* NaN when none */
 	int header;            /* a record header ("[step=N/M", "[batch=N/M]") */
-	int inference;         /* a figure was left out as inference */
+	int inference;         /* 1: a figure was left out as inference; 2: the line is
+				* inference's (a latency per token: "0.59 ms per token"), no figure given */
 };
 /* What the reader learnt of the keys and line shapes seen: with it, a line of a shape seen
  * before costs only the parse of its figures, and gives what it gives without it. */
@@ -141,6 +142,11 @@ void tput_ex_line(tput_ex *ex, char *text, size_t len, unsigned long lineno, tpu
  * Returns the block's "\n" count (for in_block_lines). */
 size_t tput_ex_block(tput_ex *ex, char *text, size_t len, unsigned long lineno, tput_sink *sink,
 		   void *ctx);
+/* The input ended. A progress bar's frame is held back until its bar shows a later frame
+ * (a bar seen once, a data preparation bar caught mid-way, is no training series); one
+ * still held now goes to sink when no bar of the input showed two frames (it is then all
+ * there is), else it is dropped. Frames the bars repeat later are copies. */
+void tput_ex_finish(tput_ex *ex, tput_sink *sink, void *ctx);
 /* Is n (a line's bytes, without its line end) a width records are hard-wrapped at? Only
  * then may tput_ex_block join lines that tput_ex_line reads apart. */
 int tput_wrap_width(size_t n);

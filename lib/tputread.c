@@ -178,7 +178,10 @@ static size_t work(void *worker, struct in_block *block, struct chunk_buf *out)
 {
 	struct reader *rd = worker;
 	rd->out = out;
-	return tput_ex_block(rd->ex, block->text, block->len, block->lineno, sink, rd);
+	size_t lines = tput_ex_block(rd->ex, block->text, block->len, block->lineno, sink, rd);
+	/* each chunk is read as an input of its own: a bar frame it holds is settled here */
+	tput_ex_finish(rd->ex, sink, rd);
+	return lines;
 }
 
 enum { CHUNK_MIN_FILE = 16 << 20, CHUNK_BYTES = 4 << 20 };
@@ -222,10 +225,18 @@ int tputread_logs(struct tputread *r, char **paths, size_t npaths)
 		}
 		in_reader *in = in_open(paths + f, 1);
 		struct in_block b;
+		const char *file = NULL;
 		while (in_next_block(in, &b)) {
 			struct emitter e = { r, b.file };
+			file = b.file;
 			out.len = 0;
 			in_block_lines(in, tput_ex_block(r->ex, b.text, b.len, b.lineno, sink, &rd));
+			emit(&e, &out, 0);
+		}
+		if (file) {  /* a figure held back to the input's end */
+			struct emitter e = { r, file };
+			out.len = 0;
+			tput_ex_finish(r->ex, sink, &rd);
 			emit(&e, &out, 0);
 		}
 		failed |= in_failed(in);

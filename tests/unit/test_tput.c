@@ -46,6 +46,7 @@ static struct got run(const char *preset, const char *line)
 	struct got g = { .n = 0 };
 	char *copy = strdup(line);
 	tput_ex_line(ex, copy, strlen(line), 1, collect, &g);
+	tput_ex_finish(ex, collect, &g);  /* a bar's one frame counts at the end */
 	if (!preset && g.n > 0 && g.res[0] != TPUT_NOMATCH)
 		g.pt[0].rule = g.pt[0].rule;  /* rule index is the preset index here */
 	free(copy);
@@ -101,7 +102,7 @@ static void test_every_preset_example(void **state)
 	(void)state;
 	static const double values[] = { 3.462, 402.1, 5856, 120.52, 1023456, 529882, 368.46, 35.55, 7.2,
 					 5.97, 49.2, 83.48609168106144, 51234, 6640.1, 36.722, 1249, 43200,
-					 4320, 155825.3348, 26676, 12345.67, 31.46, 4632, 13.63, 139.6, 22885,
+					 4320, 593, 155825.3348, 26676, 12345.67, 31.46, 4632, 13.63, 139.6, 22885,
 					 5092, 45.02, 14500, 10700 };
 	assert_int_equal(tput_npresets, sizeof values / sizeof values[0]);
 	for (size_t i = 0; i < tput_npresets; i++) {
@@ -159,6 +160,17 @@ static void test_presets_on_table_lines(void **state)
 	       36.722, TPUT_TFLOPS_GPU, 15107, 2.191);
 	expect("tinygrad", "    3 7.34 s run, 11.8750 loss, 0.000000000002 LR, 1454.57 GB used, 236258.78 GFLOPS",
 	       7340, TPUT_MS_STEP, 3, 11.875);
+	/* mmcv's runner and MMEngine's: "time:" is seconds per iteration, the iteration the step */
+	expect("mmcv", "2020-05-08 18:44:23,494 - mmdet - INFO - Epoch [1][1250/7517]\tlr: 0.00125, eta: 4:43:39, time: 0.594, data_time: 0.031, memory: 6836, loss_rpn_cls: 0.1082, acc: 93.0137, loss: 0.5449",
+	       594, TPUT_MS_STEP, 1250, 0.5449);
+	expect("mmcv", "06/15 10:00:00 - mmengine - INFO - Epoch(train)  [2][ 50/1000]  lr: 1.0000e-02  eta: 0:10:00  time: 0.5000  data_time: 0.0100  memory: 1234  loss: 0.7500  loss_cls: 0.5",
+	       500, TPUT_MS_STEP, 50, 0.75);
+	expect("mmcv", "2021-01-01 10:00:00,000 - mmseg - INFO - Iter [16050/80000]\tlr: 8.7e-03, eta: 6:02:11, time: 0.340, data_time: 0.007, memory: 3541, decode.loss_seg: 0.2, loss: 0.31",
+	       340, TPUT_MS_STEP, 16050, 0.31);
+	{
+		struct got g = run(NULL, "06/15 10:00:00 - mmengine - INFO - Epoch(val)  [2][ 50/500]    eta: 0:00:10  time: 0.0500  data_time: 0.0100  memory: 1234");
+		assert_true(g.n == 0 || g.res[0] != TPUT_POINT);
+	}
 	/* modded-nanogpt: the val lines carry step_avg too, train_loss or not */
 	expect("modded-nanogpt", "step:125/1480 val_loss:4.3719 train_time:29736ms step_avg:258.57ms",
 	       258.57, TPUT_MS_STEP, 125, NAN);
@@ -220,6 +232,21 @@ static void test_kv_reader(void **state)
 		{ "tps_per_gpu: 812.5", 1, TPUT_TOKENS_S_GPU, 812.5, -1, NAN },
 		{ "step 10 | epoch 0 | loss 2.1031 | grad_norm 1.2031 | lr 1.00e-05 | mem 30.12 GiB | tps 12345.67(1543.21/gpu) | num_label_tokens 4096", 2, TPUT_TOKENS_S, 12345.67, 10, 2.1031 },
 		{ "train_tps=4000 tps_per_gpu=500", 2, TPUT_TOKENS_S, 4000, -1, NAN },
+		/* "time" with its unit beside a rate is the step time; alone, or without a unit, not */
+		{ "Step: 4970, Loss: 0.18, Time: 1638.07 ms, TFLOPS: 43.28", 2, TPUT_MS_STEP, 1638.07, 4970, 0.18 },
+		{ "Step: 4970, Time: 1.5 s, MFU: 29.1%", 2, TPUT_MS_STEP, 1500, 4970, NAN },
+		{ "Step: 4970, Loss: 0.18, Time: 1638.07 ms", 0, 0, 0, 4970, 0.18 },
+		{ "Time: 0.593, TFLOPS: 43.28", 1, TPUT_TFLOPS, 43.28, -1, NAN },
+		{ "data_time: 5 ms, TFLOPS: 43.28", 1, TPUT_TFLOPS, 43.28, -1, NAN },
+		{ "time: 12 ms, step_time: 0.5 s, TFLOPS: 43.28", 2, TPUT_MS_STEP, 500, -1, NAN },
+		/* a " | " field that is a time alone, and a first field that is a count alone */
+		{ "490 | loss 5.7543 | lr 4.9e-05 | 8060.78ms | mfu 0.21%", 2, TPUT_MS_STEP, 8060.78, 490, 5.7543 },
+		{ "490 | loss 5.7543 | 80.5 ms", 0, 0, 0, 490, 5.7543 },
+		{ "490 | took 80.5 ms | mfu 0.21%", 1, TPUT_MFU, 0.21, 490, NAN },
+		{ "4.5 | mfu 0.21% | 80 ms", 2, TPUT_MFU, 0.21, -1, NAN },
+		/* a key per GPU written between the token and the second */
+		{ "step: 10   train loss: 3.11   test loss: 3.05   tokens/gpu/sec: 9378.40", 1, TPUT_TOKENS_S_GPU, 9378.4, 10, 3.11 },
+		{ "Batch time: 0.31(0.31)  Acc_iter 50", 1, TPUT_MS_STEP, 310, 50, NAN },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		struct tput_kv kv[8];
@@ -254,6 +281,21 @@ static void test_kv_reader(void **state)
 	assert_int_equal(tput_kv_read(line, strlen(line), kv, 8, &info, NULL), 2);
 	assert_int_equal(kv[1].unit, TPUT_TOKENS_S_TGT);
 	near(kv[1].value, 3678);
+	/* a latency per token: generation's timings, the whole line inference's */
+	line = "llama_print_timings:      sample time =   301.80 ms /   512 runs   (    0.59 ms per token,  1696.48 tokens per second)";
+	assert_int_equal(tput_kv_read(line, strlen(line), kv, 8, &info, NULL), 0);
+	assert_int_equal(info.inference, 2);
+	line = "decode 12.5 ms/token, 80.0 tok/s";
+	assert_int_equal(tput_kv_read(line, strlen(line), kv, 8, &info, NULL), 0);
+	assert_int_equal(info.inference, 2);
+	line = "step 3 | 512.3 ms | 1000 tok/s | per token 0.5";
+	assert_int_equal(tput_kv_read(line, strlen(line), kv, 8, &info, NULL), 2);
+	assert_int_equal(info.inference, 0);
+	{
+		struct got g = run(NULL, "llama_print_timings:      sample time =   301.80 ms /   512 runs   (    0.59 ms per token,  1696.48 tokens per second)");
+		assert_int_equal(g.n, 1);
+		assert_int_equal(g.res[0], TPUT_NOMATCH);
+	}
 	line = "mem 30.12 GiB | tps 12345.67(1543.21/gpu) | num_label_tokens 4096";
 	assert_int_equal(tput_kv_read(line, strlen(line), kv, 8, &info, NULL), 2);
 	assert_int_equal(kv[1].unit, TPUT_TOKENS_S_GPU);
@@ -306,6 +348,17 @@ static void test_context(void **state)
 		{ "Processed prompts: 100%|###| 8/8 [00:02<00:00, 3.2it/s]", TPUT_CTX_INFERENCE },
 		{ "Adding requests: 100%|###| 8/8 [00:00<00:00, 900it/s]", TPUT_CTX_INFERENCE },
 		{ "the c4_test dataset is re-looped, 12 tok/s", TPUT_CTX_TRAIN },
+		/* a context word right before a score names the score, not the line */
+		{ "step: 10  train loss: 3.11  test loss: 3.05  tokens/gpu/sec: 9378.40", TPUT_CTX_TRAIN },
+		{ "step 5 | Eval Acc 0.91 | 120 tok/s", TPUT_CTX_TRAIN },
+		{ "step 5 | validation perplexity 12.1 | 120 tok/s", TPUT_CTX_TRAIN },
+		{ "test tokens/s: 120 loss 3.1", TPUT_CTX_OTHER },
+		{ "test lossy: 3.05 120 tok/s", TPUT_CTX_OTHER },
+		{ "eval loss 3.05 eval 120 tok/s", TPUT_CTX_OTHER },
+		{ "Iter [50/160000] time: 0.574, decode.loss_ce: 2.8032, decode.acc_seg: 27.6, loss: 3.9", TPUT_CTX_TRAIN },
+		{ "eval/loss 3.05 | 120 tok/s", TPUT_CTX_TRAIN },
+		{ "decode.lossless 120 tok/s", TPUT_CTX_INFERENCE },
+		{ "decode: loss 3.1 120 tok/s", TPUT_CTX_INFERENCE },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
 		assert_int_equal(tput_context(cases[i].line, strlen(cases[i].line)), cases[i].want);
@@ -395,6 +448,89 @@ static void test_runs_of_lines(void **state)
 	tput_ex_free(ex);
 }
 
+/* Progress bars: a frame drawn again later is a copy; a bar seen in one frame waits for a
+ * second, and counts at the input's end only when no bar showed two. */
+static struct got bars(const char *text, int finish)
+{
+	tput_ex *ex = tput_ex_new();
+	for (size_t i = 0; i < tput_npresets; i++)
+		tput_ex_add_preset(ex, i);
+	char *copy = strdup(text);
+	struct got g = { .n = 0 };
+	tput_ex_block(ex, copy, strlen(copy), 1, collect, &g);
+	if (finish)
+		tput_ex_finish(ex, collect, &g);
+	free(copy);
+	tput_ex_free(ex);
+	return g;
+}
+
+static int points_of(const struct got *g, long long *steps)
+{
+	int n = 0;
+	for (int k = 0; k < g->n; k++)
+		if (g->res[k] == TPUT_POINT)
+			steps[n++] = g->pt[k].step;
+	return n;
+}
+
+static void test_bars(void **state)
+{
+	(void)state;
+	long long st[32];
+	/* a pasted stretch (4, 5) then the bar from its start: 4 and 5 again are copies */
+	struct got g = bars("Epoch 0:  22%|##   | 4/18 [00:17<01:02,  4.47s/it, loss=10.07]\n"
+			    "Epoch 0:  28%|##   | 5/18 [00:20<00:53,  4.14s/it, loss=9.95]\n"
+			    "Epoch 0:   6%|#    | 1/18 [00:08<02:29,  8.77s/it]\n"
+			    "Epoch 0:  11%|#    | 2/18 [00:11<01:33,  5.82s/it, loss=10.47]\n"
+			    "Epoch 0:  22%|##   | 4/18 [00:17<01:02,  4.47s/it, loss=10.05]\n"
+			    "Epoch 0:  28%|##   | 5/18 [00:20<00:53,  4.14s/it, loss=9.93]\n", 1);
+	assert_int_equal(points_of(&g, st), 4);
+	assert_true(st[0] == 4 && st[1] == 5 && st[2] == 1 && st[3] == 2);
+	near(g.pt[0].value, 1 / 4.47);
+	assert_int_equal(g.lineno[0], 1);
+	/* another epoch's bar at the same count and clock is no copy: its words differ */
+	g = bars("Epoch 0:  22%|##   | 4/18 [00:17<01:02,  4.47s/it]\n"
+		 "Epoch 0:  28%|##   | 5/18 [00:20<00:53,  4.14s/it]\n"
+		 "Epoch 1:  22%|##   | 4/18 [00:17<01:02,  4.47s/it]\n", 1);
+	assert_int_equal(points_of(&g, st), 3);
+	/* a data preparation bar caught in one frame, then the training bar */
+	g = bars(" 67%|####   | 2/3 [00:01<00:00,  1.68it/s]\n"
+		 "packing_efficiency_estimate: 0.77\n"
+		 " 32%|###    | 281/873 [25:36<52:46,  5.35s/it]\n"
+		 " 32%|###    | 282/873 [25:40<49:29,  5.02s/it]\n"
+		 " 32%|###    | 283/873 [25:44<47:06,  4.79s/it]\n", 1);
+	assert_int_equal(points_of(&g, st), 3);
+	assert_true(st[0] == 281 && st[2] == 283);
+	/* the one bar frame of an input counts once the input ends, not before */
+	g = bars("Step:  20%|##   | 1/5 [00:22<01:31, 22.90s/it]\n", 0);
+	assert_int_equal(points_of(&g, st), 0);
+	g = bars("Step:  20%|##   | 1/5 [00:22<01:31, 22.90s/it]\n", 1);
+	assert_int_equal(points_of(&g, st), 1);
+	near(g.pt[0].value, 1 / 22.9);
+	/* a lone frame after a bar that showed two is dropped at the end */
+	g = bars(" 10%|#  | 10/100 [00:10<01:30,  1.00it/s]\n"
+		 " 11%|#  | 11/100 [00:11<01:29,  1.00it/s]\n"
+		 " 50%|#  | 1/2 [00:01<00:01,  1.00it/s]\n", 1);
+	assert_int_equal(points_of(&g, st), 2);
+	/* the figures of the lines after a held frame wait for it: all go out in line order */
+	g = bars(" 10%|#  | 10/100 [00:10<01:30,  1.00it/s]\n"
+		 "step: 7  loss: 2.5  tokens/s: 1234\n"
+		 " 11%|#  | 11/100 [00:11<01:29,  2.00it/s]\n", 1);
+	assert_int_equal(points_of(&g, st), 3);
+	assert_true(st[0] == 10 && st[1] == 7 && st[2] == 11);
+	unsigned long last = 0;
+	for (int k = 0; k < g.n; k++)
+		if (g.res[k] == TPUT_POINT) {
+			assert_true(g.lineno[k] > last);
+			last = g.lineno[k];
+		}
+	/* a bar's next round (its count starts again) confirms it as a later count does */
+	g = bars(" 99%|#  | 99/100 [00:10<00:01,  1.00it/s]\n"
+		 "  1%|#  | 1/100 [00:01<01:39,  1.00it/s]\n", 0);
+	assert_int_equal(points_of(&g, st), 2);
+}
+
 /* Every throughput line of the real logs kept in testdata/logs parses. */
 static void test_real_logs(void **state)
 {
@@ -406,9 +542,9 @@ static void test_real_logs(void **state)
 	} logs[] = {
 		{ "log-megatron-gpt2-n8.out", 20, 0, 3171.3 },
 		{ "modded-nanogpt-head.txt", 186, 12, 682.95 }, /* 200 lines: 2 val lines, 12 nan */
-		/* 8 processes: their tqdm frames but the closing ones, and their summaries' samples/s
-		 * and steps/s */
-		{ "hf-deepspeed-tqdm-tail.out", 72, 0, 1 / 113.21 },
+		/* 8 processes: their tqdm frames but the closing ones and those another process
+		 * drew alike, and their summaries' samples/s and steps/s */
+		{ "hf-deepspeed-tqdm-tail.out", 33, 0, 1 / 113.21 },
 	};
 	const char *dir = getenv("SIFT_TESTDATA");
 	assert_non_null(dir);
@@ -777,6 +913,7 @@ int main(void)
 		cmocka_unit_test(test_kv_reader),
 		cmocka_unit_test(test_kv_reader_cache),
 		cmocka_unit_test(test_context),
+		cmocka_unit_test(test_bars),
 		cmocka_unit_test(test_runs_of_lines),
 		cmocka_unit_test(test_wrapped_record),
 	};
