@@ -1165,9 +1165,7 @@ struct kv_cache {
 	uint64_t serial;           /* of the last shape read */
 };
 
-/* The analysis of the key raw[0, rawlen) as written (at most 80 bytes), worked out on its
- * normalized text the first time it is seen. */
-/* The two-way set of table for key[0, len). */
+/* Which of 128 two-way sets key[0, len) (a key, a line's or a frame's shape) goes in. */
 static size_t kv_set_index(const char *key, size_t len)
 {
 	/* eight bytes a step, each word multiplied apart (no chain of multiplications to wait
@@ -1187,6 +1185,7 @@ static size_t kv_set_index(const char *key, size_t len)
 	return (size_t)((h * 0xc4ceb9fe1a85ec53ULL) >> 57);
 }
 
+/* The two-way set of table for key[0, len). */
 static struct kv_slot *kv_set(struct kv_slot (*table)[2], const char *key, size_t len)
 {
 	return table[kv_set_index(key, len)];
@@ -1611,6 +1610,7 @@ struct rule {
 /* A line's shape (every digit a '0') and the rules whose literals it holds: most lines of
  * a log come in a few shapes, and looking one up costs less than searching the line. */
 enum { LINE_SHAPES = 128, LINE_SHAPE_MAX = 384 };
+_Static_assert(LINE_SHAPES == KV_CACHE && KV_SHAPES == KV_CACHE, "kv_set_index gives one of 128 sets");
 struct line_shape {
 	uint32_t len;              /* 0: empty */
 	uint64_t mask;
