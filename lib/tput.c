@@ -1610,7 +1610,7 @@ struct rule {
 /* A line's shape (every digit a '0') and the rules whose literals it holds: most lines of
  * a log come in a few shapes, and looking one up costs less than searching the line. */
 enum { LINE_SHAPES = 128, LINE_SHAPE_MAX = 384 };
-_Static_assert(LINE_SHAPES == KV_CACHE && KV_SHAPES == KV_CACHE, "kv_set_index gives one of 128 sets");
+_Static_assert((int)LINE_SHAPES == (int)KV_CACHE && (int)KV_SHAPES == (int)KV_CACHE, "kv_set_index gives one of 128 sets");
 struct line_shape {
 	uint32_t len;              /* 0: empty */
 	uint64_t mask;
