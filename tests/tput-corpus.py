@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""tput-corpus.py BINDIR [SET...]: sift-tput on every real log of testdata/logs/SET (real,
+holdout, holdout2, holdout3 by default) against what a reader wrote down in SET/EXPECTED.tsv
+(column 2: "UNIT N MEDIAN; ..." per training series, or "none"). Prints one row per log
+(set, file, expected, got, exact) and the share exact per set and over all.
+
+Expected units may be written as the log says them: s/step (read as ms/step), steps/s (it/s),
+s/it (it/s, the median inverted: within 0.5% as the median of inverses differs a little for
+an even count). Other medians must agree to 4 significant digits or 1e-4, sift-tput's print.
+A set's first run (before any fix) is in its RESULTS.tsv; this is the figure now."""
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+LOGS = os.path.join(ROOT, "testdata", "logs")
+
+
+def expected_series(text):
+    text = text.strip()
+    if text.startswith("none"):
+        return None
+    out = {}
+    for part in text.split(";"):
+        words = part.split()
+        if len(words) < 3:
+            continue
+        unit, n, median = words[0], int(words[1]), float(words[2])
+        tol = 0.0
+        if unit == "s/step":
+            unit, median = "ms/step", median * 1000
+        elif unit == "steps/s":
+            unit = "it/s"
+        elif unit == "s/it":
+            unit, median, tol = "it/s", 1 / median, 0.005
+        out[unit] = (n, median, tol)
+    return out
+
+
+def got_series(binary, path):
+    run = subprocess.run([binary, "--stats", "--warmup", "0", "--format", "tsv", path], capture_output=True,
+                         text=True)
+    if run.returncode != 0:
+        return None, run.returncode
+    out = {}
+    header = None
+    for line in run.stdout.splitlines():
+        cols = line.split("\t")
+        if cols and cols[0] == "source":
+            header = cols
+            continue
+        if header and len(cols) == len(header):
+            row = dict(zip(header, cols))
+            out[row["unit"]] = (int(row["n"]), float(row["median"]))
+    return out, 0
+
+
+def same(want, got):
+    if want is None or got is None:
+        return want is None and got is None
+    if set(want) != set(got):
+        return False
+    for unit, (n, median, tol) in want.items():
+        gn, gmedian = got[unit]
+        if gn != n:
+            return False
+        slack = max(tol * abs(median), 5e-4 * abs(median), 1e-4)
+        if abs(gmedian - median) > slack:
+            return False
+    return True
+
+
+def show(series):
+    if series is None:
+        return "none"
+    return "; ".join("%s %d %.6g" % (u, v[0], v[1]) for u, v in sorted(series.items()))
+
+
+def main():
+    binary = os.path.join(sys.argv[1], "sift-tput")
+    sets = sys.argv[2:] or ["real", "holdout", "holdout2", "holdout3"]
+    total = exact_total = 0
+    summary = []
+    print("set\tfile\texpected\tgot\texact")
+    for name in sets:
+        table = os.path.join(LOGS, name, "EXPECTED.tsv")
+        if not os.path.exists(table):
+            continue
+        exact = count = 0
+        with open(table) as f:
+            rows = [line.rstrip("\n").split("\t") for line in f][1:]
+        for row in rows:
+            if len(row) < 2 or not row[0]:
+                continue
+            want = expected_series(row[1])
+            got, _ = got_series(binary, os.path.join(LOGS, name, row[0]))
+            ok = same(want, got)
+            count += 1
+            exact += ok
+            print("%s\t%s\t%s\t%s\t%s" % (name, row[0], row[1], show(got), "yes" if ok else "no"))
+        summary.append("%s: %d of %d exact" % (name, exact, count))
+        total += count
+        exact_total += exact
+    for line in summary:
+        print(line, file=sys.stderr)
+    if total:
+        print("all: %d of %d exact (%.0f%%)" % (exact_total, total, 100.0 * exact_total / total), file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
