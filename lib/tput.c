@@ -623,7 +623,7 @@ struct ctx_word {
 #define CW(t) { t, sizeof t - 1 }
 static const struct ctx_word other_words[] = {
 	CW("validate"), CW("validation"), CW("valid"), CW("eval"), CW("evaluate"), CW("evaluation"),
-	CW("evaluating"), CW("test"), CW("testing"), CW("saving"), CW("loading"), CW("checkpoint"),
+	CW("evaluating"), CW("evaluator"), CW("test"), CW("testing"), CW("saving"), CW("loading"), CW("checkpoint"),
 	CW("weights"), CW("download"), CW("downloading"), CW("tokenize"), CW("tokenizing"),
 	CW("tokenization"), { NULL, 0 },
 };
@@ -1068,8 +1068,8 @@ static int kv_step_rank(const char *key)
 {
 	size_t n = strlen(key);
 	static const struct { const char *k; int rank; } steps[] = {
-		{ "global_step", 3 }, { "num_updates", 2 }, { "step", 1 }, { "iter", 1 }, { "iteration", 1 },
-		{ "batch", 1 },
+		{ "global_step", 4 }, { "num_updates", 3 }, { "step", 2 }, { "iter", 2 }, { "iteration", 2 },
+		{ "batch", 2 },
 	};
 	for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
 		size_t l = strlen(steps[i].k);
@@ -1138,8 +1138,14 @@ struct kv_cand {
 	unsigned char invert, average;
 	unsigned char said;            /* a time read only beside other figures: enum kv_said */
 	double scale;
-	unsigned char part;            /* a share of the iteration's time (kv_keyinfo.part) */
+	unsigned char part;            /* enum kv_part */
 };
+
+/* KV_PART_SHARE: a share of the iteration's time (kv_keyinfo.part). KV_PART_LEAD: a figure
+ * alone in the line's first " | " field, at its very start: the step when a count, else the
+ * tail of a cut line's last field ("36.9 | hardware_tflops_per_gpu: 36.9 | ..."), whose
+ * figures are left out (pasted, they repeat figures of lines whole elsewhere). */
+enum kv_part { KV_PART_SHARE = 1, KV_PART_LEAD = 2 };
 
 /* How a time from a loose key is kept (kv_finish), bits of kv_cand.said. KV_SAID_UNIT: said
  * by its unit ("Time: 1638.07 ms", "| 8060.78ms |"), kept beside a rate. KV_SAID_TIMER: an
@@ -1151,6 +1157,7 @@ enum kv_said { KV_SAID_UNIT = 1, KV_SAID_TIMER = 2, KV_SAID_ITER = 4 };
 struct kv_saids {
 	uint64_t unit, timer, iter;    /* bit n: out[n] is so */
 	int part;                      /* the line gives a share of the iteration */
+	int cut;                       /* the line is the tail of a cut one */
 };
 
 /* A frame's shape and its figures, kept: a log's lines come in a few shapes, each seen over
@@ -1325,6 +1332,18 @@ static enum kv_what kv_figure(const char *s, size_t len, size_t numend, size_t a
 	return KV_WHAT_FIGURE;
 }
 
+/* Is the figure s[at, end) a count alone in brackets, with no "KEY:" or "KEY=" before them
+ * ("Epoch: [12]" is an epoch) and a key after them: "[400] steps_per_second=1.58"? */
+static int kv_bracket_step(const char *s, size_t len, size_t at, size_t end)
+{
+	if (at == 0 || s[at - 1] != '[' || end + 2 >= len || s[end] != ']' || s[end + 1] != ' ' || !is_alpha(s[end + 2]))
+		return 0;
+	size_t b = at - 1;
+	while (b > 0 && s[b - 1] == ' ')
+		b--;
+	return b == 0 || (s[b - 1] != ':' && s[b - 1] != '=');
+}
+
 /* The figures of s[i, len) the reader may take, into c[0, max) (*nc of them): where the
  * scan stopped, len at the end. A key holds a letter: there is none before first_alpha. */
 static size_t kv_scan(const char *s, size_t len, size_t i, size_t first_alpha, struct kv_cand *c, size_t max,
@@ -1409,6 +1428,13 @@ static size_t kv_scan(const char *s, size_t len, size_t i, size_t first_alpha, s
 		/* "N | ...": a line's first field, a count alone, is its step (llama2.c): the first
 		 * figure, so no step is known yet */
 		if (cls == KV_NONE && !ki && at == first && after == end && kv_lone_field(s, len, at, after, 0)) {
+			c[(*nc)++] = (struct kv_cand){ (uint32_t)at, (uint32_t)end, 0, 0, 2, 0, KV_WHAT_NONE,
+						       KV_SECOND_NONE, 0, 0, 0, 0, 0, 1, at == 0 ? KV_PART_LEAD : 0 };
+			continue;
+		}
+		/* "[N] key=...": a count alone in brackets before the fields, no key before it, is
+		 * the step (Flax's metric writer), less sure than a step key */
+		if (cls == KV_NONE && !ki && after == end && kv_bracket_step(s, len, at, end)) {
 			c[(*nc)++] = (struct kv_cand){ (uint32_t)at, (uint32_t)end, 0, 0, 1, 0, KV_WHAT_NONE,
 						       KV_SECOND_NONE, 0, 0, 0, 0, 0, 1, 0 };
 			continue;
@@ -1422,7 +1448,7 @@ static size_t kv_scan(const char *s, size_t len, size_t i, size_t first_alpha, s
 			k.loss = !pair && ki->loss;
 		}
 		k.what = (unsigned char)kv_figure(s, len, numend, after, pair, side, sep, unit, cls, scale, invert, gpu, ki, &k);
-		k.part = cls == KV_NONE && ki->part;
+		k.part = cls == KV_NONE && ki->part ? KV_PART_SHARE : 0;
 		if (k.srank || k.loss || k.part || k.what != KV_WHAT_NONE)
 			c[(*nc)++] = k;
 	}
@@ -1439,12 +1465,16 @@ static size_t kv_take(const char *s, const struct kv_cand *c, size_t nc, struct 
 			info->inference = 2;
 			continue;
 		}
-		if (c[k].part) {
+		if (c[k].part == KV_PART_SHARE) {
 			said->part = 1;
 			continue;
 		}
 		if (tput_parse_number(s + c[k].at, c[k].end - c[k].at, &v) != TPUT_NUM_OK)
 			continue;
+		if (c[k].part == KV_PART_LEAD && v != floor(v)) {
+			said->cut = 1;
+			continue;
+		}
 		if (c[k].srank && v == floor(v) && v < 1e15) {
 			if (c[k].srank > info->step_rank) {
 				info->step = (long long)v;
@@ -1514,7 +1544,7 @@ static size_t kv_finish(struct tput_kv *out, size_t n, const struct tput_kv_line
 		}
 		n = m;
 	}
-	if (info->inference == 2)
+	if (info->inference == 2 || said->cut)
 		return 0;
 	/* A bare "tps" beside a per-device token figure is the whole job's (NeMo AutoModel) */
 	for (size_t k = 0; k < n; k++)
@@ -1537,7 +1567,7 @@ static size_t kv_read_uncached(const char *s, size_t len, struct tput_kv *out, s
 {
 	*info = (struct tput_kv_line){ -1, 0, NAN, kv_header(s, len), 0 };
 	size_t first_alpha = first_letter(s, len), n = 0, nc;
-	struct kv_saids said = { 0, 0, 0, 0 };
+	struct kv_saids said = { 0, 0, 0, 0, 0 };
 	struct kv_cand c[KV_SHAPE_CANDS];
 	for (size_t i = 0; i < len;) {
 		i = kv_scan(s, len, i, first_alpha, c, KV_SHAPE_CANDS, &nc, cache);
@@ -1601,7 +1631,7 @@ static size_t kv_read(const char *s, size_t len, struct tput_kv *out, size_t max
 	if (!e)
 		return kv_read_uncached(s, len, out, max, info, cache);
 	*info = (struct tput_kv_line){ -1, 0, NAN, e->header, 0 };
-	struct kv_saids said = { 0, 0, 0, 0 };
+	struct kv_saids said = { 0, 0, 0, 0, 0 };
 	size_t n = kv_take(s, e->cand, e->ncand, out, 0, max, info, &said);
 	return kv_finish(out, n, info, &said);
 }
