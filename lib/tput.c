@@ -625,7 +625,7 @@ static const struct ctx_word other_words[] = {
 	CW("validate"), CW("validation"), CW("valid"), CW("eval"), CW("evaluate"), CW("evaluation"),
 	CW("evaluating"), CW("evaluator"), CW("test"), CW("testing"), CW("saving"), CW("loading"), CW("checkpoint"),
 	CW("weights"), CW("download"), CW("downloading"), CW("tokenize"), CW("tokenizing"),
-	CW("tokenization"), { NULL, 0 },
+	CW("tokenization"), CW("map50"), { NULL, 0 },
 };
 static const struct ctx_word inference_words[] = {
 	CW("inference"), CW("prompt"), CW("prompts"), CW("generation"), CW("generate"), CW("generating"),
@@ -641,10 +641,10 @@ static int word_in(const char *w, size_t n, const struct ctx_word *list)
 	return 0;
 }
 
-/* The words' first letters: a, c, d, e, g, i, l, p, r, s, t, v, w. */
+/* The words' first letters: a, c, d, e, g, i, l, m, p, r, s, t, v, w. */
 static int ctx_first(char c)
 {
-	return c >= 'a' && c <= 'z' && (0x6e895dUL >> (c - 'a') & 1);
+	return c >= 'a' && c <= 'z' && (0x6e995dUL >> (c - 'a') & 1);
 }
 
 /* Lengths (bit n) of the words starting with each letter. */
@@ -1713,6 +1713,7 @@ struct bar_held {
 	unsigned long lineno;
 	double total;
 	long long step;
+	int round;                 /* a bar's closing frame, its round seen in it alone */
 };
 
 /* What a run of lines leaves for the next: a record header's step and time, the last figure
@@ -1736,6 +1737,8 @@ struct carry {
 	size_t bar_seen_at;
 	double bar_total[BAR_TOTALS]; /* totals of bars shown in two frames (0: none) */
 	size_t bar_total_at;
+	double bar_last_total;     /* the last bar frame's total and count (0 0: none) */
+	long long bar_last_step;
 	struct bar_held held;
 };
 
@@ -2234,13 +2237,31 @@ static int bar_seen_before(struct carry *c, uint64_t h)
 	return 0;
 }
 
+/* Does s[0, n), before a bar's count, hold a round's count: "N/M" standing alone, 0 < N <= M? */
+static int bar_round(const char *s, size_t n)
+{
+	for (const char *p = s, *end = s + n; (p = memchr(p, '/', (size_t)(end - p))) != NULL; p++) {
+		const char *a = p, *b = p + 1;
+		while (a > s && is_digit(a[-1]))
+			a--;
+		while (b < end && is_digit(*b))
+			b++;
+		if (a == p || b == p + 1 || (a > s && a[-1] != ' ') || b == end || *b != ' ' || p - a > 9 || b - p > 10)
+			continue;
+		long x = strtol(a, NULL, 10), y = strtol(p + 1, NULL, 10);
+		if (x > 0 && x <= y)
+			return 1;
+	}
+	return 0;
+}
+
 static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx *lc, uint64_t mask,
 		  tput_sink *sink, void *ctx)
 {
 	double bar_total = NAN;  /* a progress bar's frame: its total */
 	size_t bar_end = 0;      /* and where its rate ends */
 	char why[96], err[256];
-	int literal = 0, matched = 0, closing = 0, per_device = 0, thin = -1, from_kv_avg[FRAME_MAX] = { 0 };
+	int literal = 0, matched = 0, closing = 0, round = 0, per_device = 0, thin = -1, from_kv_avg[FRAME_MAX] = { 0 };
 	struct tput_point pts[FRAME_MAX], base = { lc->rank, -1, NAN, NAN, TPUT_VALUE, NAN, 0 };
 	size_t np = 0;
 	const char *reason = "holds a throughput word but no rule matched";
@@ -2270,6 +2291,25 @@ static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx 
 		struct tput_point pt;
 		enum tput_result res = take(r, lc, &pt, why, sizeof why);
 		pt.rule = (int)i;
+		double tv;
+		const char *g;
+		size_t gl;
+		if ((res == TPUT_POINT || res == TPUT_NOMATCH) && rx_group_at(r->re, r->g_total, &g, &gl) &&
+		    tput_parse_number(g, gl, &tv) == TPUT_NUM_OK) {
+			/* A closing frame whose line names its round ("70/1000" before the bar)
+			 * and whose round showed no frame before it (a bar drawn only once done:
+			 * Ultralytics' epochs in a file) is that round's figure, its count no step;
+			 * one after its round's frames repeats them, one of no round closes a run. */
+			int shown = c->bar_last_total == tv && c->bar_last_step >= 0 && c->bar_last_step < pt.step;
+			c->bar_last_total = tv;
+			c->bar_last_step = pt.step;
+			if (res == TPUT_NOMATCH && !shown && rx_group_at(r->re, r->g_step, &g, &gl) &&
+			    bar_round(s, (size_t)(g - s))) {
+				res = TPUT_POINT;
+				round = 1;
+				pt.step = -1;
+			}
+		}
 		if (res == TPUT_BAD || res == TPUT_NAN) {
 			sink(ctx, lc->lineno, res, &pt, res == TPUT_BAD ? why : NULL);
 			return;
@@ -2277,9 +2317,6 @@ static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx 
 		matched = 1;
 		per_device = r->per_device;
 		base = pt;
-		double tv;
-		const char *g;
-		size_t gl;
 		if (res == TPUT_POINT && rx_group_at(r->re, r->g_total, &g, &gl) &&
 		    tput_parse_number(g, gl, &tv) == TPUT_NUM_OK && rx_group_at(r->re, r->g_unit, &g, &gl)) {
 			bar_total = tv;
@@ -2406,7 +2443,7 @@ static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx 
 	}
 	if (!isnan(bar_total) && !bar_confirmed(c, bar_total)) {
 		struct bar_held *held = &c->held;
-		if (held->np && held->total == bar_total && base.step != held->step) {
+		if (held->np && held->total == bar_total && (base.step != held->step || (round && held->round))) {
 			/* the bar's second frame (a later step, or the first of its next round): the
 			 * one held and this one count */
 			c->bar_total[c->bar_total_at++ % BAR_TOTALS] = bar_total;
@@ -2424,6 +2461,7 @@ static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx 
 			held->lineno = lc->lineno;
 			held->total = bar_total;
 			held->step = base.step;
+			held->round = round;
 			return;
 		}
 	}
