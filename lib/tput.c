@@ -2255,6 +2255,26 @@ static int bar_round(const char *s, size_t n)
 	return 0;
 }
 
+/* A Keras progress bar's frame, "N/M ━━━..." or "N/M [===...": its count and total. */
+static int keras_bar(const char *s, size_t len, long long *n, long long *m)
+{
+	size_t i = 0, a, b;
+	long long x = 0, y = 0;
+	while (i < len && s[i] == ' ')
+		i++;
+	for (a = i; i < len && is_digit(s[i]) && i - a < 12; i++)
+		x = x * 10 + (s[i] - '0');
+	if (i == a || i >= len || s[i] != '/')
+		return 0;
+	for (b = ++i; i < len && is_digit(s[i]) && i - b < 12; i++)
+		y = y * 10 + (s[i] - '0');
+	if (i == b || i + 4 > len || s[i] != ' ' || (s[i + 1] != '[' && memcmp(s + i + 1, "\xe2\x94\x81", 3) != 0))
+		return 0;
+	*n = x;
+	*m = y;
+	return 1;
+}
+
 static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx *lc, uint64_t mask,
 		  tput_sink *sink, void *ctx)
 {
@@ -2363,6 +2383,15 @@ static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx 
 			c->have_time = lc->have_time;
 			c->time = lc->time;
 		}
+	}
+	/* Keras's bar, read by the key/value reader, is a bar as tqdm's is: fit draws one per
+	 * epoch, its closing frame that epoch's round; evaluate's, of another total, stays alone */
+	long long kn, km;
+	if (!matched && np && isnan(bar_total) && keras_bar(s, len, &kn, &km)) {
+		bar_total = (double)km;
+		bar_end = len;
+		round = kn == km;
+		base.step = round ? -1 : kn;
 	}
 	if (np == 0) {
 		if (info.inference)

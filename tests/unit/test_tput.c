@@ -578,6 +578,19 @@ static void test_bars(void **state)
 	g = bars("100%|###| 8/8 [14:55<00:00, 111.95s/it]\n"
 		 "100%|###| 8/8 [14:56<00:00, 112.02s/it]\n", 1);
 	assert_int_equal(points_of(&g, st), 0);
+	/* Keras: fit's bar, one closing frame per epoch, a bar of rounds; evaluate's, of
+	 * another total and alone, is dropped at the end */
+	g = bars("Epoch 1/2\n"
+		 "788/788 \xe2\x94\x81\xe2\x94\x81 16s 19ms/step - accuracy: 0.5930 - loss: 1.1796\n"
+		 "Epoch 2/2\n"
+		 "788/788 \xe2\x94\x81\xe2\x94\x81 14s 18ms/step - accuracy: 0.9639 - loss: 0.1469\n"
+		 "438/438 \xe2\x94\x81\xe2\x94\x81 2s 4ms/step - accuracy: 0.9900 - loss: 0.0435\n", 1);
+	assert_int_equal(points_of(&g, st), 2);
+	near(g.pt[0].value, 19);
+	near(g.pt[1].value, 18);
+	g = bars("423/423 [==============================] - 192s 454ms/step - loss: 1.8386\n", 1);
+	assert_int_equal(points_of(&g, st), 1);
+	near(g.pt[0].value, 454);
 }
 
 /* Every throughput line of the real logs kept in testdata/logs parses. */
