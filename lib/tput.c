@@ -623,9 +623,9 @@ struct ctx_word {
 #define CW(t) { t, sizeof t - 1 }
 static const struct ctx_word other_words[] = {
 	CW("validate"), CW("validation"), CW("valid"), CW("eval"), CW("evaluate"), CW("evaluation"),
-	CW("evaluating"), CW("test"), CW("testing"), CW("saving"), CW("loading"), CW("checkpoint"),
+	CW("evaluating"), CW("evaluator"), CW("test"), CW("testing"), CW("saving"), CW("loading"), CW("checkpoint"),
 	CW("weights"), CW("download"), CW("downloading"), CW("tokenize"), CW("tokenizing"),
-	CW("tokenization"), { NULL, 0 },
+	CW("tokenization"), CW("map50"), { NULL, 0 },
 };
 static const struct ctx_word inference_words[] = {
 	CW("inference"), CW("prompt"), CW("prompts"), CW("generation"), CW("generate"), CW("generating"),
@@ -641,10 +641,10 @@ static int word_in(const char *w, size_t n, const struct ctx_word *list)
 	return 0;
 }
 
-/* The words' first letters: a, c, d, e, g, i, l, p, r, s, t, v, w. */
+/* The words' first letters: a, c, d, e, g, i, l, m, p, r, s, t, v, w. */
 static int ctx_first(char c)
 {
-	return c >= 'a' && c <= 'z' && (0x6e895dUL >> (c - 'a') & 1);
+	return c >= 'a' && c <= 'z' && (0x6e995dUL >> (c - 'a') & 1);
 }
 
 /* Lengths (bit n) of the words starting with each letter. */
@@ -729,8 +729,10 @@ enum tput_context tput_context(const char *s, size_t len)
 /* KV_TPS: the word "tps", which says tokens but not whether per GPU or for the job.
  * KV_TIME_SAID: a key as loose as "time", a step time only when its unit says ms or s and
  * the line carries a rate besides ("Time: 1638.07 ms, TPS: 6251"). */
+/* KV_TIME_ITER ("iter_time", "iter time"), KV_TIME_TRAIN ("train_time"): keys of an iteration
+ * timer, read as such only beside what only a training step's line prints (kv_finish). */
 enum kv_class { KV_NONE, KV_TOKENS, KV_SAMPLES, KV_IMAGES, KV_ITERS, KV_TFLOPS, KV_GFLOPS, KV_MFU, KV_TIME, KV_TPS,
-		KV_TIME_SAID };
+		KV_TIME_SAID, KV_TIME_ITER, KV_TIME_TRAIN };
 
 /* A word to look for, its length written down: lookups run for every figure of a line. */
 struct kw {
@@ -759,7 +761,8 @@ static const struct kw kv_keys[] = {
 	KW("iter_latency", KV_TIME, 0), KW("iteration_time", KV_TIME, 0), KW("time_per_iteration", KV_TIME, 0),
 	KW("time_per_step", KV_TIME, 0), KW("step_avg", KV_TIME, 0), KW("batch_time", KV_TIME, 0),
 	KW("batch_cost", KV_TIME, 0),
-	KW("seconds", KV_TIME, 1), KW("time", KV_TIME_SAID, 2),
+	KW("seconds", KV_TIME, 1), KW("time", KV_TIME_SAID, 2), KW("iter_time", KV_TIME_ITER, 2),
+	KW("train_time", KV_TIME_TRAIN, 2),
 };
 
 /* Units written after a figure (normalized), with the seconds per unit for times. */
@@ -849,7 +852,7 @@ static int kv_has(const char *key, const char *pat, int word)
 static int kv_gate(char a, char b)
 {
 	switch (a) {
-	case 't': return b == 'e' || b == 'f' || b == 'o' || b == 'p' || b == 'i';
+	case 't': return b == 'e' || b == 'f' || b == 'o' || b == 'p' || b == 'i' || b == 'r';
 	case 'g': return b == 'f' || b == 'l';
 	case 'm': return b == 'f';
 	case 's': return b == 'a' || b == 'e' || b == 't';
@@ -897,7 +900,7 @@ static int kv_words(const char *key, const struct kw *list, size_t n)
 
 static const struct kw kv_skip_words[] = {
 	KW("total", 0, 1), KW("consumed", 0, 1), KW("seen", 0, 1), KW("eval", 0, 1), KW("val", 0, 1),
-	KW("valid", 0, 1), KW("validation", 0, 1), KW("test", 0, 1),
+	KW("valid", 0, 1), KW("validation", 0, 1), KW("test", 0, 1), KW("optim", 0, 1), KW("optimizer", 0, 1),
 };
 #define SKIP_WORDS kv_skip_words, sizeof kv_skip_words / sizeof kv_skip_words[0]
 
@@ -1065,8 +1068,8 @@ static int kv_step_rank(const char *key)
 {
 	size_t n = strlen(key);
 	static const struct { const char *k; int rank; } steps[] = {
-		{ "global_step", 3 }, { "num_updates", 2 }, { "step", 1 }, { "iter", 1 }, { "iteration", 1 },
-		{ "batch", 1 },
+		{ "global_step", 4 }, { "num_updates", 3 }, { "step", 2 }, { "iter", 2 }, { "iteration", 2 },
+		{ "batch", 2 },
 	};
 	for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
 		size_t l = strlen(steps[i].k);
@@ -1079,7 +1082,7 @@ static int kv_step_rank(const char *key)
 static int kv_is_loss(const char *key)
 {
 	size_t n = strlen(key);
-	if (!((n >= 4 && strcmp(key + n - 4, "loss") == 0) || strcmp(key, "xent") == 0 ||
+	if (!((n >= 4 && strcmp(key + n - 4, "loss") == 0) || strcmp(key, "xent") == 0 || strcmp(key, "loss_train") == 0 ||
 	      strstr(key, "loss/train") != NULL))
 		return 0;
 	return !kv_words(key, kv_skip_words + 3, 5);  /* eval, val, valid, validation, test */
@@ -1098,6 +1101,7 @@ struct kv_keyinfo {
 	unsigned char avg;       /* "avg": an average unless a time */
 	unsigned char ms;        /* says milliseconds */
 	unsigned char secs;      /* says seconds */
+	unsigned char part;      /* a share of an iteration's time: "data_time", "data", "forward_time" */
 };
 
 static void kv_key_info(const char *key, struct kv_keyinfo *ki)
@@ -1114,6 +1118,8 @@ static void kv_key_info(const char *key, struct kv_keyinfo *ki)
 	ki->avg = kv_has(key, "avg", 0) != 0;
 	ki->ms = kv_has(key, "(ms)", 0) || kv_has(key, "ms", 1);
 	ki->secs = kv_has(key, "in_s", 0) || kv_has(key, "(s)", 0);
+	ki->part = strcmp(key, "data_time") == 0 || strcmp(key, "data") == 0 || strcmp(key, "forward_time") == 0 ||
+		   strcmp(key, "backward_time") == 0;
 }
 
 /* What the reader makes of a figure from the line's shape alone (its bytes, every digit as
@@ -1130,8 +1136,28 @@ struct kv_cand {
 	unsigned char what, second;    /* enum kv_what, enum kv_second */
 	unsigned char unit, unit2;     /* enum tput_unit of each */
 	unsigned char invert, average;
-	unsigned char said;            /* a time said only by its unit */
+	unsigned char said;            /* a time read only beside other figures: enum kv_said */
 	double scale;
+	unsigned char part;            /* enum kv_part */
+};
+
+/* KV_PART_SHARE: a share of the iteration's time (kv_keyinfo.part). KV_PART_LEAD: a figure
+ * alone in the line's first " | " field, at its very start: the step when a count, else the
+ * tail of a cut line's last field ("36.9 | hardware_tflops_per_gpu: 36.9 | ..."), whose
+ * figures are left out (pasted, they repeat figures of lines whole elsewhere). */
+enum kv_part { KV_PART_SHARE = 1, KV_PART_LEAD = 2 };
+
+/* How a time from a loose key is kept (kv_finish), bits of kv_cand.said. KV_SAID_UNIT: said
+ * by its unit ("Time: 1638.07 ms", "| 8060.78ms |"), kept beside a rate. KV_SAID_TIMER: an
+ * iteration timer's key ("time: 0.3322", "train_time=0.014"), kept on a line with a loss that
+ * also gives a share of the iteration ("data_time: 0.0334", "data: 0.0001"). KV_SAID_ITER:
+ * its key names the iteration ("iter_time: 1.270s", "iter time: 522.10 ms"), and it has a
+ * unit: kept on a line with a step and a loss. */
+enum kv_said { KV_SAID_UNIT = 1, KV_SAID_TIMER = 2, KV_SAID_ITER = 4 };
+struct kv_saids {
+	uint64_t unit, timer, iter;    /* bit n: out[n] is so */
+	int part;                      /* the line gives a share of the iteration */
+	int cut;                       /* the line is the tail of a cut one */
 };
 
 /* A frame's shape and its figures, kept: a log's lines come in a few shapes, each seen over
@@ -1250,7 +1276,7 @@ static enum kv_what kv_figure(const char *s, size_t len, size_t numend, size_t a
 	if (cls == KV_NONE) {
 		enum kv_class kcls = (enum kv_class)ki->kcls;
 		/* "KEY V" without ':' or '=': one word that says what it is */
-		if (kcls == KV_NONE || kcls == KV_TIME_SAID || (!sep && (kcls == KV_TIME || (!ki->compound && kcls != KV_TOKENS && kcls != KV_TPS &&
+		if (kcls == KV_NONE || kcls >= KV_TIME_SAID || (!sep && (kcls == KV_TIME || (!ki->compound && kcls != KV_TOKENS && kcls != KV_TPS &&
 								   kcls != KV_ITERS && kcls != KV_MFU))))
 			return KV_WHAT_NONE;
 		cls = kcls;
@@ -1303,6 +1329,18 @@ static enum kv_what kv_figure(const char *s, size_t len, size_t numend, size_t a
 		c->unit2 = (unsigned char)kv_unit_of[cls][1];
 	}
 	return KV_WHAT_FIGURE;
+}
+
+/* Is the figure s[at, end) a count alone in brackets, with no "KEY:" or "KEY=" before them
+ * ("Epoch: [12]" is an epoch) and a key after them: "[400] steps_per_second=1.58"? */
+static int kv_bracket_step(const char *s, size_t len, size_t at, size_t end)
+{
+	if (at == 0 || s[at - 1] != '[' || end + 2 >= len || s[end] != ']' || s[end + 1] != ' ' || !is_alpha(s[end + 2]))
+		return 0;
+	size_t b = at - 1;
+	while (b > 0 && s[b - 1] == ' ')
+		b--;
+	return b == 0 || (s[b - 1] != ':' && s[b - 1] != '=');
 }
 
 /* The figures of s[i, len) the reader may take, into c[0, max) (*nc of them): where the
@@ -1363,35 +1401,54 @@ static size_t kv_scan(const char *s, size_t len, size_t i, size_t first_alpha, s
 		/* a latency per token ("0.59 ms per token", "ms/token") times generation, not training */
 		if (ulen >= 2 && unit[0] == 'm' && unit[1] == 's' && kv_per_token(s, len, after, unit, ulen)) {
 			c[(*nc)++] = (struct kv_cand){ (uint32_t)at, (uint32_t)numend, 0, 0, 0, 0, KV_WHAT_PER_TOKEN,
-						       KV_SECOND_NONE, 0, 0, 0, 0, 0, 1 };
+						       KV_SECOND_NONE, 0, 0, 0, 0, 0, 1, 0 };
 			continue;
 		}
 		/* a time said only by its unit: after a key as loose as "time", or a " | "-separated
 		 * field of its own ("| 8060.78ms |"); kept when the line has a rate too */
-		int said = 0;
-		if (cls == KV_NONE && ulen && (strcmp(unit, "ms") == 0 || strcmp(unit, "s") == 0) && !pair &&
-		    ((ki && ki->kcls == KV_TIME_SAID && sep) || (!ki && kv_lone_field(s, len, at, after, ulen)))) {
+		int said = 0, timed = ulen && (strcmp(unit, "ms") == 0 || strcmp(unit, "s") == 0);
+		if (cls == KV_NONE && timed && !pair && !ki && kv_lone_field(s, len, at, after, ulen))
+			said = KV_SAID_UNIT;
+		else if (cls == KV_NONE && !pair && ki && sep && ki->kcls >= KV_TIME_SAID) {
+			/* an iteration timer's key: a plain number is seconds; not a clock's or a
+			 * date's first figure ("time: 12:03:44") */
+			int plain = (!ulen || kv_unit_word(unit)) && !(after < len && (s[after] == ':' || s[after] == '-'));
+			if (ki->kcls == KV_TIME_SAID)
+				said = timed ? KV_SAID_UNIT | KV_SAID_TIMER : plain ? KV_SAID_TIMER : 0;
+			else if (ki->kcls == KV_TIME_ITER)
+				said = timed ? KV_SAID_UNIT | KV_SAID_TIMER | KV_SAID_ITER : 0;
+			else
+				said = timed || plain ? KV_SAID_TIMER : 0;
+		}
+		if (said) {
 			cls = KV_TIME;
-			scale = unit[0] == 'm' ? 1 : 1000;
-			said = 1;
+			scale = timed && unit[0] == 'm' ? 1 : 1000;
 		}
 		/* "N | ...": a line's first field, a count alone, is its step (llama2.c): the first
 		 * figure, so no step is known yet */
 		if (cls == KV_NONE && !ki && at == first && after == end && kv_lone_field(s, len, at, after, 0)) {
+			c[(*nc)++] = (struct kv_cand){ (uint32_t)at, (uint32_t)end, 0, 0, 2, 0, KV_WHAT_NONE,
+						       KV_SECOND_NONE, 0, 0, 0, 0, 0, 1, at == 0 ? KV_PART_LEAD : 0 };
+			continue;
+		}
+		/* "[N] key=...": a count alone in brackets before the fields, no key before it, is
+		 * the step (Flax's metric writer), less sure than a step key */
+		if (cls == KV_NONE && !ki && after == end && kv_bracket_step(s, len, at, end)) {
 			c[(*nc)++] = (struct kv_cand){ (uint32_t)at, (uint32_t)end, 0, 0, 1, 0, KV_WHAT_NONE,
-						       KV_SECOND_NONE, 0, 0, 0, 0, 0, 1 };
+						       KV_SECOND_NONE, 0, 0, 0, 0, 0, 1, 0 };
 			continue;
 		}
 		/* most figures (clocks, sizes, counts) name nothing the reader takes */
-		if (cls == KV_NONE && (!ki || (!ki->srank && !ki->loss && ki->kcls == KV_NONE)))
+		if (cls == KV_NONE && (!ki || (!ki->srank && !ki->loss && ki->kcls == KV_NONE && !ki->part)))
 			continue;
-		struct kv_cand k = { (uint32_t)at, (uint32_t)numend, 0, 0, 0, 0, 0, KV_SECOND_NONE, 0, 0, 0, 0, (unsigned char)said, 1 };
+		struct kv_cand k = { (uint32_t)at, (uint32_t)numend, 0, 0, 0, 0, 0, KV_SECOND_NONE, 0, 0, 0, 0, (unsigned char)said, 1, 0 };
 		if (cls == KV_NONE) {
 			k.srank = ki->srank;
 			k.loss = !pair && ki->loss;
 		}
 		k.what = (unsigned char)kv_figure(s, len, numend, after, pair, side, sep, unit, cls, scale, invert, gpu, ki, &k);
-		if (k.srank || k.loss || k.what != KV_WHAT_NONE)
+		k.part = cls == KV_NONE && ki->part ? KV_PART_SHARE : 0;
+		if (k.srank || k.loss || k.part || k.what != KV_WHAT_NONE)
 			c[(*nc)++] = k;
 	}
 	return len;
@@ -1399,7 +1456,7 @@ static size_t kv_scan(const char *s, size_t len, size_t i, size_t first_alpha, s
 
 /* The values of the figures c[0, nc) of s, after the n already in out[0, max): how many now. */
 static size_t kv_take(const char *s, const struct kv_cand *c, size_t nc, struct tput_kv *out, size_t n, size_t max,
-		      struct tput_kv_line *info, uint64_t *said_mask)
+		      struct tput_kv_line *info, struct kv_saids *said)
 {
 	for (size_t k = 0; k < nc; k++) {
 		double v, w;
@@ -1407,8 +1464,16 @@ static size_t kv_take(const char *s, const struct kv_cand *c, size_t nc, struct 
 			info->inference = 2;
 			continue;
 		}
+		if (c[k].part == KV_PART_SHARE) {
+			said->part = 1;
+			continue;
+		}
 		if (tput_parse_number(s + c[k].at, c[k].end - c[k].at, &v) != TPUT_NUM_OK)
 			continue;
+		if (c[k].part == KV_PART_LEAD && v != floor(v)) {
+			said->cut = 1;
+			continue;
+		}
 		if (c[k].srank && v == floor(v) && v < 1e15) {
 			if (c[k].srank > info->step_rank) {
 				info->step = (long long)v;
@@ -1429,8 +1494,11 @@ static size_t kv_take(const char *s, const struct kv_cand *c, size_t nc, struct 
 				continue;
 			v = 1 / v;
 		}
-		if (c[k].said && n < 64)
-			*said_mask |= 1ULL << n;
+		if (c[k].said && n < 64) {
+			said->unit |= (uint64_t)(c[k].said >> 0 & 1) << n;
+			said->timer |= (uint64_t)(c[k].said >> 1 & 1) << n;
+			said->iter |= (uint64_t)(c[k].said >> 2 & 1) << n;
+		}
 		if (n < max)
 			out[n++] = (struct tput_kv){ (enum tput_unit)c[k].unit, v * c[k].scale, c[k].average };
 		if (c[k].second && n < max &&
@@ -1454,23 +1522,28 @@ static int kv_header(const char *s, size_t len)
 }
 
 /* The line's figures out[0, n) once all are read: how many stay. */
-static size_t kv_finish(struct tput_kv *out, size_t n, const struct tput_kv_line *info, uint64_t said_mask)
+static size_t kv_finish(struct tput_kv *out, size_t n, const struct tput_kv_line *info, const struct kv_saids *said)
 {
-	/* A time said only by its unit is the step's when the line has a rate, and no step time
-	 * of a surer key */
-	if (said_mask) {
-		int rate = 0, surer = 0;
+	/* A time from a loose key is the step's when the line shows it is (enum kv_said), and
+	 * no step time of a surer key is there */
+	uint64_t any = said->unit | said->timer | said->iter;
+	if (any) {
+		int rate = 0, surer = 0, trained = !isnan(info->loss);
 		for (size_t k = 0; k < n; k++) {
 			rate |= out[k].unit != TPUT_MS_STEP;
-			surer |= out[k].unit == TPUT_MS_STEP && !(k < 64 && (said_mask >> k & 1));
+			surer |= out[k].unit == TPUT_MS_STEP && !(k < 64 && (any >> k & 1));
 		}
 		size_t m = 0;
-		for (size_t k = 0; k < n; k++)
-			if (!(k < 64 && (said_mask >> k & 1)) || (rate && !surer))
+		for (size_t k = 0; k < n; k++) {
+			uint64_t b = k < 64 ? 1ULL << k : 0;
+			if (!(any & b) ||
+			    (!surer && (((said->unit & b) && rate) || ((said->timer & b) && trained && said->part) ||
+					((said->iter & b) && trained && info->step >= 0))))
 				out[m++] = out[k];
+		}
 		n = m;
 	}
-	if (info->inference == 2)
+	if (info->inference == 2 || said->cut)
 		return 0;
 	/* A bare "tps" beside a per-device token figure is the whole job's (NeMo AutoModel) */
 	for (size_t k = 0; k < n; k++)
@@ -1493,13 +1566,13 @@ static size_t kv_read_uncached(const char *s, size_t len, struct tput_kv *out, s
 {
 	*info = (struct tput_kv_line){ -1, 0, NAN, kv_header(s, len), 0 };
 	size_t first_alpha = first_letter(s, len), n = 0, nc;
-	uint64_t said_mask = 0;
+	struct kv_saids said = { 0, 0, 0, 0, 0 };
 	struct kv_cand c[KV_SHAPE_CANDS];
 	for (size_t i = 0; i < len;) {
 		i = kv_scan(s, len, i, first_alpha, c, KV_SHAPE_CANDS, &nc, cache);
-		n = kv_take(s, c, nc, out, n, max, info, &said_mask);
+		n = kv_take(s, c, nc, out, n, max, info, &said);
 	}
-	return kv_finish(out, n, info, said_mask);
+	return kv_finish(out, n, info, &said);
 }
 
 /* s[0, len) with every digit a '0', in out: the line's shape. */
@@ -1557,9 +1630,9 @@ static size_t kv_read(const char *s, size_t len, struct tput_kv *out, size_t max
 	if (!e)
 		return kv_read_uncached(s, len, out, max, info, cache);
 	*info = (struct tput_kv_line){ -1, 0, NAN, e->header, 0 };
-	uint64_t said_mask = 0;
-	size_t n = kv_take(s, e->cand, e->ncand, out, 0, max, info, &said_mask);
-	return kv_finish(out, n, info, said_mask);
+	struct kv_saids said = { 0, 0, 0, 0, 0 };
+	size_t n = kv_take(s, e->cand, e->ncand, out, 0, max, info, &said);
+	return kv_finish(out, n, info, &said);
 }
 
 /* The training context of a frame, once per shape: its words hold no digit. */
@@ -1586,7 +1659,8 @@ enum { KV_NLITS = 48 };
 static const char *const kv_literals[] = {
 	"k/s", "s/s", "e/s", "q/s", "g/s", "t/s", "P/s", "p/s", "/sec", "/Sec", "/step", "s/it", "/batch",
 	"per_s", "per s", "per-s", "PerSec", "LOPS", "lops", "LOPs", "tps", "wps", "ups=", "mfu", "MFU",
-	"tep_tim", "tep time", "atch_tim", "atch tim", "step_avg", "latency", "seconds:", "[step=", "[batch=", "metrics *****", NULL,
+	"tep_tim", "tep time", "atch_tim", "atch tim", "step_avg", "latency", "seconds:", "[step=", "[batch=", "metrics *****",
+	"ata_time", "iter_time", "iter time", " data: ", "rain_time", NULL,
 };
 
 struct rule {
@@ -1639,6 +1713,7 @@ struct bar_held {
 	unsigned long lineno;
 	double total;
 	long long step;
+	int round;                 /* a bar's closing frame, its round seen in it alone */
 };
 
 /* What a run of lines leaves for the next: a record header's step and time, the last figure
@@ -1662,6 +1737,8 @@ struct carry {
 	size_t bar_seen_at;
 	double bar_total[BAR_TOTALS]; /* totals of bars shown in two frames (0: none) */
 	size_t bar_total_at;
+	double bar_last_total;     /* the last bar frame's total and count (0 0: none) */
+	long long bar_last_step;
 	struct bar_held held;
 };
 
@@ -2160,13 +2237,51 @@ static int bar_seen_before(struct carry *c, uint64_t h)
 	return 0;
 }
 
+/* Does s[0, n), before a bar's count, hold a round's count: "N/M" standing alone, 0 < N <= M? */
+static int bar_round(const char *s, size_t n)
+{
+	for (const char *p = s, *end = s + n; (p = memchr(p, '/', (size_t)(end - p))) != NULL; p++) {
+		const char *a = p, *b = p + 1;
+		while (a > s && is_digit(a[-1]))
+			a--;
+		while (b < end && is_digit(*b))
+			b++;
+		if (a == p || b == p + 1 || (a > s && a[-1] != ' ') || b == end || *b != ' ' || p - a > 9 || b - p > 10)
+			continue;
+		long x = strtol(a, NULL, 10), y = strtol(p + 1, NULL, 10);
+		if (x > 0 && x <= y)
+			return 1;
+	}
+	return 0;
+}
+
+/* A Keras progress bar's frame, "N/M ━━━..." or "N/M [===...": its count and total. */
+static int keras_bar(const char *s, size_t len, long long *n, long long *m)
+{
+	size_t i = 0, a, b;
+	long long x = 0, y = 0;
+	while (i < len && s[i] == ' ')
+		i++;
+	for (a = i; i < len && is_digit(s[i]) && i - a < 12; i++)
+		x = x * 10 + (s[i] - '0');
+	if (i == a || i >= len || s[i] != '/')
+		return 0;
+	for (b = ++i; i < len && is_digit(s[i]) && i - b < 12; i++)
+		y = y * 10 + (s[i] - '0');
+	if (i == b || i + 4 > len || s[i] != ' ' || (s[i + 1] != '[' && memcmp(s + i + 1, "\xe2\x94\x81", 3) != 0))
+		return 0;
+	*n = x;
+	*m = y;
+	return 1;
+}
+
 static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx *lc, uint64_t mask,
 		  tput_sink *sink, void *ctx)
 {
 	double bar_total = NAN;  /* a progress bar's frame: its total */
 	size_t bar_end = 0;      /* and where its rate ends */
 	char why[96], err[256];
-	int literal = 0, matched = 0, closing = 0, per_device = 0, thin = -1, from_kv_avg[FRAME_MAX] = { 0 };
+	int literal = 0, matched = 0, closing = 0, round = 0, per_device = 0, thin = -1, from_kv_avg[FRAME_MAX] = { 0 };
 	struct tput_point pts[FRAME_MAX], base = { lc->rank, -1, NAN, NAN, TPUT_VALUE, NAN, 0 };
 	size_t np = 0;
 	const char *reason = "holds a throughput word but no rule matched";
@@ -2196,6 +2311,25 @@ static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx 
 		struct tput_point pt;
 		enum tput_result res = take(r, lc, &pt, why, sizeof why);
 		pt.rule = (int)i;
+		double tv;
+		const char *g;
+		size_t gl;
+		if ((res == TPUT_POINT || res == TPUT_NOMATCH) && rx_group_at(r->re, r->g_total, &g, &gl) &&
+		    tput_parse_number(g, gl, &tv) == TPUT_NUM_OK) {
+			/* A closing frame whose line names its round ("70/1000" before the bar)
+			 * and whose round showed no frame before it (a bar drawn only once done:
+			 * Ultralytics' epochs in a file) is that round's figure, its count no step;
+			 * one after its round's frames repeats them, one of no round closes a run. */
+			int shown = c->bar_last_total == tv && c->bar_last_step >= 0 && c->bar_last_step < pt.step;
+			c->bar_last_total = tv;
+			c->bar_last_step = pt.step;
+			if (res == TPUT_NOMATCH && !shown && rx_group_at(r->re, r->g_step, &g, &gl) &&
+			    bar_round(s, (size_t)(g - s))) {
+				res = TPUT_POINT;
+				round = 1;
+				pt.step = -1;
+			}
+		}
 		if (res == TPUT_BAD || res == TPUT_NAN) {
 			sink(ctx, lc->lineno, res, &pt, res == TPUT_BAD ? why : NULL);
 			return;
@@ -2203,9 +2337,6 @@ static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx 
 		matched = 1;
 		per_device = r->per_device;
 		base = pt;
-		double tv;
-		const char *g;
-		size_t gl;
 		if (res == TPUT_POINT && rx_group_at(r->re, r->g_total, &g, &gl) &&
 		    tput_parse_number(g, gl, &tv) == TPUT_NUM_OK && rx_group_at(r->re, r->g_unit, &g, &gl)) {
 			bar_total = tv;
@@ -2252,6 +2383,15 @@ static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx 
 			c->have_time = lc->have_time;
 			c->time = lc->time;
 		}
+	}
+	/* Keras's bar, read by the key/value reader, is a bar as tqdm's is: fit draws one per
+	 * epoch, its closing frame that epoch's round; evaluate's, of another total, stays alone */
+	long long kn, km;
+	if (!matched && np && isnan(bar_total) && keras_bar(s, len, &kn, &km)) {
+		bar_total = (double)km;
+		bar_end = len;
+		round = kn == km;
+		base.step = round ? -1 : kn;
 	}
 	if (np == 0) {
 		if (info.inference)
@@ -2332,7 +2472,7 @@ static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx 
 	}
 	if (!isnan(bar_total) && !bar_confirmed(c, bar_total)) {
 		struct bar_held *held = &c->held;
-		if (held->np && held->total == bar_total && base.step != held->step) {
+		if (held->np && held->total == bar_total && (base.step != held->step || (round && held->round))) {
 			/* the bar's second frame (a later step, or the first of its next round): the
 			 * one held and this one count */
 			c->bar_total[c->bar_total_at++ % BAR_TOTALS] = bar_total;
@@ -2350,6 +2490,7 @@ static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx 
 			held->lineno = lc->lineno;
 			held->total = bar_total;
 			held->step = base.step;
+			held->round = round;
 			return;
 		}
 	}

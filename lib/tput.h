@@ -80,7 +80,8 @@ struct tput_kv {
 };
 struct tput_kv_line {
 	long long step;        /* -1 when none */
-	int step_rank;         /* how sure: global_step 3, num_updates 2, step/iter/batch 1 */
+	int step_rank;         /* how sure: global_step 4, num_updates 3, step/iter/batch 2, a
+				* count alone in brackets before the line's fields ("[400] k=v") 1 */
 	double loss;           /* NaN when none */
 	int header;            /* a record header ("[step=N/M", "[batch=N/M]") */
 	int inference;         /* 1: a figure was left out as inference; 2: the line is

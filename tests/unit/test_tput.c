@@ -243,10 +243,36 @@ static void test_kv_reader(void **state)
 		{ "490 | loss 5.7543 | lr 4.9e-05 | 8060.78ms | mfu 0.21%", 2, TPUT_MS_STEP, 8060.78, 490, 5.7543 },
 		{ "490 | loss 5.7543 | 80.5 ms", 0, 0, 0, 490, 5.7543 },
 		{ "490 | took 80.5 ms | mfu 0.21%", 1, TPUT_MFU, 0.21, 490, NAN },
-		{ "4.5 | mfu 0.21% | 80 ms", 2, TPUT_MFU, 0.21, -1, NAN },
+		/* a figure starting the line, not a count: a cut line's tail, left out */
+		{ "4.5 | mfu 0.21% | 80 ms", 0, 0, 0, -1, NAN },
+		{ "36.9 | hardware_tflops_per_gpu: 36.9 | grad_norm: 1.27", 0, 0, 0, -1, NAN },
+		{ "epoch 4.5 | mfu 0.21% | 80 ms", 2, TPUT_MFU, 0.21, -1, NAN },
 		/* a key per GPU written between the token and the second */
 		{ "step: 10   train loss: 3.11   test loss: 3.05   tokens/gpu/sec: 9378.40", 1, TPUT_TOKENS_S_GPU, 9378.4, 10, 3.11 },
 		{ "Batch time: 0.31(0.31)  Acc_iter 50", 1, TPUT_MS_STEP, 310, 50, NAN },
+		/* an iteration timer: "time: V" in seconds beside a loss and a share of the
+		 * iteration (data_time, data, forward_time); "iter_time"/"iter time" with its unit
+		 * beside a step and a loss */
+		{ "eta: 8:05:12  iter: 1259  total_loss: 1.012  loss_cls: 0.714  time: 0.3322  data_time: 0.0334  lr: 0.010000  max_mem: 3961M", 1, TPUT_MS_STEP, 332.2, 1259, 1.012 },
+		{ "eta: 11:21:28  iter: 1120  loss: 1.4617 (1.4511)  loss_mask: 0.4678 (0.5598)  time: 0.5088 (0.4600)  data: 0.0164 (0.0177)  lr: 0.020000  max mem: 3150", 1, TPUT_MS_STEP, 508.8, 1120, 1.4617 },
+		{ "Epoch: [12]  [ 60/208]  eta: 0:00:21  lr: 0.000131  loss: 0.0739 (0.0704)  time: 0.1176  data: 0.0001  max mem: 16887", 1, TPUT_MS_STEP, 117.6, -1, 0.0739 },
+		{ "epoch: 8/40, iter: 1340/1816, mem: 34235Mb, iter_time: 1.270s, data_time: 0.548s, total_loss: 98.0, lr: 9.417e-03, size: 640", 1, TPUT_MS_STEP, 1270, 1340, 98 },
+		{ "Epoch 4 | iter 961 step 961 | loss train: 1.062, val: 1.057 | iter time: 529.46 ms (step)", 1, TPUT_MS_STEP, 529.46, 961, 1.062 },
+		{ "17epoch:train:4501-4875batch: iter_time=0.001, forward_time=0.005, loss=1.281, backward_time=0.005, optim_step_time=1.970e-04, lr_0=0.100, train_time=0.014", 1, TPUT_MS_STEP, 14, -1, 1.281 },
+		/* not iteration timers: no share of the iteration, a clock, a total, a plain
+		 * iter_time, no loss, an optimizer's part of the step */
+		{ "iter: 20  loss: 0.5  time: 0.3322", 0, 0, 0, 20, 0.5 },
+		{ "iter: 20  loss: 0.5  time: 12:03:44  data_time: 0.1", 0, 0, 0, 20, 0.5 },
+		{ "iter: 20  loss: 0.5  total_time: 0.33  data_time: 0.1", 0, 0, 0, 20, 0.5 },
+		{ "iter_time=0.001, forward_time=0.005, loss=1.281", 0, 0, 0, -1, 1.281 },
+		{ "iter 5 | iter time: 529.46 ms", 0, 0, 0, 5, NAN },
+		{ "Step: 5, Time: 529.46 ms, data_time: 0.1 s", 0, 0, 0, 5, NAN },
+		{ "loss=1.281, optim_step_time=1.970e-04", 0, 0, 0, -1, 1.281 },
+		/* "[N] key=": a count alone in brackets is the step; a step key is surer */
+		{ "logging_writer.py:35] [400] steps_per_second=1.583725, train_loss=3.2198", 1, TPUT_IT_S, 1.583725, 400, 3.2198 },
+		{ "[3] step: 10  steps_per_second=1.5", 1, TPUT_IT_S, 1.5, 10, NAN },
+		{ "Epoch: [12] steps_per_second=1.5", 1, TPUT_IT_S, 1.5, -1, NAN },
+		{ "[400] 1.5 steps/s", 1, TPUT_IT_S, 1.5, -1, NAN },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		struct tput_kv kv[8];
@@ -359,6 +385,10 @@ static void test_context(void **state)
 		{ "eval/loss 3.05 | 120 tok/s", TPUT_CTX_TRAIN },
 		{ "decode.lossless 120 tok/s", TPUT_CTX_INFERENCE },
 		{ "decode: loss 3.1 120 tok/s", TPUT_CTX_INFERENCE },
+		/* an RL evaluator's rate; a detector's validation bar (its mAP columns) */
+		{ "EVALUATOR - Steps per second: 346.916 | Episode length mean: 1.000", TPUT_CTX_OTHER },
+		{ "ACTOR - Steps per second: 21.900 | Episode length mean: 1.000", TPUT_CTX_TRAIN },
+		{ "Class Images Instances Box(P R mAP50 mAP50-95): 100%|###| 8/8 [00:03<00:00,  2.17it/s]", TPUT_CTX_OTHER },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
 		assert_int_equal(tput_context(cases[i].line, strlen(cases[i].line)), cases[i].want);
@@ -529,6 +559,38 @@ static void test_bars(void **state)
 	g = bars(" 99%|#  | 99/100 [00:10<00:01,  1.00it/s]\n"
 		 "  1%|#  | 1/100 [00:01<01:39,  1.00it/s]\n", 0);
 	assert_int_equal(points_of(&g, st), 2);
+	/* closing frames alone, each naming its round (Ultralytics' epochs): each round's
+	 * figure, no step; the first held until the second round confirms the bar */
+	g = bars("    70/1000  6.73G  1.081  640: 100%|###| 16/16 [00:05<00:00,  2.78it/s]\n"
+		 "    71/1000  6.73G  1.038  640: 100%|###| 16/16 [00:05<00:00,  2.72it/s]\n"
+		 "    72/1000  6.73G  1.096  640: 100%|###| 16/16 [00:06<00:00,  2.57it/s]\n", 0);
+	assert_int_equal(points_of(&g, st), 3);
+	assert_true(st[0] == -1 && st[2] == -1);
+	near(g.pt[0].value, 2.78);
+	near(g.pt[2].value, 2.57);
+	/* not when the round showed frames before (the closing one repeats them), nor when
+	 * the line names no round (the close of a run) */
+	g = bars("    70/1000  640:  94%|###| 15/16 [00:05<00:00,  2.70it/s]\n"
+		 "    70/1000  640: 100%|###| 16/16 [00:05<00:00,  2.78it/s]\n"
+		 "    71/1000  640:   6%|###| 1/16 [00:00<00:05,  2.71it/s]\n", 1);
+	assert_int_equal(points_of(&g, st), 2);
+	assert_true(st[0] == 15 && st[1] == 1);
+	g = bars("100%|###| 8/8 [14:55<00:00, 111.95s/it]\n"
+		 "100%|###| 8/8 [14:56<00:00, 112.02s/it]\n", 1);
+	assert_int_equal(points_of(&g, st), 0);
+	/* Keras: fit's bar, one closing frame per epoch, a bar of rounds; evaluate's, of
+	 * another total and alone, is dropped at the end */
+	g = bars("Epoch 1/2\n"
+		 "788/788 \xe2\x94\x81\xe2\x94\x81 16s 19ms/step - accuracy: 0.5930 - loss: 1.1796\n"
+		 "Epoch 2/2\n"
+		 "788/788 \xe2\x94\x81\xe2\x94\x81 14s 18ms/step - accuracy: 0.9639 - loss: 0.1469\n"
+		 "438/438 \xe2\x94\x81\xe2\x94\x81 2s 4ms/step - accuracy: 0.9900 - loss: 0.0435\n", 1);
+	assert_int_equal(points_of(&g, st), 2);
+	near(g.pt[0].value, 19);
+	near(g.pt[1].value, 18);
+	g = bars("423/423 [==============================] - 192s 454ms/step - loss: 1.8386\n", 1);
+	assert_int_equal(points_of(&g, st), 1);
+	near(g.pt[0].value, 454);
 }
 
 /* Every throughput line of the real logs kept in testdata/logs parses. */
