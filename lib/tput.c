@@ -1331,8 +1331,8 @@ static enum kv_what kv_figure(const char *s, size_t len, size_t numend, size_t a
 	return KV_WHAT_FIGURE;
 }
 
-/* Is the figure s[at, end) a count alone in brackets, with no "KEY:" or "KEY=" before them
- * ("Epoch: [12]" is an epoch) and a key after them: "[400] steps_per_second=1.58"? */
+/* Is the figure s[at, end) a count alone in brackets, with no key before them ("Epoch: [12]",
+ * "Epoch[0]", "Batch [900]" name theirs) and a key after them: "[400] steps_per_second=1.58"? */
 static int kv_bracket_step(const char *s, size_t len, size_t at, size_t end)
 {
 	if (at == 0 || s[at - 1] != '[' || end + 2 >= len || s[end] != ']' || s[end + 1] != ' ' || !is_alpha(s[end + 2]))
@@ -1340,7 +1340,7 @@ static int kv_bracket_step(const char *s, size_t len, size_t at, size_t end)
 	size_t b = at - 1;
 	while (b > 0 && s[b - 1] == ' ')
 		b--;
-	return b == 0 || (s[b - 1] != ':' && s[b - 1] != '=');
+	return b == 0 || (s[b - 1] != ':' && s[b - 1] != '=' && !is_alnum(s[b - 1]));
 }
 
 /* The figures of s[i, len) the reader may take, into c[0, max) (*nc of them): where the

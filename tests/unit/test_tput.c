@@ -272,6 +272,8 @@ static void test_kv_reader(void **state)
 		{ "logging_writer.py:35] [400] steps_per_second=1.583725, train_loss=3.2198", 1, TPUT_IT_S, 1.583725, 400, 3.2198 },
 		{ "[3] step: 10  steps_per_second=1.5", 1, TPUT_IT_S, 1.5, 10, NAN },
 		{ "Epoch: [12] steps_per_second=1.5", 1, TPUT_IT_S, 1.5, -1, NAN },
+		/* MXNet's Speedometer: the bracketed counts are the epoch's and the batch's */
+		{ "INFO Epoch[101] Batch [250]\tSpeed: 581.56 samples/sec\taccuracy=1.0", 1, TPUT_SAMPLES_S, 581.56, -1, NAN },
 		{ "[400] 1.5 steps/s", 1, TPUT_IT_S, 1.5, -1, NAN },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
