@@ -280,10 +280,23 @@ enum tput_num tput_parse_number(const char *s, size_t len, double *value)
 	 * nothing after; the same mantissa and power of ten as the pass below, without it. */
 	{
 		unsigned long long pm = 0;
-		size_t j = i, pd = 0, pf = 0;
-		for (; j < len && is_digit(s[j]); j++, pd++)
-			pm = pm * 10 + (unsigned)(s[j] - '0');
-		if (j < len && s[j] == '.')
+		size_t j = i, pd = 0, pf = 0, group = 0;
+		int commas = 0;
+		for (; j < len; j++) {  /* "6,233": groups of three after the first, as below */
+			if (is_digit(s[j])) {
+				pm = pm * 10 + (unsigned)(s[j] - '0');
+				pd++;
+				group++;
+			} else if (s[j] == ',' && group > 0 && (commas ? group == 3 : group <= 3)) {
+				commas = 1;
+				group = 0;
+			} else {
+				break;
+			}
+		}
+		if (commas && group != 3)
+			j = len + 1;  /* not plain: the pass below says why */
+		else if (j < len && s[j] == '.')
 			for (j++; j < len && is_digit(s[j]); j++, pd++, pf++)
 				pm = pm * 10 + (unsigned)(s[j] - '0');
 		if (j == len && pd > 0 && pd <= 15) {

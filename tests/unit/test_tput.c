@@ -657,6 +657,13 @@ static void test_numbers(void **state)
 	near(v, 5856);
 	assert_int_equal(tput_parse_number("1,234,567.5", 11, &v), TPUT_NUM_OK);
 	near(v, 1234567.5);
+	/* separators out of place: no figure, the fast path and the full one alike */
+	assert_int_equal(tput_parse_number("1234,567", 8, &v), TPUT_NUM_BAD);
+	assert_int_equal(tput_parse_number("1,23", 4, &v), TPUT_NUM_BAD);
+	assert_int_equal(tput_parse_number("1,2345", 6, &v), TPUT_NUM_BAD);
+	assert_int_equal(tput_parse_number(",123", 4, &v), TPUT_NUM_BAD);
+	assert_int_equal(tput_parse_number("12,345,678", 10, &v), TPUT_NUM_OK);
+	assert_true(v == 12345678);
 	assert_int_equal(tput_parse_number("43.2K", 5, &v), TPUT_NUM_OK);
 	near(v, 43200);
 	assert_int_equal(tput_parse_number("4.71K", 5, &v), TPUT_NUM_OK);
