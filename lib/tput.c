@@ -2697,6 +2697,17 @@ static size_t wrap_join(tput_ex *ex, char *text, char *from, char *cur, char *en
 	return total;
 }
 
+/* A record hard-wrapped over the lines from first to the one at cur (numbered lineno), put
+ * together in ex->joined (jl bytes): read as one line numbered by its first, for the rules
+ * its literals name (those of mask when it has none). */
+static void joined_line(tput_ex *ex, size_t jl, const char *first, const char *cur, unsigned long lineno,
+			uint64_t mask, tput_sink *sink, void *ctx)
+{
+	size_t rule, hit = find_literal(ex, ex->joined, jl, &rule);
+	uint64_t jmask = hit < jl ? rules_in_line(ex, ex->joined, jl, hit, rule) : mask;
+	line(ex, ex->joined, jl, NULL, lineno - in_count_lines(first, (size_t)(cur - first)), jmask, sink, ctx);
+}
+
 size_t tput_ex_block(tput_ex *ex, char *text, size_t len, unsigned long lineno, tput_sink *sink, void *ctx)
 {
 	char *end = text + len, *at = text;
@@ -2746,9 +2757,7 @@ size_t tput_ex_block(tput_ex *ex, char *text, size_t len, unsigned long lineno, 
 			char *first, *last;
 			size_t jl = wrap_join(ex, text, done, at, end, &first, &last);
 			if (jl) {
-				size_t jrule, jhit = find_literal(ex, ex->joined, jl, &jrule);
-				uint64_t jmask = jhit < jl ? rules_in_line(ex, ex->joined, jl, jhit, jrule) : mask;
-				line(ex, ex->joined, jl, NULL, lineno - in_count_lines(first, (size_t)(at - first)), jmask, sink, ctx);
+				joined_line(ex, jl, first, at, lineno, mask, sink, ctx);
 				size_t parts = in_count_lines(at, (size_t)(last - at));
 				lineno += parts;
 				newlines += parts;
@@ -2793,10 +2802,7 @@ size_t tput_ex_block(tput_ex *ex, char *text, size_t len, unsigned long lineno, 
 		size_t jl = wrap_join(ex, text, done, start, end, &first, &last);
 		if (jl) {
 			/* the record's lines as one, numbered by its first; the search goes on past it */
-			size_t jrule, jhit = find_literal(ex, ex->joined, jl, &jrule);
-			uint64_t jmask = jhit < jl ? rules_in_line(ex, ex->joined, jl, jhit, jrule) : mask;
-			line(ex, ex->joined, jl, NULL, lineno - in_count_lines(first, (size_t)(start - first)), jmask, sink,
-			     ctx);
+			joined_line(ex, jl, first, start, lineno, mask, sink, ctx);
 			line_end = last + line_len(last, end);
 			at = line_end + (line_end < end);
 			done = at;

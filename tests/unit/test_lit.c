@@ -247,6 +247,23 @@ static size_t naive(char lits[][40], const size_t *lens, size_t n, const char *t
 	return len;
 }
 
+/* A round's literals, of *alpha bytes from *base on: small alphabets (with NUL and high
+ * bytes) make matches and near misses common; now and then past Teddy's 128 literals, or
+ * between 64 and 128 (the buckets' fill). Returns how many. */
+static size_t random_literals(uint64_t *rng, int round, char lits[][40], size_t *lens, unsigned *alpha,
+			      unsigned *base)
+{
+	*alpha = 2 + rnd(rng, 6);
+	*base = rnd(rng, 4) == 0 ? 0 : rnd(rng, 4) == 0 ? 250 : 'a';
+	size_t n = 1 + rnd(rng, round % 10 == 0 ? 140 : round % 10 == 5 ? 128 : 10);
+	for (size_t k = 0; k < n; k++) {
+		lens[k] = 1 + rnd(rng, rnd(rng, 4) == 0 ? 39 : 6);
+		for (size_t j = 0; j < lens[k]; j++)
+			lits[k][j] = (char)(unsigned char)(*base + rnd(rng, *alpha));
+	}
+	return n;
+}
+
 static void test_random(void **state)
 {
 	(void)state;
@@ -255,15 +272,8 @@ static void test_random(void **state)
 	size_t lens[140];
 	char text[300];
 	for (int round = 0; round < 4000; round++) {
-		/* Small alphabets (with NUL and high bytes) make matches and near misses common. */
-		unsigned alpha = 2 + rnd(&rng, 6), base = rnd(&rng, 4) == 0 ? 0 : rnd(&rng, 4) == 0 ? 250 : 'a';
-		/* Now and then past Teddy's 128 literals, or between 64 and 128 (the buckets' fill). */
-		size_t n = 1 + rnd(&rng, round % 10 == 0 ? 140 : round % 10 == 5 ? 128 : 10);
-		for (size_t k = 0; k < n; k++) {
-			lens[k] = 1 + rnd(&rng, rnd(&rng, 4) == 0 ? 39 : 6);
-			for (size_t j = 0; j < lens[k]; j++)
-				lits[k][j] = (char)(unsigned char)(base + rnd(&rng, alpha));
-		}
+		unsigned alpha, base;
+		size_t n = random_literals(&rng, round, lits, lens, &alpha, &base);
 		size_t len = rnd(&rng, 300);
 		for (size_t j = 0; j < len; j++)
 			text[j] = (char)(unsigned char)(base + rnd(&rng, alpha + 2));
@@ -304,13 +314,8 @@ static void test_cursor(void **state)
 	char lits[140][40];
 	size_t lens[140];
 	for (int round = 0; round < 3000; round++) {
-		unsigned alpha = 2 + rnd(&rng, 6), base = rnd(&rng, 4) == 0 ? 0 : rnd(&rng, 4) == 0 ? 250 : 'a';
-		size_t n = 1 + rnd(&rng, round % 10 == 0 ? 140 : round % 10 == 5 ? 128 : 10);
-		for (size_t k = 0; k < n; k++) {
-			lens[k] = 1 + rnd(&rng, rnd(&rng, 4) == 0 ? 39 : 6);
-			for (size_t j = 0; j < lens[k]; j++)
-				lits[k][j] = (char)(unsigned char)(base + rnd(&rng, alpha));
-		}
+		unsigned alpha, base;
+		size_t n = random_literals(&rng, round, lits, lens, &alpha, &base);
 		size_t len = rnd(&rng, 600);
 		char *text = malloc(len ? len : 1), *orig = malloc(len ? len : 1);
 		assert_non_null(text);
