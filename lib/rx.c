@@ -5,6 +5,8 @@
 #include "xalloc.h"
 
 #include <pcre2.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #if defined(__has_include)
@@ -16,6 +18,8 @@
 #define RUNNING_ON_VALGRIND 0
 #endif
 
+enum { RX_SET_SPANS = 16 };
+
 struct rx {
 	pcre2_code *code;
 	pcre2_match_data *match;
@@ -25,7 +29,62 @@ struct rx {
 	const char *subject;  /* of the last rx_match_groups */
 	int matched;
 	int jit;              /* compiled to machine code: matched by pcre2_jit_match */
+	int digit_blind;
+	/* the groups rx_set_spans gave, read while set instead of the match data's */
+	PCRE2_SIZE set_spans[2 * RX_SET_SPANS];
+	uint32_t nset;
 };
+
+/* The pattern's text read for what could tell one digit from another: a digit anywhere but
+ * in "0-9" inside a class or in a quantifier's counts, an escape naming a character by
+ * number or a group's text (\1, \g, \k, (?P=)). Conservative: a digit in a comment counts. */
+static int digit_blind(const char *p, size_t len)
+{
+	int in_class = 0;
+	for (size_t i = 0; i < len; i++) {
+		char c = p[i];
+		if (c == '\\') {
+			if (i + 1 < len && (strchr("gk", p[i + 1]) || (p[i + 1] >= '0' && p[i + 1] <= '9')))
+				return 0;
+			i++;  /* the escaped byte is that byte or a class of bytes (\d \w \s) */
+			continue;
+		}
+		if (in_class) {
+			if (c == ']')
+				in_class = 0;
+			else if (c == '0' && i + 2 < len && p[i + 1] == '-' && p[i + 2] == '9')
+				i += 2;
+			else if (c >= '0' && c <= '9')
+				return 0;
+			continue;
+		}
+		if (c == '[') {
+			in_class = 1;
+			if (i + 1 < len && p[i + 1] == '^')
+				i++;
+			if (i + 1 < len && p[i + 1] == ']')  /* "[]...]": a ']' first is a member */
+				i++;
+			continue;
+		}
+		if (c == '(' && i + 3 < len && memcmp(p + i + 1, "?P=", 3) == 0)
+			return 0;
+		if (c == '{' && i > 0) {  /* "{N}", "{N,}", "{N,M}": a quantifier's counts */
+			size_t j = i + 1, digits = 0;
+			while (j < len && p[j] >= '0' && p[j] <= '9')
+				j++, digits++;
+			if (digits && j < len && p[j] == ',')
+				for (j++; j < len && p[j] >= '0' && p[j] <= '9'; j++)
+					;
+			if (digits && j < len && p[j] == '}') {
+				i = j;
+				continue;
+			}
+		}
+		if (c >= '0' && c <= '9')
+			return 0;
+	}
+	return 1;
+}
 
 rx *rx_compile(const char *pattern, size_t len, char *errbuf, size_t errlen)
 {
@@ -42,6 +101,7 @@ rx *rx_compile(const char *pattern, size_t len, char *errbuf, size_t errlen)
 	rx *re = xcalloc(1, sizeof *re);
 	re->code = compiled;
 	re->pattern = xstrndup(pattern, len);
+	re->digit_blind = digit_blind(pattern, len);
 	re->match = pcre2_match_data_create_from_pattern(compiled, NULL);
 	re->context = pcre2_match_context_create(NULL);
 	if (!re->match || !re->context)
@@ -102,11 +162,13 @@ static int run(rx *re, const char *subject, size_t len, char *errbuf, size_t err
 int rx_match(rx *re, const char *subject, size_t len, char *errbuf, size_t errlen)
 {
 	re->matched = 0;
+	re->nset = 0;
 	return run(re, subject, len, errbuf, errlen);
 }
 
 int rx_match_groups(rx *re, const char *subject, size_t len, char *errbuf, size_t errlen)
 {
+	re->nset = 0;
 	int rc = run(re, subject, len, errbuf, errlen);
 	re->matched = rc == 1;
 	re->subject = subject;
@@ -130,11 +192,43 @@ int rx_group_at(const rx *re, int number, const char **start, size_t *len)
 {
 	if (!re->matched || number < 0)
 		return 0;
-	PCRE2_SIZE *ovector = pcre2_get_ovector_pointer(re->match);
-	uint32_t pairs = pcre2_get_ovector_count(re->match);
+	const PCRE2_SIZE *ovector = re->nset ? re->set_spans : pcre2_get_ovector_pointer(re->match);
+	uint32_t pairs = re->nset ? re->nset : pcre2_get_ovector_count(re->match);
 	if ((uint32_t)number >= pairs || ovector[2 * number] == PCRE2_UNSET)
 		return 0;
 	*start = re->subject + ovector[2 * number];
 	*len = ovector[2 * number + 1] - ovector[2 * number];
 	return 1;
+}
+
+int rx_digit_blind(const rx *re) { return re->digit_blind; }
+
+size_t rx_spans(const rx *re, unsigned short *out, size_t max)
+{
+	if (!re->matched)
+		return 0;
+	const PCRE2_SIZE *ovector = re->nset ? re->set_spans : pcre2_get_ovector_pointer(re->match);
+	uint32_t pairs = re->nset ? re->nset : pcre2_get_ovector_count(re->match);
+	if (pairs > max || pairs > RX_SET_SPANS)
+		return 0;
+	for (uint32_t k = 0; k < 2 * pairs; k++) {
+		if (ovector[k] == PCRE2_UNSET)
+			out[k] = RX_SPAN_UNSET;
+		else if (ovector[k] < RX_SPAN_UNSET)
+			out[k] = (unsigned short)ovector[k];
+		else
+			return 0;
+	}
+	return pairs;
+}
+
+void rx_set_spans(rx *re, const char *subject, const unsigned short *spans, size_t npairs)
+{
+	if (npairs > RX_SET_SPANS)  /* rx_spans gives no more */
+		abort();
+	for (size_t k = 0; k < 2 * npairs; k++)
+		re->set_spans[k] = spans[k] == RX_SPAN_UNSET ? PCRE2_UNSET : spans[k];
+	re->nset = (uint32_t)npairs;
+	re->matched = npairs > 0;
+	re->subject = subject;
 }

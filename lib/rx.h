@@ -27,6 +27,20 @@ int rx_group(const rx *re, const char *name, const char **start, size_t *len);
 int rx_group_index(const rx *re, const char *name);
 int rx_group_at(const rx *re, int number, const char **start, size_t *len);
 
+/* Does the pattern treat the ten ASCII digits alike (no digit in it but "0-9" in a class and
+ * counts in a quantifier, no back reference)? Then a text that differs from another only in
+ * which digits it holds matches as that one does, with its groups at the same offsets: the
+ * groups of one match may stand for the other's (rx_spans, rx_set_spans). */
+int rx_digit_blind(const rx *re);
+
+/* After a successful rx_match_groups: its groups as offsets in the subject, pairs of start
+ * and end (RX_SPAN_UNSET both when unset) in out[0, 2 * max); the number of pairs, 0 when
+ * there are more than max or an offset does not fit. */
+#define RX_SPAN_UNSET 0xffffu
+size_t rx_spans(const rx *re, unsigned short *out, size_t max);
+/* As if rx_match_groups had matched subject with the groups spans[0, 2 * npairs). */
+void rx_set_spans(rx *re, const char *subject, const unsigned short *spans, size_t npairs);
+
 #define RX_MATCH_LIMIT 10000000u
 #define RX_DEPTH_LIMIT 100000u
 

@@ -1696,7 +1696,7 @@ struct rule {
 
 /* A line's shape (every digit a '0') and the rules whose literals it holds: most lines of
  * a log come in a few shapes, and looking one up costs less than searching the line. */
-enum { LINE_SHAPES = 128, LINE_SHAPE_MAX = 384 };
+enum { LINE_SHAPES = 128, LINE_SHAPE_MAX = 384, RX_MEMO_PAIRS = 10 };
 _Static_assert((int)LINE_SHAPES == (int)KV_CACHE && (int)KV_SHAPES == (int)KV_CACHE, "kv_set_index gives one of 128 sets");
 struct line_shape {
 	uint32_t len;              /* 0: empty */
@@ -1706,6 +1706,12 @@ struct line_shape {
 	struct kv_shape *frame;
 	uint64_t frame_serial;
 	uint32_t frame_at, frame_len;
+	/* how the regex rules read the line's one frame s[rx_at, rx_at + rx_len) when their
+	 * patterns are digit-blind: 0 not yet, 1 none matched, 2 + i rule i with these groups */
+	size_t rx_rule;
+	uint32_t rx_at, rx_len;
+	unsigned short rx_spans[2 * RX_MEMO_PAIRS];
+	size_t rx_npairs;
 	char text[LINE_SHAPE_MAX];
 };
 
@@ -1775,6 +1781,7 @@ struct tput_ex {
 	size_t last_frame_len, last_frame_cap;
 	struct line_shape (*line_shapes)[2]; /* the rules whose literals each line shape holds */
 	int shapes_ok;             /* no literal has a digit: a line's shape tells its rules */
+	int rx_blind;              /* every pattern digit-blind: a line's shape tells its matches */
 };
 
 static void carry_reset(struct carry *c)
@@ -1979,6 +1986,10 @@ static void sync_literals(tput_ex *ex)
 	/* the shapes' rules are the old ones' */
 	memset(ex->line_shapes, 0, LINE_SHAPES * sizeof *ex->line_shapes);
 	ex->shapes_ok = 1;
+	ex->rx_blind = 1;
+	for (size_t i = 0; i < ex->n; i++)
+		if (ex->rules[i].re && !rx_digit_blind(ex->rules[i].re))
+			ex->rx_blind = 0;
 	for (size_t i = 0; i < ex->n; i++)
 		for (size_t j = 0; j < ex->rules[i].nlits; j++)
 			if (has_digit(ex->rules[i].literals[j], ex->rules[i].litlen[j]))
@@ -2044,6 +2055,7 @@ static uint64_t line_rules(tput_ex *ex, const char *s, size_t len, int *known, s
 	set[1] = set[0];
 	set[0].len = (uint32_t)len;
 	set[0].frame = NULL;
+	set[0].rx_rule = 0;
 	memcpy(set[0].text, text, len);
 	hit = find_literal(ex, s, len, &rule);
 	*shape = &set[0];
@@ -2288,6 +2300,13 @@ static int keras_bar(const char *s, size_t len, long long *n, long long *m)
 	return 1;
 }
 
+static void memo_rx(struct line_shape *ls, size_t rule, uint32_t frame_at, size_t len)
+{
+	ls->rx_rule = rule;
+	ls->rx_at = frame_at;
+	ls->rx_len = (uint32_t)len;
+}
+
 static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx *lc, uint64_t mask,
 		  tput_sink *sink, void *ctx)
 {
@@ -2299,6 +2318,10 @@ static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx 
 	size_t np = 0;
 	const char *reason = "holds a throughput word but no rule matched";
 	struct carry *c = &ex->carry;
+	/* A line of a shape read before, its only frame, matches as that line did (rx_digit_blind). */
+	struct line_shape *ls = lc->shape && !lc->split && ex->rx_blind ? lc->shape : NULL;
+	uint32_t frame_at = (uint32_t)(s - lc->start);
+	int known = ls && ls->rx_rule && ls->rx_at == frame_at && ls->rx_len == len;
 	for (size_t i = 0; i < ex->n; i++) {
 		struct rule *r = &ex->rules[i];
 		/* The line-level prefilter chose the rules; frames of a split line recheck. */
@@ -2314,10 +2337,18 @@ static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx 
 		if (lc->split && !has_literal(r, s, len))
 			continue;
 		literal = 1;
-		int rc = rx_match_groups(r->re, s, len, err, sizeof err);
-		if (rc < 0) {
-			sink(ctx, lc->lineno, TPUT_ERROR, NULL, err);
-			return;
+		int rc;
+		if (known) {
+			if ((rc = ls->rx_rule == i + 2))
+				rx_set_spans(r->re, s, ls->rx_spans, ls->rx_npairs);
+		} else {
+			rc = rx_match_groups(r->re, s, len, err, sizeof err);
+			if (rc < 0) {
+				sink(ctx, lc->lineno, TPUT_ERROR, NULL, err);
+				return;
+			}
+			if (rc && ls && (ls->rx_npairs = rx_spans(r->re, ls->rx_spans, RX_MEMO_PAIRS)) > 0)
+				memo_rx(ls, i + 2, frame_at, len);
 		}
 		if (rc == 0)
 			continue;
@@ -2363,6 +2394,8 @@ static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx 
 		}
 		break;
 	}
+	if (ls && !known && !matched)
+		memo_rx(ls, 1, frame_at, len);
 	struct tput_kv_line info = { -1, 0, NAN, 0, 0 };
 	struct kv_shape *shape = NULL;
 	int kv = ex->kv;

@@ -103,6 +103,66 @@ static void test_groups(void **state)
 	rx_free(re);
 }
 
+static int blind(const char *pattern)
+{
+	rx *re = compile(pattern);
+	int b = rx_digit_blind(re);
+	rx_free(re);
+	return b;
+}
+
+static void test_digit_blind(void **state)
+{
+	(void)state;
+	/* every digit alike: classes of all or none of them, counts of a quantifier */
+	assert_int_equal(blind("\\bstep:\\s*(?<step>\\d+)\\s+loss:\\s*(?<loss>\\S+)"), 1);
+	assert_int_equal(blind("(?<tput>[0-9][^\\s,\\]]*?)(?<unit>it/s|s/it)"), 1);
+	assert_int_equal(blind("a{2}b{1,}c{3,10}[^0-9]\\p{Nd}"), 1);
+	assert_int_equal(blind("[]0-9]x"), 1);
+	/* a digit of its own, a part of the digits, a digit by its number, a group's text again */
+	assert_int_equal(blind("v2 step"), 0);
+	assert_int_equal(blind("[1-9]\\d*"), 0);
+	assert_int_equal(blind("[]1]"), 0);
+	assert_int_equal(blind("\\x31"), 0);
+	assert_int_equal(blind("(\\d)\\1"), 0);
+	assert_int_equal(blind("(?<n>\\d)/\\k<n>"), 0);
+	assert_int_equal(blind("(?<n>\\d)/\\g{n}"), 0);
+	assert_int_equal(blind("(?P<n>\\d)/(?P=n)"), 0);
+	assert_int_equal(blind("a{,3}"), 0);  /* not a quantifier in every PCRE2: the text "{,3}" */
+	assert_int_equal(blind("(?#step 1)x"), 0);
+}
+
+static void test_spans(void **state)
+{
+	(void)state;
+	rx *re = compile("(?<n>\\d+)(?<unit> tok/s)?( x)?");
+	char msg[64];
+	unsigned short spans[8];
+	const char *s = "at 1234 tok/s", *t = "at 9876 tok/s", *start;
+	size_t len;
+	assert_int_equal(rx_spans(re, spans, 4), 0);  /* before any match */
+	assert_int_equal(rx_match_groups(re, s, strlen(s), msg, sizeof msg), 1);
+	assert_int_equal(rx_spans(re, spans, 2), 0);  /* four pairs: more than 2 */
+	assert_int_equal(rx_spans(re, spans, 4), 4);
+	unsigned short want[8] = { 3, 13, 3, 7, 7, 13, RX_SPAN_UNSET, RX_SPAN_UNSET };
+	assert_memory_equal(spans, want, sizeof want);
+	/* another text of the same shape: its groups where the first one's were */
+	assert_int_equal(rx_match_groups(re, "none", 4, msg, sizeof msg), 0);
+	rx_set_spans(re, t, spans, 4);
+	assert_int_equal(rx_group(re, "n", &start, &len), 1);
+	assert_int_equal(start - t, 3);
+	assert_memory_equal(start, "9876", 4);
+	assert_int_equal(rx_group_at(re, 3, &start, &len), 0);
+	assert_int_equal(rx_spans(re, spans, 4), 4);
+	assert_memory_equal(spans, want, sizeof want);
+	/* a match forgets them */
+	assert_int_equal(rx_match_groups(re, "5", 1, msg, sizeof msg), 1);
+	assert_int_equal(rx_group(re, "n", &start, &len), 1);
+	assert_int_equal(len, 1);
+	assert_int_equal(rx_group(re, "unit", &start, &len), 0);
+	rx_free(re);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -110,6 +170,8 @@ int main(void)
 		cmocka_unit_test(test_match),
 		cmocka_unit_test(test_limit),
 		cmocka_unit_test(test_groups),
+		cmocka_unit_test(test_digit_blind),
+		cmocka_unit_test(test_spans),
 	};
 	return cmocka_run_group_tests_name("rx", tests, NULL, NULL);
 }

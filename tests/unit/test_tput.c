@@ -359,6 +359,41 @@ static void test_kv_reader_cache(void **state)
 	tput_kv_cache_free(cache);
 }
 
+/* A line of a shape seen before matches the presets' patterns as that one did (they are
+ * digit-blind): its own values still, and a check on values (a bar's count at its total is
+ * a closing frame) still made. */
+static void test_regex_shape_memo(void **state)
+{
+	(void)state;
+	static const char text[] =
+		"[rank1]:step: 12  loss: 2.25  memory: 3.10GiB  tps: 4,321\n"
+		"[rank2]:step: 13  loss: 9.75  memory: 3.10GiB  tps: 5,009\n"
+		"Epoch 0:  80%|########  | 40/50 [00:10<00:02,  4.95it/s, loss=2.1]\n"
+		"Epoch 0:  90%|######### | 45/50 [00:11<00:01,  5.02it/s, loss=2.0]\n"
+		"Epoch 0: 100%|##########| 50/50 [00:12<00:00,  5.10it/s, loss=1.9]\n";
+	tput_ex *ex = tput_ex_new();
+	for (size_t i = 0; i < tput_npresets; i++)
+		tput_ex_add_preset(ex, i);
+	char *copy = strdup(text);
+	struct got g = { .n = 0 };
+	tput_ex_block(ex, copy, strlen(text), 1, collect, &g);
+	tput_ex_finish(ex, collect, &g);
+	assert_int_equal(g.n, 5);
+	assert_int_equal(g.res[0], TPUT_POINT);
+	assert_true(g.pt[0].value == 4321 && g.pt[0].step == 12 && g.pt[0].loss == 2.25 && g.pt[0].rank == 1);
+	assert_int_equal(g.res[1], TPUT_POINT);
+	assert_true(g.pt[1].value == 5009 && g.pt[1].step == 13 && g.pt[1].loss == 9.75 && g.pt[1].rank == 2);
+	assert_int_equal(g.pt[1].unit, TPUT_TOKENS_S_GPU);
+	assert_int_equal(g.res[2], TPUT_POINT);
+	assert_true(g.pt[2].value == 4.95 && g.pt[2].step == 40 && g.pt[2].loss == 2.1);
+	assert_int_equal(g.res[3], TPUT_POINT);
+	assert_true(g.pt[3].value == 5.02 && g.pt[3].step == 45 && g.pt[3].loss == 2.0);
+	assert_int_equal(g.lineno[4], 5);
+	assert_int_equal(g.res[4], TPUT_NOMATCH);  /* 50/50: the bar's closing frame */
+	free(copy);
+	tput_ex_free(ex);
+}
+
 /* Training or not: whole words, any case, "val_loss" one word. */
 static void test_context(void **state)
 {
@@ -983,6 +1018,7 @@ int main(void)
 		cmocka_unit_test(test_every_figure),
 		cmocka_unit_test(test_kv_reader),
 		cmocka_unit_test(test_kv_reader_cache),
+		cmocka_unit_test(test_regex_shape_memo),
 		cmocka_unit_test(test_context),
 		cmocka_unit_test(test_bars),
 		cmocka_unit_test(test_runs_of_lines),
