@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """tput-corpus.py BINDIR [SET...]: sift-tput on every real log of testdata/logs/SET (real,
-holdout, holdout2, holdout3, holdout4 by default) against what a reader wrote down in SET/EXPECTED.tsv
-(column 2: "UNIT N MEDIAN; ..." per training series, or "none"). Prints one row per log
-(set, file, expected, got, exact) and the share exact per set and over all.
+holdout, holdout2, holdout3, holdout4 by default) against what a reader wrote down in
+SET/EXPECTED.tsv (column 2: "UNIT N MEDIAN; ..." per training series, or "none"). Prints one
+row per log (set, file, expected, got, exact) and the share exact per set and over all.
 
 Expected units may be written as the log says them: s/step (read as ms/step), steps/s (it/s),
 s/it (it/s, the median inverted: within 0.5% as the median of inverses differs a little for
