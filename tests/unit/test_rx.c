@@ -103,33 +103,36 @@ static void test_groups(void **state)
 	rx_free(re);
 }
 
-static int blind(const char *pattern)
-{
-	rx *re = compile(pattern);
-	int b = rx_digit_blind(re);
-	rx_free(re);
-	return b;
-}
-
 static void test_digit_blind(void **state)
 {
 	(void)state;
-	/* every digit alike: classes of all or none of them, counts of a quantifier */
-	assert_int_equal(blind("\\bstep:\\s*(?<step>\\d+)\\s+loss:\\s*(?<loss>\\S+)"), 1);
-	assert_int_equal(blind("(?<tput>[0-9][^\\s,\\]]*?)(?<unit>it/s|s/it)"), 1);
-	assert_int_equal(blind("a{2}b{1,}c{3,10}[^0-9]\\p{Nd}"), 1);
-	assert_int_equal(blind("[]0-9]x"), 1);
-	/* a digit of its own, a part of the digits, a digit by its number, a group's text again */
-	assert_int_equal(blind("v2 step"), 0);
-	assert_int_equal(blind("[1-9]\\d*"), 0);
-	assert_int_equal(blind("[]1]"), 0);
-	assert_int_equal(blind("\\x31"), 0);
-	assert_int_equal(blind("(\\d)\\1"), 0);
-	assert_int_equal(blind("(?<n>\\d)/\\k<n>"), 0);
-	assert_int_equal(blind("(?<n>\\d)/\\g{n}"), 0);
-	assert_int_equal(blind("(?P<n>\\d)/(?P=n)"), 0);
-	assert_int_equal(blind("a{,3}"), 0);  /* not a quantifier in every PCRE2: the text "{,3}" */
-	assert_int_equal(blind("(?#step 1)x"), 0);
+	static const struct {
+		const char *pattern;
+		int blind;
+	} cases[] = {
+		/* every digit alike: classes of all or none of them, counts of a quantifier */
+		{ "\\bstep:\\s*(?<step>\\d+)\\s+loss:\\s*(?<loss>\\S+)", 1 },
+		{ "(?<tput>[0-9][^\\s,\\]]*?)(?<unit>it/s|s/it)", 1 },
+		{ "a{2}b{1,}c{3,10}[^0-9]\\p{Nd}", 1 },
+		{ "[]0-9]x", 1 },
+		/* a digit of its own, a part of the digits, a digit by its number, a group's text again */
+		{ "v2 step", 0 },
+		{ "[1-9]\\d*", 0 },
+		{ "[]1]", 0 },
+		{ "\\x31", 0 },
+		{ "(\\d)\\1", 0 },
+		{ "(?<n>\\d)/\\k<n>", 0 },
+		{ "(?<n>\\d)/\\g{n}", 0 },
+		{ "(?P<n>\\d)/(?P=n)", 0 },
+		{ "a{,3}", 0 },  /* not a quantifier in every PCRE2: the text "{,3}" */
+		{ "(?#step 1)x", 0 },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		rx *re = compile(cases[i].pattern);
+		if (rx_digit_blind(re) != cases[i].blind)
+			fail_msg("rx_digit_blind(\"%s\") != %d", cases[i].pattern, cases[i].blind);
+		rx_free(re);
+	}
 }
 
 static void test_spans(void **state)
