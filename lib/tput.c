@@ -202,7 +202,7 @@ const struct tput_preset tput_presets[] = {
 	  TPUT_READ_KV, 0 },
 	{ "generic", "custom (any N tok/s)", { "tok/s", "tokens/s", "samples/s", "tokens per second" },
 	  "(?:\\bstep[ :=]\\s*(?<step>\\d+)\\b.*?)?(?<![\\w.,/])(?<tput>nan|[0-9][0-9.,]*(?:[eE][-+]?[0-9]+)?[KMGTkmgt]?)"
-	  "\\s*(?<unit>tok(?:ens)?/s(?:ec)?|tokens per second|samples/s(?:ec)?)\\b",
+	  "\\s*(?<unit>tok(?:ens)?/s(?:ec)?|tokens per second|samples/s(?:ec)?)\\b(?!:|=)",
 	  NULL, 1, "step 40 | 14.5K tok/s", TPUT_READ_REGEX, 0 },
 	{ "kv", "any KEY: V, KEY=V, V UNIT (OLMo, Composer, tf_cnn_benchmarks, OpenNMT-py, ...)", { NULL },
 	  NULL, NULL, 1, "tokens_per_sec_per_gpu: 10,700", TPUT_READ_KV, 0 },
@@ -643,7 +643,7 @@ static const struct ctx_word other_words[] = {
 static const struct ctx_word inference_words[] = {
 	CW("inference"), CW("prompt"), CW("prompts"), CW("generation"), CW("generate"), CW("generating"),
 	CW("decode"), CW("decoding"), CW("request"), CW("requests"), CW("accepted"), CW("drafted"),
-	CW("predict"), CW("prediction"), CW("serving"), { NULL, 0 },
+	CW("predict"), CW("prediction"), CW("serving"), CW("generated"), { NULL, 0 },
 };
 
 static int word_in(const char *w, size_t n, const struct ctx_word *list)
@@ -769,7 +769,8 @@ static const struct kw kv_keys[] = {
 	KW("images/s", KV_IMAGES, 0), KW("img/s", KV_IMAGES, 0), KW("images_per_s", KV_IMAGES, 0),
 	KW("it/s", KV_ITERS, 0), KW("steps_per_s", KV_ITERS, 0), KW("steps/s", KV_ITERS, 0),
 	KW("batches_per_s", KV_ITERS, 0), KW("batches/s", KV_ITERS, 0), KW("iterations_per_s", KV_ITERS, 0),
-	KW("global_step/s", KV_ITERS, 0), KW("ups", KV_ITERS, 1),
+	KW("global_step/s", KV_ITERS, 0), KW("ups", KV_ITERS, 1), KW("step/sec", KV_ITERS, 0),
+	KW("updates/s", KV_ITERS, 0), KW("iter/s", KV_ITERS, 0),
 	KW("step_time", KV_TIME, 0), KW("step_timing", KV_TIME, 0), KW("elapsed_time_per_iteration", KV_TIME, 0),
 	KW("iter_latency", KV_TIME, 0), KW("iteration_time", KV_TIME, 0), KW("time_per_iteration", KV_TIME, 0),
 	KW("time_per_step", KV_TIME, 0), KW("step_avg", KV_TIME, 0), KW("batch_time", KV_TIME, 0),
@@ -798,6 +799,9 @@ static const struct {
 	{ "seq/s", sizeof "seq/s" - 1, KV_SAMPLES, 1, 0, 0 }, { "samples/s/gpu", sizeof "samples/s/gpu" - 1, KV_SAMPLES, 1, 0, 1 },
 	{ "images/s", sizeof "images/s" - 1, KV_IMAGES, 1, 0, 0 }, { "images/sec", sizeof "images/sec" - 1, KV_IMAGES, 1, 0, 0 }, { "img/s", sizeof "img/s" - 1, KV_IMAGES, 1, 0, 0 },
 	{ "img/sec", sizeof "img/sec" - 1, KV_IMAGES, 1, 0, 0 }, { "it/s", sizeof "it/s" - 1, KV_ITERS, 1, 0, 0 }, { "steps/s", sizeof "steps/s" - 1, KV_ITERS, 1, 0, 0 },
+	{ "iter/s", sizeof "iter/s" - 1, KV_ITERS, 1, 0, 0 }, { "iters/s", sizeof "iters/s" - 1, KV_ITERS, 1, 0, 0 },
+	{ "updates/s", sizeof "updates/s" - 1, KV_ITERS, 1, 0, 0 }, { "updates/sec", sizeof "updates/sec" - 1, KV_ITERS, 1, 0, 0 },
+	{ "steps/sec", sizeof "steps/sec" - 1, KV_ITERS, 1, 0, 0 }, { "step/sec", sizeof "step/sec" - 1, KV_ITERS, 1, 0, 0 },
 	{ "s/it", sizeof "s/it" - 1, KV_ITERS, 1, 1, 0 }, { "tflops", sizeof "tflops" - 1, KV_TFLOPS, 1, 0, 0 }, { "tflop/s", sizeof "tflop/s" - 1, KV_TFLOPS, 1, 0, 0 },
 	{ "tflop/s/gpu", sizeof "tflop/s/gpu" - 1, KV_TFLOPS, 1, 0, 1 }, { "tflops/gpu", sizeof "tflops/gpu" - 1, KV_TFLOPS, 1, 0, 1 },
 	{ "gflops", sizeof "gflops" - 1, KV_TFLOPS, 1e-3, 0, 0 }, { "gflop/s", sizeof "gflop/s" - 1, KV_TFLOPS, 1e-3, 0, 0 },
@@ -966,6 +970,8 @@ static int kv_key(const char *s, size_t i, size_t *kstart, size_t *kend)
 	while (j > 0 && (s[j - 1] == ' ' || s[j - 1] == '\t'))
 		j--;
 	int sep = j > 0 && (s[j - 1] == ':' || s[j - 1] == '=');
+	/* "KEY=V" glued is one word: "6.31 updates/sec perplexity=1069.4" names perplexity */
+	int glued = sep && s[j - 1] == '=' && j >= 2 && s[j - 2] != ' ' && s[j - 2] != '\t';
 	if (sep) {
 		j--;
 		while (j > 0 && (s[j - 1] == ' ' || s[j - 1] == '\t'))
@@ -984,9 +990,19 @@ static int kv_key(const char *s, size_t i, size_t *kstart, size_t *kend)
 			char c = s[start - 1];
 			if (kv_key_stop(c))
 				break;
-			if (c == ' ' && (!sep || (start >= 2 && s[start - 2] == ' ')))
+			/* a key of words ends at a blank after a figure ("Speed: 1.2 samples/sec lr: 5") */
+			if (c == ' ' && (!sep || glued || (start >= 2 && (s[start - 2] == ' ' || is_digit(s[start - 2])))))
 				break;
 		}
+	}
+	/* "per-step time 0.8s": a word as loose as "time" is named by the word before it */
+	if (!sep && end - start == 4 && strncasecmp(s + start, "time", 4) == 0 && start >= 2 && s[start - 1] == ' ' &&
+	    is_alpha(s[start - 2])) {
+		size_t w = start - 1;
+		while (w > 0 && start - w < 24 && (is_alpha(s[w - 1]) || s[w - 1] == '-' || s[w - 1] == '_'))
+			w--;
+		if (w == 0 || s[w - 1] == ' ' || s[w - 1] == '\t' || kv_key_stop(s[w - 1]))
+			start = w;
 	}
 	for (size_t k = start; k < end; k++)
 		if (is_alpha(s[k])) {
@@ -1166,9 +1182,11 @@ enum kv_part { KV_PART_SHARE = 1, KV_PART_LEAD = 2 };
  * also gives a share of the iteration ("data_time: 0.0334", "data: 0.0001"). KV_SAID_ITER:
  * its key names the iteration ("iter_time: 1.270s", "iter time: 522.10 ms"), and it has a
  * unit: kept on a line with a step and a loss. */
-enum kv_said { KV_SAID_UNIT = 1, KV_SAID_TIMER = 2, KV_SAID_ITER = 4 };
+/* KV_SAID_METER: "Time 0.427 (2.773)", an average meter's value and its running average
+ * (PyTorch's ProgressMeter, Swin), kept on a line with a loss. */
+enum kv_said { KV_SAID_UNIT = 1, KV_SAID_TIMER = 2, KV_SAID_ITER = 4, KV_SAID_METER = 8 };
 struct kv_saids {
-	uint64_t unit, timer, iter;    /* bit n: out[n] is so */
+	uint64_t unit, timer, iter, meter; /* bit n: out[n] is so */
 	int part;                      /* the line gives a share of the iteration */
 	int cut;                       /* the line is the tail of a cut one */
 };
@@ -1289,8 +1307,11 @@ static enum kv_what kv_figure(const char *s, size_t len, size_t numend, size_t a
 	if (cls == KV_NONE) {
 		enum kv_class kcls = (enum kv_class)ki->kcls;
 		/* "KEY V" without ':' or '=': one word that says what it is */
-		if (kcls == KV_NONE || kcls >= KV_TIME_SAID || (!sep && (kcls == KV_TIME || (!ki->compound && kcls != KV_TOKENS && kcls != KV_TPS &&
-								   kcls != KV_ITERS && kcls != KV_MFU))))
+		/* ("batch_cost 1.358 sec": a step time's key needs its unit said) */
+		int said = strcmp(unit, "ms") == 0 || strcmp(unit, "s") == 0 || strcmp(unit, "sec") == 0;
+		if (kcls == KV_NONE || kcls >= KV_TIME_SAID ||
+		    (!sep && ((kcls == KV_TIME && !said) || (kcls != KV_TIME && !ki->compound && kcls != KV_TOKENS &&
+							     kcls != KV_TPS && kcls != KV_ITERS && kcls != KV_MFU))))
 			return KV_WHAT_NONE;
 		cls = kcls;
 		if (cls == KV_GFLOPS)
@@ -1342,6 +1363,15 @@ static enum kv_what kv_figure(const char *s, size_t len, size_t numend, size_t a
 		c->unit2 = (unsigned char)kv_unit_of[cls][1];
 	}
 	return KV_WHAT_FIGURE;
+}
+
+/* Does " (V)" follow a figure ending at s[after]: an average meter's running average? */
+static int kv_meter(const char *s, size_t len, size_t after)
+{
+	if (after + 3 >= len || s[after] != ' ' || s[after + 1] != '(' || !is_digit(s[after + 2]))
+		return 0;
+	size_t e = kv_number(s, len, after + 2);
+	return e > 0 && e < len && s[e] == ')';
 }
 
 /* Is the figure s[at, end) a count alone in brackets, with no key before them ("Epoch: [12]",
@@ -1432,6 +1462,9 @@ static size_t kv_scan(const char *s, size_t len, size_t i, size_t first_alpha, s
 				said = timed ? KV_SAID_UNIT | KV_SAID_TIMER | KV_SAID_ITER : 0;
 			else
 				said = timed || plain ? KV_SAID_TIMER : 0;
+		} else if (cls == KV_NONE && !pair && ki && !sep && ki->kcls == KV_TIME_SAID && !ulen &&
+			   kv_meter(s, len, after)) {
+			said = KV_SAID_METER;
 		}
 		if (said) {
 			cls = KV_TIME;
@@ -1511,6 +1544,7 @@ static size_t kv_take(const char *s, const struct kv_cand *c, size_t nc, struct 
 			said->unit |= (uint64_t)(c[k].said >> 0 & 1) << n;
 			said->timer |= (uint64_t)(c[k].said >> 1 & 1) << n;
 			said->iter |= (uint64_t)(c[k].said >> 2 & 1) << n;
+			said->meter |= (uint64_t)(c[k].said >> 3 & 1) << n;
 		}
 		if (n < max)
 			out[n++] = (struct tput_kv){ (enum tput_unit)c[k].unit, v * c[k].scale, c[k].average };
@@ -1539,7 +1573,7 @@ static size_t kv_finish(struct tput_kv *out, size_t n, const struct tput_kv_line
 {
 	/* A time from a loose key is the step's when the line shows it is (enum kv_said), and
 	 * no step time of a surer key is there */
-	uint64_t any = said->unit | said->timer | said->iter;
+	uint64_t any = said->unit | said->timer | said->iter | said->meter;
 	if (any) {
 		int rate = 0, surer = 0, trained = !isnan(info->loss);
 		for (size_t k = 0; k < n; k++) {
@@ -1551,7 +1585,7 @@ static size_t kv_finish(struct tput_kv *out, size_t n, const struct tput_kv_line
 			uint64_t b = k < 64 ? 1ULL << k : 0;
 			if (!(any & b) ||
 			    (!surer && (((said->unit & b) && rate) || ((said->timer & b) && trained && said->part) ||
-					((said->iter & b) && trained && info->step >= 0))))
+					((said->iter & b) && trained && info->step >= 0) || ((said->meter & b) && trained))))
 				out[m++] = out[k];
 		}
 		n = m;
@@ -1579,7 +1613,7 @@ static size_t kv_read_uncached(const char *s, size_t len, struct tput_kv *out, s
 {
 	*info = (struct tput_kv_line){ -1, 0, NAN, kv_header(s, len), 0 };
 	size_t first_alpha = first_letter(s, len), n = 0, nc;
-	struct kv_saids said = { 0, 0, 0, 0, 0 };
+	struct kv_saids said = { 0, 0, 0, 0, 0, 0 };
 	struct kv_cand c[KV_SHAPE_CANDS];
 	for (size_t i = 0; i < len;) {
 		i = kv_scan(s, len, i, first_alpha, c, KV_SHAPE_CANDS, &nc, cache);
@@ -1643,7 +1677,7 @@ static size_t kv_read(const char *s, size_t len, struct tput_kv *out, size_t max
 	if (!e)
 		return kv_read_uncached(s, len, out, max, info, cache);
 	*info = (struct tput_kv_line){ -1, 0, NAN, e->header, 0 };
-	struct kv_saids said = { 0, 0, 0, 0, 0 };
+	struct kv_saids said = { 0, 0, 0, 0, 0, 0 };
 	size_t n = kv_take(s, e->cand, e->ncand, out, 0, max, info, &said);
 	return kv_finish(out, n, info, &said);
 }
@@ -1673,7 +1707,7 @@ static const char *const kv_literals[] = {
 	"k/s", "s/s", "e/s", "q/s", "g/s", "t/s", "P/s", "p/s", "/sec", "/Sec", "/step", "s/it", "/batch",
 	"per_s", "per s", "per-s", "PerSec", "LOPS", "lops", "LOPs", "tps", "wps", "ups=", "mfu", "MFU",
 	"tep_tim", "tep time", "atch_tim", "atch tim", "step_avg", "latency", "seconds:", "[step=", "[batch=", "metrics *****",
-	"ata_time", "iter_time", "iter time", " data: ", "rain_time", NULL,
+	"ata_time", "iter_time", "iter time", " data: ", "rain_time", "ter/s", "\tTime ", "\ttime ", NULL,
 };
 
 struct rule {
@@ -1779,6 +1813,8 @@ struct tput_ex {
 	size_t nqueue, queue_cap;
 	char *last_frame;          /* the last frame that gave figures: a redraw repeats it */
 	size_t last_frame_len, last_frame_cap;
+	struct tput_point last_pts[FRAME_MAX]; /* its figures, step and loss as read from it */
+	size_t last_np;
 	struct line_shape (*line_shapes)[2]; /* the rules whose literals each line shape holds */
 	int shapes_ok;             /* no literal has a digit: a line's shape tells its rules */
 	int rx_blind;              /* every pattern digit-blind: a line's shape tells its matches */
@@ -2307,6 +2343,68 @@ static void memo_rx(struct line_shape *ls, size_t rule, uint32_t frame_at, size_
 	ls->rx_len = (uint32_t)len;
 }
 
+/* Is a[0, alen) b[0, blen)'s message under another logger's head: a common tail of 12 bytes
+ * or more that starts a word and holds a letter and a digit, after heads that differ other
+ * than in their figures and blanks (one logger's lines differ only there: its clock, its
+ * counts)? The caller has checked that the figures are the same. */
+static int other_logger(const char *a, size_t alen, const char *b, size_t blen)
+{
+	size_t t = 0;
+	while (t < alen && t < blen && a[alen - 1 - t] == b[blen - 1 - t])
+		t++;
+	/* back to the start of a word, so the tail is whole words */
+	while (t > 0 && is_alnum(a[alen - t]) && alen - t > 0 && is_alnum(a[alen - t - 1]))
+		t--;
+	if (t < 12 || t == alen || t == blen)
+		return 0;
+	int letter = 0, digit = 0;
+	for (size_t k = alen - t; k < alen; k++) {
+		letter |= is_alpha(a[k]);
+		digit |= is_digit(a[k]);
+	}
+	if (!letter || !digit)
+		return 0;
+	/* the heads' shapes: each run of digits one digit, blanks none ("[ 80/208]", "[100/208]") */
+	size_t i = 0, j = 0, ha = alen - t, hb = blen - t;
+	while (i < ha && j < hb) {
+		if (a[i] == ' ' || a[i] == '\t' || b[j] == ' ' || b[j] == '\t') {
+			i += a[i] == ' ' || a[i] == '\t';
+			j += b[j] == ' ' || b[j] == '\t';
+			continue;
+		}
+		if (is_digit(a[i]) && is_digit(b[j])) {
+			while (i < ha && is_digit(a[i]))
+				i++;
+			while (j < hb && is_digit(b[j]))
+				j++;
+			continue;
+		}
+		if (a[i++] != b[j++])
+			return 1;
+	}
+	while (i < ha && (a[i] == ' ' || a[i] == '\t'))
+		i++;
+	while (j < hb && (b[j] == ' ' || b[j] == '\t'))
+		j++;
+	return i < ha || j < hb;
+}
+
+/* Do a line's figures a[0, na) repeat b[0, nb): each unit's value, step and loss? */
+static int same_figures(const struct tput_point *a, size_t na, const struct tput_point *b, size_t nb)
+{
+	if (na != nb)
+		return 0;
+	for (size_t i = 0; i < na; i++) {
+		size_t j = 0;
+		while (j < nb && b[j].unit != a[i].unit)
+			j++;
+		if (j == nb || b[j].value != a[i].value || b[j].step != a[i].step ||
+		    !(b[j].loss == a[i].loss || (isnan(b[j].loss) && isnan(a[i].loss))))
+			return 0;
+	}
+	return 1;
+}
+
 static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx *lc, uint64_t mask,
 		  tput_sink *sink, void *ctx)
 {
@@ -2467,9 +2565,26 @@ static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx 
 		sink(ctx, lc->lineno, TPUT_NOMATCH, NULL, "a copy of the line before");
 		return;
 	}
+	/* The same message from a second logger on the next line (TensorFlow's Python logging
+	 * and absl: "INFO:tensorflow:global_step/sec: 0.05" then "I0609 ... ] global_step/sec:
+	 * 0.05") is a copy: the tails agree from a word on, the heads are of other shapes. */
+	long long step = base.step >= 0 ? base.step : info.step;
+	double loss = !isnan(base.loss) ? base.loss : info.loss;
+	for (size_t i = 0; i < np; i++) {
+		pts[i].step = pts[i].step >= 0 ? pts[i].step : step;
+		pts[i].loss = !isnan(pts[i].loss) ? pts[i].loss : loss;
+	}
+	if (c->last_frame_line && lc->lineno == c->last_frame_line + 1 && same_figures(pts, np, ex->last_pts, ex->last_np) &&
+	    other_logger(s, len, ex->last_frame, ex->last_frame_len)) {
+		ex->copies += np;
+		sink(ctx, lc->lineno, TPUT_NOMATCH, NULL, "the line before, from another logger");
+		return;
+	}
 	ex->last_frame = xgrow(ex->last_frame, &ex->last_frame_cap, len, 1);
 	memcpy(ex->last_frame, s, len);
 	ex->last_frame_len = len;
+	memcpy(ex->last_pts, pts, np * sizeof *pts);
+	ex->last_np = np;
 	c->last_frame_line = lc->lineno;
 	/* A bar's frame drawn again later (a pasted stretch of the log, a bar redrawn on a new
 	 * line with other words after its rate) is no new figure: within one bar the count or

@@ -189,6 +189,13 @@ static void test_every_figure(void **state)
 	static const enum tput_unit fq[] = { TPUT_TOKENS_S, TPUT_IT_S };
 	expect_all("2020-07-17 07:11:02 | INFO | train_inner | epoch 001:   2800 / 160368 loss=9.255, ppl=611.12, wps=57.3, ups=0.04, wpb=1613, bsz=80, num_updates=2800, lr=2.8e-05, gnorm=3.23, train_wall=13, wall=1236",
 		   2, fq, (const double[]){ 57.3, 0.04 });
+	/* OneFlow: the key before the unit is another figure's ("top_k: 0.92, samples/s: 7805") */
+	static const enum tput_unit of[] = { TPUT_SAMPLES_S };
+	expect_all("train: epoch 48, iter 100, loss: 1.885468, top_1: 0.781061, top_k: 0.923060, samples/s: 7805.132 1606115586.6729984",
+		   1, of, (const double[]){ 7805.132 });
+	static const enum tput_unit sk[] = { TPUT_SAMPLES_S, TPUT_IT_S };
+	expect_all("[INFO:sockeye.training] Epoch[0] Batch [850]    Speed: 1233.65 samples/sec 6.31 updates/sec perplexity=1069.412118",
+		   2, sk, (const double[]){ 1233.65, 6.31 });
 	static const enum tput_unit hf[] = { TPUT_TOKENS_S, TPUT_SAMPLES_S, TPUT_IT_S };
 	expect_all("{'train_runtime': 299.1983, 'train_samples_per_second': 8.021, 'train_steps_per_second': 0.334, 'train_tokens_per_second': 2737.984, 'train_loss': 2.8478338932991027, 'epoch': 2.24, 'num_input_tokens_seen': 19660800}",
 		   3, hf, (const double[]){ 2737.984, 8.021, 0.334 });
@@ -275,6 +282,21 @@ static void test_kv_reader(void **state)
 		/* MXNet's Speedometer: the bracketed counts are the epoch's and the batch's */
 		{ "INFO Epoch[101] Batch [250]\tSpeed: 581.56 samples/sec\taccuracy=1.0", 1, TPUT_SAMPLES_S, 581.56, -1, NAN },
 		{ "[400] 1.5 steps/s", 1, TPUT_IT_S, 1.5, -1, NAN },
+		/* updates, steps and iterations per second in their many spellings */
+		{ "Epoch[0] Batch [850]    Speed: 1233.65 samples/sec 36868.08 tokens/sec 6.31 updates/sec perplexity=1069.4", 3, TPUT_SAMPLES_S, 1233.65, -1, NAN },
+		{ "step 10 / 231: loss=0.82945 f1=0.37425 [step/sec: 4.88]", 1, TPUT_IT_S, 4.88, 10, 0.82945 },
+		{ "Iteration 360 (0.170469 iter/s, 58.6617s/10 iters), loss = 0.0140731", 1, TPUT_IT_S, 0.170469, 360, 0.0140731 },
+		/* a step time's key without ':' or '=' when its unit is said; and "per-step time" */
+		{ "[Pass 0, train batch 10]  loss 21.68535, lr 0.1, batch_cost 0.13110 sec, reader_cost 0.00069 sec, ips 976.32917 images/sec", 2, TPUT_MS_STEP, 131.1, 10, 21.68535 },
+		{ "loss 21.68535, batch_cost 0.13110, ips 976.32917 images/sec", 1, TPUT_IMAGES_S, 976.32917, -1, 21.68535 },
+		{ "Step 200 per-step time 0.831s loss=1.192", 1, TPUT_MS_STEP, 831, 200, 1.192 },
+		{ "Step 200 elapsed time 83.1s loss=1.192", 0, 0, 0, 200, 1.192 },
+		{ "Step 200 loss 1.192 time 0.831s", 0, 0, 0, 200, 1.192 },
+		/* an average meter's "Time V (AVG)" beside a loss is the step time */
+		{ "Epoch: [1][5760/10010]\tTime 0.427 (2.773)\tData 0.000 (2.393)\tLoss 8.4238 (10.3028)\tAcc@1 15.625 (9.299)", 1, TPUT_MS_STEP, 427, -1, 8.4238 },
+		{ "Train: [14/300][250/1251]\teta 0:10:52 lr 0.000710\ttime 0.6408 (0.6516)\tloss 6.5584 (6.3074)\tmem 14764MB", 1, TPUT_MS_STEP, 640.8, -1, 6.5584 },
+		{ "Test: [10/50]\tTime 0.427 (2.773)\tAcc@1 15.625 (9.299)", 0, 0, 0, -1, NAN },
+		{ "Epoch: [1]\tTime 0.427\tLoss 8.4238", 0, 0, 0, -1, 8.4238 },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		struct tput_kv kv[8];
@@ -426,6 +448,8 @@ static void test_context(void **state)
 		{ "EVALUATOR - Steps per second: 346.916 | Episode length mean: 1.000", TPUT_CTX_OTHER },
 		{ "ACTOR - Steps per second: 21.900 | Episode length mean: 1.000", TPUT_CTX_TRAIN },
 		{ "Class Images Instances Box(P R mAP50 mAP50-95): 100%|###| 8/8 [00:03<00:00,  2.17it/s]", TPUT_CTX_OTHER },
+		/* text-generation-webui's summary of a reply */
+		{ "00:28:06-600105 INFO     Output generated in 9.62 seconds (2.49 tokens/s, 24", TPUT_CTX_INFERENCE },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
 		assert_int_equal(tput_context(cases[i].line, strlen(cases[i].line)), cases[i].want);
@@ -513,6 +537,55 @@ static void test_runs_of_lines(void **state)
 	assert_int_equal(tput_ex_inference_lines(ex), 1);
 	free(copy);
 	tput_ex_free(ex);
+}
+
+/* The points of a text read whole by every preset, and the copies it counted. */
+static int block_points(const char *text, size_t *copies)
+{
+	tput_ex *ex = tput_ex_new();
+	for (size_t i = 0; i < tput_npresets; i++)
+		tput_ex_add_preset(ex, i);
+	char *copy = strdup(text);
+	struct got g = { .n = 0 };
+	tput_ex_block(ex, copy, strlen(copy), 1, collect, &g);
+	tput_ex_finish(ex, collect, &g);
+	int points = 0;
+	for (int k = 0; k < g.n; k++)
+		points += g.res[k] == TPUT_POINT;
+	*copies = tput_ex_copies(ex);
+	free(copy);
+	tput_ex_free(ex);
+	return points;
+}
+
+/* The same message from a second logger on the next line (TensorFlow's logging and absl) is
+ * a copy; one logger's lines with the same figures, or a second logger's with others, are not. */
+static void test_other_logger(void **state)
+{
+	(void)state;
+	size_t copies;
+	assert_int_equal(block_points("INFO:tensorflow:global_step/sec: 0.051789\n"
+				      "I0609 07:53:35.833151 140427424720704 tpu_estimator.py:2350] global_step/sec: 0.051789\n"
+				      "INFO:tensorflow:global_step/sec: 0.0517934\n"
+				      "I0609 07:53:35.957382 140160153200448 tpu_estimator.py:2350] global_step/sec: 0.0517934\n", &copies), 2);
+	assert_int_equal(copies, 2);
+	assert_int_equal(block_points("INFO:tensorflow:Step 200 per-step time 0.831s loss=1.192\n"
+				      "I0912 11:41:51.976096 139735407601536 model_lib_v2.py:652] Step 200 per-step time 0.831s loss=1.192\n", &copies), 1);
+	assert_int_equal(copies, 1);
+	/* one logger: the clock and the padding of a count differ, the figures are the same */
+	assert_int_equal(block_points("2024-01-01 12:00:01 speed: 1,000 tok/s\n"
+				      "2024-01-01 12:00:02 speed: 1,000 tok/s\n", &copies), 2);
+	assert_int_equal(copies, 0);
+	assert_int_equal(block_points("Epoch: [12]  [ 80/208]  speed: 1,000 tok/s\n"
+				      "Epoch: [12]  [100/208]  speed: 1,000 tok/s\n", &copies), 2);
+	assert_int_equal(copies, 0);
+	/* two loggers, other figures; the same figures two lines apart */
+	assert_int_equal(block_points("INFO:tensorflow:global_step/sec: 0.051789\n"
+				      "I0609 07:53:35.833151 1404 tpu_estimator.py:2350] global_step/sec: 0.051790\n"
+				      "INFO:tensorflow:examples/sec: 1.24294\n"
+				      "INFO:tensorflow:         Loss  = 1.6558864 (58.297 sec)\n"
+				      "I0609 07:53:35.833359 1404 tpu_estimator.py:2351] examples/sec: 1.24294\n", &copies), 4);
+	assert_int_equal(copies, 0);
 }
 
 /* Progress bars: a frame drawn again later is a copy; a bar seen in one frame waits for a
@@ -1022,6 +1095,7 @@ int main(void)
 		cmocka_unit_test(test_context),
 		cmocka_unit_test(test_bars),
 		cmocka_unit_test(test_runs_of_lines),
+		cmocka_unit_test(test_other_logger),
 		cmocka_unit_test(test_wrapped_record),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
