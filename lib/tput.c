@@ -774,7 +774,7 @@ static const struct kw kv_keys[] = {
 	KW("step_time", KV_TIME, 0), KW("step_timing", KV_TIME, 0), KW("elapsed_time_per_iteration", KV_TIME, 0),
 	KW("iter_latency", KV_TIME, 0), KW("iteration_time", KV_TIME, 0), KW("time_per_iteration", KV_TIME, 0),
 	KW("time_per_step", KV_TIME, 0), KW("step_avg", KV_TIME, 0), KW("batch_time", KV_TIME, 0),
-	KW("batch_cost", KV_TIME, 0),
+	KW("batch_cost", KV_TIME, 0), KW("batch_(t)", KV_TIME, 2),
 	KW("seconds", KV_TIME, 1), KW("time", KV_TIME_SAID, 2), KW("iter_time", KV_TIME_ITER, 2),
 	KW("train_time", KV_TIME_TRAIN, 2),
 };
@@ -798,7 +798,9 @@ static const struct {
 	{ "examples/s", sizeof "examples/s" - 1, KV_SAMPLES, 1, 0, 0 }, { "sequences/s", sizeof "sequences/s" - 1, KV_SAMPLES, 1, 0, 0 },
 	{ "seq/s", sizeof "seq/s" - 1, KV_SAMPLES, 1, 0, 0 }, { "samples/s/gpu", sizeof "samples/s/gpu" - 1, KV_SAMPLES, 1, 0, 1 },
 	{ "images/s", sizeof "images/s" - 1, KV_IMAGES, 1, 0, 0 }, { "images/sec", sizeof "images/sec" - 1, KV_IMAGES, 1, 0, 0 }, { "img/s", sizeof "img/s" - 1, KV_IMAGES, 1, 0, 0 },
-	{ "img/sec", sizeof "img/sec" - 1, KV_IMAGES, 1, 0, 0 }, { "it/s", sizeof "it/s" - 1, KV_ITERS, 1, 0, 0 }, { "steps/s", sizeof "steps/s" - 1, KV_ITERS, 1, 0, 0 },
+	{ "img/sec", sizeof "img/sec" - 1, KV_IMAGES, 1, 0, 0 },
+	/* a rate of nothing named (OpenCLIP's "1781.07/s, 222.633/s/gpu"): samples */
+	{ "/s", sizeof "/s" - 1, KV_SAMPLES, 1, 0, 0 }, { "/s/gpu", sizeof "/s/gpu" - 1, KV_SAMPLES, 1, 0, 1 }, { "it/s", sizeof "it/s" - 1, KV_ITERS, 1, 0, 0 }, { "steps/s", sizeof "steps/s" - 1, KV_ITERS, 1, 0, 0 },
 	{ "iter/s", sizeof "iter/s" - 1, KV_ITERS, 1, 0, 0 }, { "iters/s", sizeof "iters/s" - 1, KV_ITERS, 1, 0, 0 },
 	{ "updates/s", sizeof "updates/s" - 1, KV_ITERS, 1, 0, 0 }, { "updates/sec", sizeof "updates/sec" - 1, KV_ITERS, 1, 0, 0 },
 	{ "steps/sec", sizeof "steps/sec" - 1, KV_ITERS, 1, 0, 0 }, { "step/sec", sizeof "step/sec" - 1, KV_ITERS, 1, 0, 0 },
@@ -986,13 +988,23 @@ static int kv_key(const char *s, size_t i, size_t *kstart, size_t *kend)
 		for (start = end; start > 0 && s[start - 1] != q && end - start < 80; start--)
 			;
 	} else {
-		for (; start > 0 && end - start < 80; start--) {
-			char c = s[start - 1];
-			if (kv_key_stop(c))
+		for (int tensor = 0; tensor < 2; tensor++) {
+			size_t from = start;
+			for (; start > 0 && end - start < 80; start--) {
+				char c = s[start - 1];
+				if (kv_key_stop(c))
+					break;
+				/* a key of words ends at a blank after a figure ("Speed: 1.2 samples/sec lr: 5") */
+				if (c == ' ' && (!sep || glued || (start >= 2 && (s[start - 2] == ' ' || is_digit(s[start - 2])))))
+					break;
+			}
+			/* a TensorFlow tensor's name, "words_per_sec/features:0", is one key */
+			size_t k = start;
+			while (k < from && is_digit(s[k]))
+				k++;
+			if (tensor || k != from || k == start || start < 2 || s[start - 1] != ':' || !is_alpha(s[start - 2]))
 				break;
-			/* a key of words ends at a blank after a figure ("Speed: 1.2 samples/sec lr: 5") */
-			if (c == ' ' && (!sep || glued || (start >= 2 && (s[start - 2] == ' ' || is_digit(s[start - 2])))))
-				break;
+			start--;
 		}
 	}
 	/* "per-step time 0.8s": a word as loose as "time" is named by the word before it */
@@ -1039,8 +1051,20 @@ static int kv_lone_field(const char *s, size_t len, size_t at, size_t after, siz
 	return b == 0 ? e < len && s[e] == '|' : left && right;
 }
 
+/* " per GPU" (or gpu, device) at s[k]: the unit before it is per device (Horovod's
+ * "108.3 img/sec per GPU"). */
+static int kv_per_device_after(const char *s, size_t len, size_t k)
+{
+	if (k + 5 > len || memcmp(s + k, " per ", 5) != 0)
+		return 0;
+	k += 5;
+	size_t n = len - k >= 6 && strncasecmp(s + k, "device", 6) == 0 ? 6 : len - k >= 3 && strncasecmp(s + k, "gpu", 3) == 0 ? 3 : 0;
+	return n && (k + n == len || !is_alnum(s[k + n]));
+}
+
 /* The unit written right after a figure ending at s[j] ("tok/s", glued "561.94ms", "src tok/s");
- * *side is 1 after "src", 2 after "tgt" (OpenNMT-py's source and target tokens). */
+ * *side is 1 after "src", 2 after "tgt" (OpenNMT-py's source and target tokens), 3 when
+ * " per GPU" follows the unit. */
 static size_t kv_unit_after(const char *s, size_t len, size_t j, char *unit, size_t cap, int *side)
 {
 	*side = 0;
@@ -1067,6 +1091,12 @@ static size_t kv_unit_after(const char *s, size_t len, size_t j, char *unit, siz
 		    memcmp(s + k, " per second", 11) == 0) {
 			return (size_t)snprintf(unit, cap, "%s/s", unit[0] == 't' ? "tokens" : "samples");
 		}
+		if (k < len && s[k] == ' ' && kv_per_device_after(s, len, k))
+			*side = 3;
+		if (k < len && (s[k] == ':' || s[k] == '=')) {  /* "10 images/sec: 139.6": the next one's key */
+			unit[0] = '\0';
+			return 0;
+		}
 		return n;
 	}
 	return 0;
@@ -1081,7 +1111,7 @@ static int kv_unit_word(const char *unit)
 
 static const enum tput_unit kv_unit_of[][2] = {
 	[KV_TOKENS] = { TPUT_TOKENS_S, TPUT_TOKENS_S_GPU }, [KV_SAMPLES] = { TPUT_SAMPLES_S, TPUT_SAMPLES_S_GPU },
-	[KV_IMAGES] = { TPUT_IMAGES_S, TPUT_IMAGES_S }, [KV_ITERS] = { TPUT_IT_S, TPUT_IT_S },
+	[KV_IMAGES] = { TPUT_IMAGES_S, TPUT_SAMPLES_S_GPU },  /* an image per device is a sample */ [KV_ITERS] = { TPUT_IT_S, TPUT_IT_S },
 	[KV_TFLOPS] = { TPUT_TFLOPS, TPUT_TFLOPS_GPU }, [KV_GFLOPS] = { TPUT_TFLOPS, TPUT_TFLOPS_GPU },
 	[KV_MFU] = { TPUT_MFU, TPUT_MFU }, [KV_TIME] = { TPUT_MS_STEP, TPUT_MS_STEP },
 	[KV_TPS] = { TPUT_TPS, TPUT_TOKENS_S_GPU },
@@ -1131,6 +1161,7 @@ struct kv_keyinfo {
 	unsigned char ms;        /* says milliseconds */
 	unsigned char secs;      /* says seconds */
 	unsigned char part;      /* a share of an iteration's time: "data_time", "data", "forward_time" */
+	unsigned char side;      /* 1 source, 2 target tokens: OpenNMT-tf's "features", "labels" */
 };
 
 static void kv_key_info(const char *key, struct kv_keyinfo *ki)
@@ -1147,6 +1178,7 @@ static void kv_key_info(const char *key, struct kv_keyinfo *ki)
 	ki->avg = kv_has(key, "avg", 0) != 0;
 	ki->ms = kv_has(key, "(ms)", 0) || kv_has(key, "ms", 1);
 	ki->secs = kv_has(key, "in_s", 0) || kv_has(key, "(s)", 0);
+	ki->side = kv_has(key, "features", 1) ? 1 : kv_has(key, "labels", 1) ? 2 : 0;
 	ki->part = strcmp(key, "data_time") == 0 || strcmp(key, "data") == 0 || strcmp(key, "forward_time") == 0 ||
 		   strcmp(key, "backward_time") == 0;
 }
@@ -1330,6 +1362,8 @@ static enum kv_what kv_figure(const char *s, size_t len, size_t numend, size_t a
 			return KV_WHAT_NONE;
 	}
 	if (ki) {
+		if (!side && cls == KV_TOKENS)
+			side = ki->side;
 		if (ki->infer)
 			return KV_WHAT_INFER;
 		if (ki->skip)
@@ -1422,8 +1456,8 @@ static size_t kv_scan(const char *s, size_t len, size_t i, size_t first_alpha, s
 			pair = 1;
 		}
 		i = (after > i ? after : i + 1) - 1;
-		if (neg)
-			continue;
+		if (neg || (at >= 2 && s[at - 1] == ':' && is_alpha(s[at - 2]) && after < len && s[after] == ':'))
+			continue;  /* a negative figure; a count inside a name ("features:0:") */
 		int side;
 		size_t ulen = kv_unit_after(s, len, after, unit, sizeof unit, &side);
 		size_t kstart = 0, kend = 0;
@@ -1437,9 +1471,16 @@ static size_t kv_scan(const char *s, size_t len, size_t i, size_t first_alpha, s
 				cls = kv_units[u].cls;
 				scale = kv_units[u].scale;
 				invert = kv_units[u].invert;
-				gpu = kv_units[u].gpu;
+				gpu = kv_units[u].gpu || side == 3;
 				break;
 			}
+		if (side == 3)
+			side = 0;
+		/* "V +-W": a mean and its spread, a run's summary (Horovod's "Img/sec per GPU: 108.2
+		 * +-1.2"); tf_cnn_benchmarks' per-step "V +/- W" is another shape */
+		if (after + 2 < len && (s[after] == '+' || (s[after] == ' ' && s[after + 1] == '+')) &&
+		    s[after + (s[after] == ' ') + 1] == '-')
+			continue;
 		const struct kv_keyinfo *ki = kend ? kv_key_lookup(cache, s + kstart, kend - kstart, &tmp) : NULL;
 		/* a latency per token ("0.59 ms per token", "ms/token") times generation, not training */
 		if (ulen >= 2 && unit[0] == 'm' && unit[1] == 's' && kv_per_token(s, len, after, unit, ulen)) {
@@ -1707,7 +1748,7 @@ static const char *const kv_literals[] = {
 	"k/s", "s/s", "e/s", "q/s", "g/s", "t/s", "P/s", "p/s", "/sec", "/Sec", "/step", "s/it", "/batch",
 	"per_s", "per s", "per-s", "PerSec", "LOPS", "lops", "LOPs", "tps", "wps", "ups=", "mfu", "MFU",
 	"tep_tim", "tep time", "atch_tim", "atch tim", "step_avg", "latency", "seconds:", "[step=", "[batch=", "metrics *****",
-	"ata_time", "iter_time", "iter time", " data: ", "rain_time", "ter/s", "\tTime ", "\ttime ", NULL,
+	"ata_time", "iter_time", "iter time", " data: ", "rain_time", "ter/s", "\tTime ", "\ttime ", "/s/gpu", NULL,
 };
 
 struct rule {

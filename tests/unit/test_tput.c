@@ -297,6 +297,21 @@ static void test_kv_reader(void **state)
 		{ "Train: [14/300][250/1251]\teta 0:10:52 lr 0.000710\ttime 0.6408 (0.6516)\tloss 6.5584 (6.3074)\tmem 14764MB", 1, TPUT_MS_STEP, 640.8, -1, 6.5584 },
 		{ "Test: [10/50]\tTime 0.427 (2.773)\tAcc@1 15.625 (9.299)", 0, 0, 0, -1, NAN },
 		{ "Epoch: [1]\tTime 0.427\tLoss 8.4238", 0, 0, 0, -1, 8.4238 },
+		/* " per GPU" after a unit; an image per device is a sample; "V +-W" a run's summary */
+		{ "Iter #0: 108.3 img/sec per GPU", 1, TPUT_SAMPLES_S_GPU, 108.3, -1, NAN },
+		{ "Img/sec per GPU: 108.2 +-1.2", 0, 0, 0, -1, NAN },
+		{ "Total img/sec on 4 GPU(s): 432.8 +-4.9", 0, 0, 0, -1, NAN },
+		{ "10 images/sec: 139.6 +/- 0.1 (jitter = 0.3)", 1, TPUT_IMAGES_S, 139.6, -1, NAN },
+		{ "lr: 0.1 per GPU", 0, 0, 0, -1, NAN },
+		/* a unit followed by ':' is the next figure's key */
+		{ "step 10 tok/s: 5000", 1, TPUT_TOKENS_S, 5000, 10, NAN },
+		/* OpenCLIP: a rate of nothing named is samples; "Batch (t)" its step time */
+		{ "Train Epoch: 0 [400564224/512000000 (78%)] Data (t): 12.822 Batch (t): 14.049, 1781.07/s, 222.633/s/gpu LR: 0.000057 Loss: 0.66678 (1.6251)", 3, TPUT_MS_STEP, 14049, -1, 0.66678 },
+		/* TensorFlow tensor names: the count in "features:0" is the name's; OpenNMT-tf's
+		 * features and labels are the source and the target */
+		{ "INFO:tensorflow:words_per_sec/features:0: 3275.1", 1, TPUT_TOKENS_S_SRC, 3275.1, -1, NAN },
+		{ "INFO:tensorflow:words_per_sec/labels:0: 3610.39", 1, TPUT_TOKENS_S_TGT, 3610.39, -1, NAN },
+		{ "time: 12:03:44 tok/s: 12", 1, TPUT_TOKENS_S, 12, -1, NAN },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		struct tput_kv kv[8];
