@@ -63,6 +63,27 @@ static int by_rule(const struct got *g, int rule)
 	return -1;
 }
 
+/* A text read as one block by every preset (finished: what waits at its end settled), and
+ * the copies and inference lines it counted (when asked). */
+static struct got read_text(const char *text, int finish, size_t *copies, size_t *inference)
+{
+	tput_ex *ex = tput_ex_new();
+	for (size_t i = 0; i < tput_npresets; i++)
+		tput_ex_add_preset(ex, i);
+	char *copy = strdup(text);
+	struct got g = { .n = 0 };
+	tput_ex_block(ex, copy, strlen(copy), 1, collect, &g);
+	if (finish)
+		tput_ex_finish(ex, collect, &g);
+	if (copies)
+		*copies = tput_ex_copies(ex);
+	if (inference)
+		*inference = tput_ex_inference_lines(ex);
+	free(copy);
+	tput_ex_free(ex);
+	return g;
+}
+
 /* The line's points are sorted by unit: other figures of the line may come first. */
 static void expect(const char *preset, const char *line, double value, enum tput_unit unit,
 		   long long step, double loss)
@@ -408,13 +429,7 @@ static void test_regex_shape_memo(void **state)
 		"Epoch 0:  80%|########  | 40/50 [00:10<00:02,  4.95it/s, loss=2.1]\n"
 		"Epoch 0:  90%|######### | 45/50 [00:11<00:01,  5.02it/s, loss=2.0]\n"
 		"Epoch 0: 100%|##########| 50/50 [00:12<00:00,  5.10it/s, loss=1.9]\n";
-	tput_ex *ex = tput_ex_new();
-	for (size_t i = 0; i < tput_npresets; i++)
-		tput_ex_add_preset(ex, i);
-	char *copy = strdup(text);
-	struct got g = { .n = 0 };
-	tput_ex_block(ex, copy, strlen(text), 1, collect, &g);
-	tput_ex_finish(ex, collect, &g);
+	struct got g = read_text(text, 1, NULL, NULL);
 	assert_int_equal(g.n, 5);
 	assert_int_equal(g.res[0], TPUT_POINT);
 	assert_true(g.pt[0].value == 4321 && g.pt[0].step == 12 && g.pt[0].loss == 2.25 && g.pt[0].rank == 1);
@@ -427,8 +442,6 @@ static void test_regex_shape_memo(void **state)
 	assert_true(g.pt[3].value == 5.02 && g.pt[3].step == 45 && g.pt[3].loss == 2.0);
 	assert_int_equal(g.lineno[4], 5);
 	assert_int_equal(g.res[4], TPUT_NOMATCH);  /* 50/50: the bar's closing frame */
-	free(copy);
-	tput_ex_free(ex);
 }
 
 /* Training or not: whole words, any case, "val_loss" one word. */
@@ -518,9 +531,6 @@ static void test_wrapped_record(void **state)
 static void test_runs_of_lines(void **state)
 {
 	(void)state;
-	tput_ex *ex = tput_ex_new();
-	for (size_t i = 0; i < tput_npresets; i++)
-		tput_ex_add_preset(ex, i);
 	static const char text[] =
 		"2024-08-06 10:00:05.520 host:0  olmo.train:908  INFO    [step=2/739328,epoch=0]\n"
 		"    train/CrossEntropyLoss=1.78\n"
@@ -531,9 +541,8 @@ static void test_runs_of_lines(void **state)
 		"INFO:tensorflow:global_step/sec: 0.0339311\n"
 		"INFO 06-16 10:03:14 [loggers.py:87] Engine 000: Avg prompt throughput: 1254.4 tokens/s\n"
 		" 100%|##########| 100/100 [04:11<00:00,  2.27s/it]\n";
-	char *copy = strdup(text);
-	struct got g = { .n = 0 };
-	tput_ex_block(ex, copy, strlen(copy), 1, collect, &g);
+	size_t copies, inference;
+	struct got g = read_text(text, 0, &copies, &inference);
 	/* OLMo's figure takes its header's step and time; the rank copy and the repeated line
 	 * are dropped; the inference line and the closing frame give nothing. */
 	int points = 0;
@@ -548,28 +557,17 @@ static void test_runs_of_lines(void **state)
 	assert_int_equal(g.lineno[1], 4);
 	near(g.pt[1].value, 10050);
 	near(g.pt[1].time, 1771962377.508);
-	assert_int_equal(tput_ex_copies(ex), 2);
-	assert_int_equal(tput_ex_inference_lines(ex), 1);
-	free(copy);
-	tput_ex_free(ex);
+	assert_int_equal(copies, 2);
+	assert_int_equal(inference, 1);
 }
 
 /* The points of a text read whole by every preset, and the copies it counted. */
 static int block_points(const char *text, size_t *copies)
 {
-	tput_ex *ex = tput_ex_new();
-	for (size_t i = 0; i < tput_npresets; i++)
-		tput_ex_add_preset(ex, i);
-	char *copy = strdup(text);
-	struct got g = { .n = 0 };
-	tput_ex_block(ex, copy, strlen(copy), 1, collect, &g);
-	tput_ex_finish(ex, collect, &g);
+	struct got g = read_text(text, 1, copies, NULL);
 	int points = 0;
 	for (int k = 0; k < g.n; k++)
 		points += g.res[k] == TPUT_POINT;
-	*copies = tput_ex_copies(ex);
-	free(copy);
-	tput_ex_free(ex);
 	return points;
 }
 
@@ -578,47 +576,39 @@ static int block_points(const char *text, size_t *copies)
 static void test_other_logger(void **state)
 {
 	(void)state;
-	size_t copies;
-	assert_int_equal(block_points("INFO:tensorflow:global_step/sec: 0.051789\n"
-				      "I0609 07:53:35.833151 140427424720704 tpu_estimator.py:2350] global_step/sec: 0.051789\n"
-				      "INFO:tensorflow:global_step/sec: 0.0517934\n"
-				      "I0609 07:53:35.957382 140160153200448 tpu_estimator.py:2350] global_step/sec: 0.0517934\n", &copies), 2);
-	assert_int_equal(copies, 2);
-	assert_int_equal(block_points("INFO:tensorflow:Step 200 per-step time 0.831s loss=1.192\n"
-				      "I0912 11:41:51.976096 139735407601536 model_lib_v2.py:652] Step 200 per-step time 0.831s loss=1.192\n", &copies), 1);
-	assert_int_equal(copies, 1);
-	/* one logger: the clock and the padding of a count differ, the figures are the same */
-	assert_int_equal(block_points("2024-01-01 12:00:01 speed: 1,000 tok/s\n"
-				      "2024-01-01 12:00:02 speed: 1,000 tok/s\n", &copies), 2);
-	assert_int_equal(copies, 0);
-	assert_int_equal(block_points("Epoch: [12]  [ 80/208]  speed: 1,000 tok/s\n"
-				      "Epoch: [12]  [100/208]  speed: 1,000 tok/s\n", &copies), 2);
-	assert_int_equal(copies, 0);
-	/* two loggers, other figures; the same figures two lines apart */
-	assert_int_equal(block_points("INFO:tensorflow:global_step/sec: 0.051789\n"
-				      "I0609 07:53:35.833151 1404 tpu_estimator.py:2350] global_step/sec: 0.051790\n"
-				      "INFO:tensorflow:examples/sec: 1.24294\n"
-				      "INFO:tensorflow:         Loss  = 1.6558864 (58.297 sec)\n"
-				      "I0609 07:53:35.833359 1404 tpu_estimator.py:2351] examples/sec: 1.24294\n", &copies), 4);
-	assert_int_equal(copies, 0);
+	static const struct {
+		const char *text;
+		int points;
+		size_t copies;
+	} cases[] = {
+		{ "INFO:tensorflow:global_step/sec: 0.051789\n"
+		  "I0609 07:53:35.833151 140427424720704 tpu_estimator.py:2350] global_step/sec: 0.051789\n"
+		  "INFO:tensorflow:global_step/sec: 0.0517934\n"
+		  "I0609 07:53:35.957382 140160153200448 tpu_estimator.py:2350] global_step/sec: 0.0517934\n", 2, 2 },
+		{ "INFO:tensorflow:Step 200 per-step time 0.831s loss=1.192\n"
+		  "I0912 11:41:51.976096 139735407601536 model_lib_v2.py:652] Step 200 per-step time 0.831s loss=1.192\n", 1, 1 },
+		/* one logger: the clock and the padding of a count differ, the figures are the same */
+		{ "2024-01-01 12:00:01 speed: 1,000 tok/s\n"
+		  "2024-01-01 12:00:02 speed: 1,000 tok/s\n", 2, 0 },
+		{ "Epoch: [12]  [ 80/208]  speed: 1,000 tok/s\n"
+		  "Epoch: [12]  [100/208]  speed: 1,000 tok/s\n", 2, 0 },
+		/* two loggers, other figures; the same figures two lines apart */
+		{ "INFO:tensorflow:global_step/sec: 0.051789\n"
+		  "I0609 07:53:35.833151 1404 tpu_estimator.py:2350] global_step/sec: 0.051790\n"
+		  "INFO:tensorflow:examples/sec: 1.24294\n"
+		  "INFO:tensorflow:         Loss  = 1.6558864 (58.297 sec)\n"
+		  "I0609 07:53:35.833359 1404 tpu_estimator.py:2351] examples/sec: 1.24294\n", 4, 0 },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		size_t copies;
+		assert_int_equal(block_points(cases[i].text, &copies), cases[i].points);
+		assert_int_equal(copies, cases[i].copies);
+	}
 }
 
 /* Progress bars: a frame drawn again later is a copy; a bar seen in one frame waits for a
  * second, and counts at the input's end only when no bar showed two. */
-static struct got bars(const char *text, int finish)
-{
-	tput_ex *ex = tput_ex_new();
-	for (size_t i = 0; i < tput_npresets; i++)
-		tput_ex_add_preset(ex, i);
-	char *copy = strdup(text);
-	struct got g = { .n = 0 };
-	tput_ex_block(ex, copy, strlen(copy), 1, collect, &g);
-	if (finish)
-		tput_ex_finish(ex, collect, &g);
-	free(copy);
-	tput_ex_free(ex);
-	return g;
-}
+static struct got bars(const char *text, int finish) { return read_text(text, finish, NULL, NULL); }
 
 static int points_of(const struct got *g, long long *steps)
 {
