@@ -774,7 +774,8 @@ static const struct kw kv_keys[] = {
 	KW("step_time", KV_TIME, 0), KW("step_timing", KV_TIME, 0), KW("elapsed_time_per_iteration", KV_TIME, 0),
 	KW("iter_latency", KV_TIME, 0), KW("iteration_time", KV_TIME, 0), KW("time_per_iteration", KV_TIME, 0),
 	KW("time_per_step", KV_TIME, 0), KW("step_avg", KV_TIME, 0), KW("batch_time", KV_TIME, 0),
-	KW("batch_cost", KV_TIME, 0), KW("batch_(t)", KV_TIME, 2),
+	KW("batch_cost", KV_TIME, 0), KW("batch_(t)", KV_TIME, 2), KW("ms/batch", KV_TIME, 2), KW("ms/step", KV_TIME, 2),
+	KW("ms/iter", KV_TIME, 2), KW("ips", KV_SAMPLES, 2),
 	KW("seconds", KV_TIME, 1), KW("time", KV_TIME_SAID, 2), KW("iter_time", KV_TIME_ITER, 2),
 	KW("train_time", KV_TIME_TRAIN, 2),
 };
@@ -800,10 +801,16 @@ static const struct {
 	{ "images/s", sizeof "images/s" - 1, KV_IMAGES, 1, 0, 0 }, { "images/sec", sizeof "images/sec" - 1, KV_IMAGES, 1, 0, 0 }, { "img/s", sizeof "img/s" - 1, KV_IMAGES, 1, 0, 0 },
 	{ "img/sec", sizeof "img/sec" - 1, KV_IMAGES, 1, 0, 0 },
 	/* a rate of nothing named (OpenCLIP's "1781.07/s, 222.633/s/gpu"): samples */
-	{ "/s", sizeof "/s" - 1, KV_SAMPLES, 1, 0, 0 }, { "/s/gpu", sizeof "/s/gpu" - 1, KV_SAMPLES, 1, 0, 1 }, { "it/s", sizeof "it/s" - 1, KV_ITERS, 1, 0, 0 }, { "steps/s", sizeof "steps/s" - 1, KV_ITERS, 1, 0, 0 },
+	{ "/s", sizeof "/s" - 1, KV_SAMPLES, 1, 0, 0 }, { "/s/gpu", sizeof "/s/gpu" - 1, KV_SAMPLES, 1, 0, 1 },
+	{ "it/s", sizeof "it/s" - 1, KV_ITERS, 1, 0, 0 }, { "steps/s", sizeof "steps/s" - 1, KV_ITERS, 1, 0, 0 },
 	{ "iter/s", sizeof "iter/s" - 1, KV_ITERS, 1, 0, 0 }, { "iters/s", sizeof "iters/s" - 1, KV_ITERS, 1, 0, 0 },
 	{ "updates/s", sizeof "updates/s" - 1, KV_ITERS, 1, 0, 0 }, { "updates/sec", sizeof "updates/sec" - 1, KV_ITERS, 1, 0, 0 },
 	{ "steps/sec", sizeof "steps/sec" - 1, KV_ITERS, 1, 0, 0 }, { "step/sec", sizeof "step/sec" - 1, KV_ITERS, 1, 0, 0 },
+	{ "step/s", sizeof "step/s" - 1, KV_ITERS, 1, 0, 0 }, { "iters/sec", sizeof "iters/sec" - 1, KV_ITERS, 1, 0, 0 },
+	{ "iter/sec", sizeof "iter/sec" - 1, KV_ITERS, 1, 0, 0 }, { "it/sec", sizeof "it/sec" - 1, KV_ITERS, 1, 0, 0 },
+	{ "instance/sec", sizeof "instance/sec" - 1, KV_SAMPLES, 1, 0, 0 },
+	{ "instances/sec", sizeof "instances/sec" - 1, KV_SAMPLES, 1, 0, 0 },
+	{ "instance/s", sizeof "instance/s" - 1, KV_SAMPLES, 1, 0, 0 }, { "instances/s", sizeof "instances/s" - 1, KV_SAMPLES, 1, 0, 0 },
 	{ "s/it", sizeof "s/it" - 1, KV_ITERS, 1, 1, 0 }, { "tflops", sizeof "tflops" - 1, KV_TFLOPS, 1, 0, 0 }, { "tflop/s", sizeof "tflop/s" - 1, KV_TFLOPS, 1, 0, 0 },
 	{ "tflop/s/gpu", sizeof "tflop/s/gpu" - 1, KV_TFLOPS, 1, 0, 1 }, { "tflops/gpu", sizeof "tflops/gpu" - 1, KV_TFLOPS, 1, 0, 1 },
 	{ "gflops", sizeof "gflops" - 1, KV_TFLOPS, 1e-3, 0, 0 }, { "gflop/s", sizeof "gflop/s" - 1, KV_TFLOPS, 1e-3, 0, 0 },
@@ -873,11 +880,11 @@ static int kv_gate(char a, char b)
 	switch (a) {
 	case 't': return b == 'e' || b == 'f' || b == 'o' || b == 'p' || b == 'i' || b == 'r';
 	case 'g': return b == 'f' || b == 'l';
-	case 'm': return b == 'f';
+	case 'm': return b == 'f' || b == 's';
 	case 's': return b == 'a' || b == 'e' || b == 't';
 	case 'w': return b == 'p' || b == 'o';
 	case 'e': return b == 'x' || b == 'l';
-	case 'i': return b == 'm' || b == 't';
+	case 'i': return b == 'm' || b == 't' || b == 'p';
 	case 'b': return b == 'a';
 	case 'u': return b == 'p';
 	default: return 0;
@@ -1111,7 +1118,8 @@ static int kv_unit_word(const char *unit)
 
 static const enum tput_unit kv_unit_of[][2] = {
 	[KV_TOKENS] = { TPUT_TOKENS_S, TPUT_TOKENS_S_GPU }, [KV_SAMPLES] = { TPUT_SAMPLES_S, TPUT_SAMPLES_S_GPU },
-	[KV_IMAGES] = { TPUT_IMAGES_S, TPUT_SAMPLES_S_GPU },  /* an image per device is a sample */ [KV_ITERS] = { TPUT_IT_S, TPUT_IT_S },
+	[KV_IMAGES] = { TPUT_IMAGES_S, TPUT_SAMPLES_S_GPU },  /* an image per device: a sample */
+	[KV_ITERS] = { TPUT_IT_S, TPUT_IT_S },
 	[KV_TFLOPS] = { TPUT_TFLOPS, TPUT_TFLOPS_GPU }, [KV_GFLOPS] = { TPUT_TFLOPS, TPUT_TFLOPS_GPU },
 	[KV_MFU] = { TPUT_MFU, TPUT_MFU }, [KV_TIME] = { TPUT_MS_STEP, TPUT_MS_STEP },
 	[KV_TPS] = { TPUT_TPS, TPUT_TOKENS_S_GPU },
@@ -1162,13 +1170,15 @@ struct kv_keyinfo {
 	unsigned char secs;      /* says seconds */
 	unsigned char part;      /* a share of an iteration's time: "data_time", "data", "forward_time" */
 	unsigned char side;      /* 1 source, 2 target tokens: OpenNMT-tf's "features", "labels" */
+	unsigned char evals;     /* an evaluation's: eval, val, valid, validation, test */
 };
 
 static void kv_key_info(const char *key, struct kv_keyinfo *ki)
 {
-	ki->srank = (unsigned char)kv_step_rank(key);
-	ki->loss = (unsigned char)kv_is_loss(key);
 	ki->kcls = (unsigned char)kv_key_class(key);
+	/* a key of a rate or a time ("time_per_step", "ms/batch") names no step */
+	ki->srank = ki->kcls == KV_NONE ? (unsigned char)kv_step_rank(key) : 0;
+	ki->loss = (unsigned char)kv_is_loss(key);
 	ki->compound = strchr(key, '_') != NULL || strchr(key, '/') != NULL;
 	ki->infer = (unsigned char)kv_words(key, INFER_WORDS);
 	ki->skip = kv_words(key, SKIP_WORDS) || strncmp(key, "val_", 4) == 0 || strncmp(key, "eval_", 5) == 0 ||
@@ -1179,6 +1189,7 @@ static void kv_key_info(const char *key, struct kv_keyinfo *ki)
 	ki->ms = kv_has(key, "(ms)", 0) || kv_has(key, "ms", 1);
 	ki->secs = kv_has(key, "in_s", 0) || kv_has(key, "(s)", 0);
 	ki->side = kv_has(key, "features", 1) ? 1 : kv_has(key, "labels", 1) ? 2 : 0;
+	ki->evals = (unsigned char)kv_words(key, kv_skip_words + 3, 5);
 	ki->part = strcmp(key, "data_time") == 0 || strcmp(key, "data") == 0 || strcmp(key, "forward_time") == 0 ||
 		   strcmp(key, "backward_time") == 0;
 }
@@ -1206,7 +1217,9 @@ struct kv_cand {
  * alone in the line's first " | " field, at its very start: the step when a count, else the
  * tail of a cut line's last field ("36.9 | hardware_tflops_per_gpu: 36.9 | ..."), whose
  * figures are left out (pasted, they repeat figures of lines whole elsewhere). */
-enum kv_part { KV_PART_SHARE = 1, KV_PART_LEAD = 2 };
+/* KV_PART_EVAL: an evaluation's step ("val step:0", "eval_step: 3"): the line's figures are
+ * the evaluation's. */
+enum kv_part { KV_PART_SHARE = 1, KV_PART_LEAD = 2, KV_PART_EVAL = 3 };
 
 /* How a time from a loose key is kept (kv_finish), bits of kv_cand.said. KV_SAID_UNIT: said
  * by its unit ("Time: 1638.07 ms", "| 8060.78ms |"), kept beside a rate. KV_SAID_TIMER: an
@@ -1221,6 +1234,7 @@ struct kv_saids {
 	uint64_t unit, timer, iter, meter; /* bit n: out[n] is so */
 	int part;                      /* the line gives a share of the iteration */
 	int cut;                       /* the line is the tail of a cut one */
+	int eval;                      /* the line counts an evaluation's steps */
 };
 
 /* A frame's shape and its figures, kept: a log's lines come in a few shapes, each seen over
@@ -1340,9 +1354,9 @@ static enum kv_what kv_figure(const char *s, size_t len, size_t numend, size_t a
 		enum kv_class kcls = (enum kv_class)ki->kcls;
 		/* "KEY V" without ':' or '=': one word that says what it is */
 		/* ("batch_cost 1.358 sec": a step time's key needs its unit said) */
-		int said = strcmp(unit, "ms") == 0 || strcmp(unit, "s") == 0 || strcmp(unit, "sec") == 0;
+		int time_unit = strcmp(unit, "ms") == 0 || strcmp(unit, "s") == 0 || strcmp(unit, "sec") == 0;
 		if (kcls == KV_NONE || kcls >= KV_TIME_SAID ||
-		    (!sep && ((kcls == KV_TIME && !said) || (kcls != KV_TIME && !ki->compound && kcls != KV_TOKENS &&
+		    (!sep && ((kcls == KV_TIME && !time_unit && !ki->ms) || (kcls != KV_TIME && !ki->compound && kcls != KV_TOKENS &&
 							     kcls != KV_TPS && kcls != KV_ITERS && kcls != KV_MFU))))
 			return KV_WHAT_NONE;
 		cls = kcls;
@@ -1534,7 +1548,7 @@ static size_t kv_scan(const char *s, size_t len, size_t i, size_t first_alpha, s
 			k.loss = !pair && ki->loss;
 		}
 		k.what = (unsigned char)kv_figure(s, len, numend, after, pair, side, sep, unit, cls, scale, invert, gpu, ki, &k);
-		k.part = cls == KV_NONE && ki->part ? KV_PART_SHARE : 0;
+		k.part = cls == KV_NONE && ki->part ? KV_PART_SHARE : cls == KV_NONE && ki->srank && ki->evals ? KV_PART_EVAL : 0;
 		if (k.srank || k.loss || k.part || k.what != KV_WHAT_NONE)
 			c[(*nc)++] = k;
 	}
@@ -1551,8 +1565,9 @@ static size_t kv_take(const char *s, const struct kv_cand *c, size_t nc, struct 
 			info->inference = 2;
 			continue;
 		}
-		if (c[k].part == KV_PART_SHARE) {
-			said->part = 1;
+		if (c[k].part == KV_PART_SHARE || c[k].part == KV_PART_EVAL) {
+			said->part |= c[k].part == KV_PART_SHARE;
+			said->eval |= c[k].part == KV_PART_EVAL;
 			continue;
 		}
 		if (tput_parse_number(s + c[k].at, c[k].end - c[k].at, &v) != TPUT_NUM_OK)
@@ -1631,7 +1646,7 @@ static size_t kv_finish(struct tput_kv *out, size_t n, const struct tput_kv_line
 		}
 		n = m;
 	}
-	if (info->inference == 2 || said->cut)
+	if (info->inference == 2 || said->cut || said->eval)
 		return 0;
 	/* A bare "tps" beside a per-device token figure is the whole job's (NeMo AutoModel) */
 	for (size_t k = 0; k < n; k++)
@@ -1654,7 +1669,7 @@ static size_t kv_read_uncached(const char *s, size_t len, struct tput_kv *out, s
 {
 	*info = (struct tput_kv_line){ -1, 0, NAN, kv_header(s, len), 0 };
 	size_t first_alpha = first_letter(s, len), n = 0, nc;
-	struct kv_saids said = { 0, 0, 0, 0, 0, 0 };
+	struct kv_saids said = { 0, 0, 0, 0, 0, 0, 0 };
 	struct kv_cand c[KV_SHAPE_CANDS];
 	for (size_t i = 0; i < len;) {
 		i = kv_scan(s, len, i, first_alpha, c, KV_SHAPE_CANDS, &nc, cache);
@@ -1718,7 +1733,7 @@ static size_t kv_read(const char *s, size_t len, struct tput_kv *out, size_t max
 	if (!e)
 		return kv_read_uncached(s, len, out, max, info, cache);
 	*info = (struct tput_kv_line){ -1, 0, NAN, e->header, 0 };
-	struct kv_saids said = { 0, 0, 0, 0, 0, 0 };
+	struct kv_saids said = { 0, 0, 0, 0, 0, 0, 0 };
 	size_t n = kv_take(s, e->cand, e->ncand, out, 0, max, info, &said);
 	return kv_finish(out, n, info, &said);
 }
@@ -1748,7 +1763,7 @@ static const char *const kv_literals[] = {
 	"k/s", "s/s", "e/s", "q/s", "g/s", "t/s", "P/s", "p/s", "/sec", "/Sec", "/step", "s/it", "/batch",
 	"per_s", "per s", "per-s", "PerSec", "LOPS", "lops", "LOPs", "tps", "wps", "ups=", "mfu", "MFU",
 	"tep_tim", "tep time", "atch_tim", "atch tim", "step_avg", "latency", "seconds:", "[step=", "[batch=", "metrics *****",
-	"ata_time", "iter_time", "iter time", " data: ", "rain_time", "ter/s", "\tTime ", "\ttime ", "/s/gpu", NULL,
+	"ata_time", "iter_time", "iter time", " data: ", "rain_time", "ter/s", "\tTime ", "\ttime ", "/s/gpu", "ips: ", "atch_cost", NULL,
 };
 
 struct rule {

@@ -333,6 +333,18 @@ static void test_kv_reader(void **state)
 		{ "INFO:tensorflow:words_per_sec/features:0: 3275.1", 1, TPUT_TOKENS_S_SRC, 3275.1, -1, NAN },
 		{ "INFO:tensorflow:words_per_sec/labels:0: 3610.39", 1, TPUT_TOKENS_S_TGT, 3610.39, -1, NAN },
 		{ "time: 12:03:44 tok/s: 12", 1, TPUT_TOKENS_S, 12, -1, NAN },
+		/* a unit as the key ("ms/batch 8.41", word_language_model's), whole or not */
+		{ "| epoch   1 |   200/ 2983 batches | lr 20.00 | ms/batch  8.41 | loss  7.63 | ppl  2064.78", 1, TPUT_MS_STEP, 8.41, -1, 7.63 },
+		{ "| epoch   1 |   200/ 2983 batches | lr 20.00 | ms/batch 112 | loss  7.63", 1, TPUT_MS_STEP, 112, -1, 7.63 },
+		{ "time_per_step: 12, loss: 2", 1, TPUT_MS_STEP, 12000, -1, 2 },
+		/* PaddlePaddle's ips with no unit is samples; instances are samples */
+		{ "epoch: [0/100], iter: 10, lr: 0.001, loss: 0.698222, reader_cost: 6.01444 s, batch_cost: 6.29982 s, samples: 5632, ips: 89.39943", 2, TPUT_MS_STEP, 6299.82, 10, 0.698222 },
+		{ "epoch:[  1/1  ] train step:100  loss: 5.31382 batch_cost: 0.73082 sec, ips: 5.47330 instance/sec.", 2, TPUT_MS_STEP, 730.82, 100, 5.31382 },
+		/* an evaluation's step: the line's figures are the evaluation's */
+		{ "epoch:[  1/1  ] val step:0    loss: 4.42741 batch_cost: 1.37882 sec, ips: 2.90104 instance/sec.", 0, 0, 0, -1, 4.42741 },
+		{ "eval_step: 3, samples/s: 12.5", 0, 0, 0, -1, NAN },
+		{ "        125.61 iters/sec. Estimated time to finish: 0:02:02.799182.", 1, TPUT_IT_S, 125.61, -1, NAN },
+		{ "speed: 1.51 step/s, ips: 2335 tokens/s", 2, TPUT_IT_S, 1.51, -1, NAN },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		struct tput_kv kv[8];
