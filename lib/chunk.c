@@ -58,7 +58,7 @@ struct slot {
 
 struct run {
 	const char *path;
-	unsigned long long size, chunk_bytes;
+	unsigned long long size, chunk_bytes, lead_bytes;
 	size_t nchunks, next, emitted, nslots;
 	struct slot *slots;
 	chunk_work_fn *work;
@@ -87,8 +87,15 @@ static void *work_loop(void *arg)
 		struct slot *slot = &run->slots[k % run->nslots];
 		slot->out.len = 0;
 		unsigned long long start = k * run->chunk_bytes, end = start + run->chunk_bytes;
-		in_reader *in = in_open_chunk(run->path, start, end < run->size ? end : run->size);
 		struct in_block block;
+		if (k > 0 && run->lead_bytes > 0) {
+			run->work(t->worker, NULL, NULL);
+			in_reader *lead = in_open_chunk(run->path, start > run->lead_bytes ? start - run->lead_bytes : 0, start);
+			while (in_next_block(lead, &block))
+				in_block_lines(lead, run->work(t->worker, &block, NULL));
+			in_close(lead);  /* a read error shows again in the chunk before */
+		}
+		in_reader *in = in_open_chunk(run->path, start, end < run->size ? end : run->size);
 		while (in_next_block(in, &block))
 			in_block_lines(in, run->work(t->worker, &block, &slot->out));
 		slot->lines = in_lineno(in);
@@ -101,7 +108,7 @@ static void *work_loop(void *arg)
 	}
 }
 
-int chunk_run(const char *path, unsigned long long chunk_bytes, unsigned nworkers,
+int chunk_run(const char *path, unsigned long long chunk_bytes, unsigned long long lead_bytes, unsigned nworkers,
 	      void *const *workers, chunk_work_fn *work, chunk_emit_fn *emit, void *ctx)
 {
 	struct stat st;
@@ -110,7 +117,7 @@ int chunk_run(const char *path, unsigned long long chunk_bytes, unsigned nworker
 		return 1;
 	}
 	struct run run = { .path = path, .size = (unsigned long long)st.st_size, .chunk_bytes = chunk_bytes,
-			   .work = work };
+			   .lead_bytes = lead_bytes, .work = work };
 	run.nchunks = (size_t)((run.size + chunk_bytes - 1) / chunk_bytes);
 	run.nslots = 2 * (size_t)nworkers;
 	run.slots = xcalloc(run.nslots, sizeof *run.slots);

@@ -27,8 +27,13 @@ struct reader {
 	const struct tputread_opts *o;
 	tput_ex *ex;
 	int collect;               /* points for stats rather than rows */
-	struct chunk_buf *out;
+	struct chunk_buf *out;     /* NULL while a chunk's lead-in is read: nothing recorded */
 	struct tputout_cache rows;  /* what the row before spelled */
+	/* A chunk's lead-in (the lines before it, read again) is numbered 1..lead and the
+	 * chunk's own lines after it, so the extractor reads on across the seam as one
+	 * thread does: a copy of the line before, a record's header, a bar's frames. */
+	unsigned long lead;
+	size_t lead_inference;     /* inference lines of lead-ins: the chunk before counted them */
 };
 
 /* The calling thread's side: where records end up. */
@@ -68,6 +73,9 @@ static void sink(void *ctx, unsigned long lineno, enum tput_result res, const st
 {
 	struct reader *rd = ctx;
 	const struct tputread_opts *o = rd->o;
+	if (!rd->out || lineno <= rd->lead)  /* a lead-in's line: the chunk before has it */
+		return;
+	lineno -= rd->lead;
 	if (res == TPUT_BAD || res == TPUT_ERROR || res == TPUT_NOMATCH) {
 		enum record tag = res == TPUT_BAD ? REC_BAD : res == TPUT_ERROR ? REC_ERROR : REC_SKIP;
 		put_record(rd->out, tag, lineno, reason, strlen(reason));
@@ -178,13 +186,26 @@ static size_t work(void *worker, struct in_block *block, struct chunk_buf *out)
 {
 	struct reader *rd = worker;
 	rd->out = out;
-	size_t lines = tput_ex_block(rd->ex, block->text, block->len, block->lineno, sink, rd);
+	if (!out) {  /* a lead-in: read for what it leaves, its lines numbered from 1 */
+		if (!block) {
+			rd->lead = 0;
+			return 0;
+		}
+		size_t inference = tput_ex_inference_lines(rd->ex);
+		size_t lines = tput_ex_block(rd->ex, block->text, block->len, block->lineno, sink, rd);
+		rd->lead = block->lineno - 1 + lines;
+		rd->lead_inference += tput_ex_inference_lines(rd->ex) - inference;
+		return lines;
+	}
+	size_t lines = tput_ex_block(rd->ex, block->text, block->len, block->lineno + rd->lead, sink, rd);
 	/* each chunk is read as an input of its own: a bar frame it holds is settled here */
 	tput_ex_finish(rd->ex, sink, rd);
 	return lines;
 }
 
-enum { CHUNK_MIN_FILE = 16 << 20, CHUNK_BYTES = 4 << 20 };
+/* A lead-in of 64 KB holds a few hundred lines: more than any rule looks back (a record's
+ * header, 256 lines), on most logs. */
+enum { CHUNK_MIN_FILE = 16 << 20, CHUNK_BYTES = 4 << 20, LEAD_BYTES = 64 << 10 };
 
 /* One large plain file on several threads, each with its own copy of the rules. */
 static int read_parallel(struct tputread *r, const char *path, unsigned jobs)
@@ -196,9 +217,9 @@ static int read_parallel(struct tputread *r, const char *path, unsigned jobs)
 		workers[k] = &readers[k];
 	}
 	struct emitter e = { r, path };
-	int failed = chunk_run(path, CHUNK_BYTES, jobs, workers, work, emit, &e);
+	int failed = chunk_run(path, CHUNK_BYTES, LEAD_BYTES, jobs, workers, work, emit, &e);
 	for (unsigned k = 0; k < jobs; k++) {
-		r->inference_lines += tput_ex_inference_lines(readers[k].ex);
+		r->inference_lines += tput_ex_inference_lines(readers[k].ex) - readers[k].lead_inference;
 		tput_ex_free(readers[k].ex);
 	}
 	free(readers);

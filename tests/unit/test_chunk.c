@@ -96,9 +96,66 @@ static void test_chunks_tile_in_order(void **state)
 			unsigned blocks[4] = { 0 };
 			void *workers[4] = { &blocks[0], &blocks[1], &blocks[2], &blocks[3] };
 			struct joined j = { .len = 0 };
-			assert_int_equal(chunk_run(path, size, nworkers, workers, work, emit, &j), 0);
+			assert_int_equal(chunk_run(path, size, 0, nworkers, workers, work, emit, &j), 0);
 			assert_int_equal(j.chunks, (sizeof text - 1 + size - 1) / size);
 			assert_string_equal(j.text, want);
+		}
+}
+
+/* Worker with lead-ins: each chunk's lines as work writes them, after the last line of its
+ * lead-in as "0:text" (the emitter numbers it as the line before the chunk). */
+struct lead_worker {
+	unsigned blocks;
+	char last[64];  /* the lead-in's last line; empty: none */
+};
+
+static size_t work_lead(void *worker, struct in_block *b, struct chunk_buf *out)
+{
+	struct lead_worker *w = worker;
+	if (!b) {  /* a lead-in begins */
+		w->last[0] = '\0';
+		return 0;
+	}
+	if (!out) {
+		for (size_t at = 0; at < b->len;) {
+			const char *nl = memchr(b->text + at, '\n', b->len - at);
+			size_t end = nl ? (size_t)(nl - b->text) : b->len;
+			snprintf(w->last, sizeof w->last, "%.*s", (int)(end - at), b->text + at);
+			at = end + 1;
+		}
+		return in_count_lines(b->text, b->len);
+	}
+	if (b->lineno == 1 && w->last[0]) {
+		char line[sizeof w->last + 3];
+		int n = snprintf(line, sizeof line, "0:%s\n", w->last);
+		memcpy(chunk_buf_add(out, (size_t)n), line, (size_t)n);
+		w->last[0] = '\0';
+	}
+	return work(&w->blocks, b, out);
+}
+
+static void test_lead_in(void **state)
+{
+	(void)state;
+	static const char text[] = "line 01\nline 02\nline 03\nline 04\nline 05\nline 06\nline 07\n";
+	const char *path = write_file("lead.txt", text, sizeof text - 1);
+	/* chunks of two lines: each after the chunk before's last line, when the lead-in
+	 * reaches back to its start; a lead-in too short for a whole line holds none */
+	static const char with[] = "1:line 01\n2:line 02\n2:line 02\n3:line 03\n4:line 04\n4:line 04\n"
+				   "5:line 05\n6:line 06\n6:line 06\n7:line 07\n";
+	static const char without[] = "1:line 01\n2:line 02\n3:line 03\n4:line 04\n5:line 05\n6:line 06\n7:line 07\n";
+	static const struct {
+		unsigned long long lead;
+		const char *want;
+	} cases[] = { { 0, without }, { 4, without }, { 8, with }, { 1000, with } };
+	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+		for (unsigned nworkers = 1; nworkers <= 3; nworkers++) {
+			struct lead_worker w[3] = { { 0, "" }, { 0, "" }, { 0, "" } };
+			void *workers[3] = { &w[0], &w[1], &w[2] };
+			struct joined j = { .len = 0 };
+			assert_int_equal(chunk_run(path, 16, cases[c].lead, nworkers, workers, work_lead, emit, &j), 0);
+			assert_int_equal(j.chunks, 4);
+			assert_string_equal(j.text, cases[c].want);
 		}
 }
 
@@ -109,7 +166,7 @@ static void test_empty(void **state)
 	unsigned blocks = 0;
 	void *workers[1] = { &blocks };
 	struct joined j = { .len = 0 };
-	assert_int_equal(chunk_run(path, 16, 1, workers, work, emit, &j), 0);
+	assert_int_equal(chunk_run(path, 16, 0, 1, workers, work, emit, &j), 0);
 	assert_int_equal(j.chunks, 0);
 	assert_int_equal(blocks, 0);
 }
@@ -120,7 +177,7 @@ static void run_missing(void *arg)
 	unsigned blocks = 0;
 	void *workers[1] = { &blocks };
 	struct joined j = { .len = 0 };
-	printf("%d %u\n", chunk_run("/nonexistent/log", 16, 1, workers, work, emit, &j), j.chunks);
+	printf("%d %u\n", chunk_run("/nonexistent/log", 16, 0, 1, workers, work, emit, &j), j.chunks);
 }
 
 static void test_missing(void **state)
@@ -163,6 +220,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_chunks_tile_in_order),
+		cmocka_unit_test(test_lead_in),
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_missing),
 		cmocka_unit_test(test_splittable),
