@@ -169,6 +169,13 @@ const struct tput_preset tput_presets[] = {
 	  "s/step", 1,
 	  "2020-05-08 18:44:23,494 - mmdet - INFO - Epoch [1][1200/7517]\tlr: 0.00125, eta: 4:44:04, time: 0.593, data_time: 0.031, memory: 6836, loss_cls: 0.1861, acc: 94.0625, loss: 0.4606",
 	  TPUT_READ_REGEX, 0 },
+	/* torch_xla's examples (test_train_mp_imagenet.py, _mnist): Rate is the device's own
+	 * samples per second, GlobalRate its average since the start */
+	{ "torch-xla", "PyTorch/XLA examples (per device)", { "| Training Device=", NULL },
+	  "\\| Training Device=\\S+ Epoch=\\d+ Step=(?<step>\\d+) Loss=(?<loss>\\S+) Rate=(?<tput>" VAL ")",
+	  "samples/s/gpu", 1,
+	  "| Training Device=xla:0/6 Epoch=1 Step=700 Loss=0.00162 Rate=554.40 GlobalRate=396.82 Time=22:01:47",
+	  TPUT_READ_REGEX, 0 },
 	/* Frameworks the key/value reader reads: their lines named, the reading its own. The
 	 * literal search reports one literal per offset, so each names its lines by a literal that
 	 * starts where no other rule's does ("; acc:", not " tok/s" that llm.c's starts with). */
@@ -1138,6 +1145,8 @@ static int kv_step_rank(const char *key)
 		{ "global_step", 4 }, { "num_updates", 3 }, { "step", 2 }, { "iter", 2 }, { "iteration", 2 },
 		{ "batch", 2 },
 	};
+	if (strcmp(key, "it") == 0)  /* DLRM's "Finished training it 16/150": alone, it is the word */
+		return 2;
 	for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
 		size_t l = strlen(steps[i].k);
 		if (n >= l && strcmp(key + n - l, steps[i].k) == 0 && (n == l || kv_sep(key[n - l - 1])))

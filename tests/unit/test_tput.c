@@ -123,7 +123,7 @@ static void test_every_preset_example(void **state)
 	(void)state;
 	static const double values[] = { 3.462, 402.1, 5856, 120.52, 1023456, 529882, 368.46, 35.55, 7.2,
 					 5.97, 49.2, 83.48609168106144, 51234, 6640.1, 36.722, 1249, 43200,
-					 4320, 593, 155825.3348, 26676, 12345.67, 31.46, 4632, 13.63, 139.6, 22885,
+					 4320, 593, 554.40, 155825.3348, 26676, 12345.67, 31.46, 4632, 13.63, 139.6, 22885,
 					 5092, 45.02, 14500, 10700 };
 	assert_int_equal(tput_npresets, sizeof values / sizeof values[0]);
 	for (size_t i = 0; i < tput_npresets; i++) {
@@ -345,6 +345,9 @@ static void test_kv_reader(void **state)
 		{ "eval_step: 3, samples/s: 12.5", 0, 0, 0, -1, NAN },
 		{ "        125.61 iters/sec. Estimated time to finish: 0:02:02.799182.", 1, TPUT_IT_S, 125.61, -1, NAN },
 		{ "speed: 1.51 step/s, ips: 2335 tokens/s", 2, TPUT_IT_S, 1.51, -1, NAN },
+		/* "it" alone as the key of a step; a word holding it is none */
+		{ "ray-training  | [1] Finished training it 16/150 of epoch 0, 439.75 ms/it, loss 0.561402, accuracy 74.972 %", 1, TPUT_MS_STEP, 439.75, 16, 0.561402 },
+		{ "[1] unit 16 of epoch 0, 439.75 ms/it", 1, TPUT_MS_STEP, 439.75, 1, NAN },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		struct tput_kv kv[8];
