@@ -53,7 +53,7 @@ static const struct {
 	{ UA("TFLOP/s/gpu"), TPUT_TFLOPS_GPU, 1, 0 }, { UA("TFLOP/s/device"), TPUT_TFLOPS_GPU, 1, 0 },
 	{ UA("TFLOPS_per_GPU"), TPUT_TFLOPS_GPU, 1, 0 }, { UA("tflops/gpu"), TPUT_TFLOPS_GPU, 1, 0 },
 	{ UA("ms"), TPUT_MS_STEP, 1, 0 }, { UA("ms/step"), TPUT_MS_STEP, 1, 0 }, { UA("ms/it"), TPUT_MS_STEP, 1, 0 },
-	{ UA("s"), TPUT_MS_STEP, 1000, 0 }, { UA("s/step"), TPUT_MS_STEP, 1000, 0 },
+	{ UA("s"), TPUT_MS_STEP, 1000, 0 }, { UA("s/step"), TPUT_MS_STEP, 1000, 0 }, { UA("seconds"), TPUT_MS_STEP, 1000, 0 },
 	{ UA("%"), TPUT_MFU, 1, 0 }, { UA("MFU%"), TPUT_MFU, 1, 0 }, { UA("mfu"), TPUT_MFU, 1, 0 },
 	{ UA("value"), TPUT_VALUE, 1, 0 },
 };
@@ -175,6 +175,13 @@ const struct tput_preset tput_presets[] = {
 	  "\\| Training Device=\\S+ Epoch=\\d+ Step=(?<step>\\d+) Loss=(?<loss>\\S+) Rate=(?<tput>" VAL ")",
 	  "samples/s/gpu", 1,
 	  "| Training Device=xla:0/6 Epoch=1 Step=700 Loss=0.00162 Rate=554.40 GlobalRate=396.82 Time=22:01:47",
+	  TPUT_READ_REGEX, 0 },
+	/* BigDL's DistriOptimizer: "Trained N records in T seconds" (or "Train N in Tseconds") is
+	 * the iteration's time; the key/value reader adds "Throughput is V records/second" */
+	{ "bigdl", "BigDL / Analytics Zoo DistriOptimizer", { "DistriOptimizer$", NULL },
+	  "\\[Iteration (?<step>\\d+)\\].*? in (?<tput>[0-9.]+) ?(?<unit>seconds)\\.(?:.*? Loss is (?<loss>[^\\s]+?)\\.?(?:\\s|$))?",
+	  NULL, 1,
+	  "2019-03-27 19:53:35 INFO  DistriOptimizer$:395 - [Epoch 3 3360/3668][Iteration 96][Wall Clock 1317.219661367s] Trained 112 records in 13.138344759 seconds. Throughput is 8.524666 records/second. Loss is 0.08021599.",
 	  TPUT_READ_REGEX, 0 },
 	/* Frameworks the key/value reader reads: their lines named, the reading its own. The
 	 * literal search reports one literal per offset, so each names its lines by a literal that
@@ -818,6 +825,9 @@ static const struct {
 	{ "instance/sec", sizeof "instance/sec" - 1, KV_SAMPLES, 1, 0, 0 },
 	{ "instances/sec", sizeof "instances/sec" - 1, KV_SAMPLES, 1, 0, 0 },
 	{ "instance/s", sizeof "instance/s" - 1, KV_SAMPLES, 1, 0, 0 }, { "instances/s", sizeof "instances/s" - 1, KV_SAMPLES, 1, 0, 0 },
+	{ "records/second", sizeof "records/second" - 1, KV_SAMPLES, 1, 0, 0 },
+	{ "records/sec", sizeof "records/sec" - 1, KV_SAMPLES, 1, 0, 0 }, { "records/s", sizeof "records/s" - 1, KV_SAMPLES, 1, 0, 0 },
+	{ "words/s", sizeof "words/s" - 1, KV_TOKENS, 1, 0, 0 }, { "words/sec", sizeof "words/sec" - 1, KV_TOKENS, 1, 0, 0 },
 	{ "s/it", sizeof "s/it" - 1, KV_ITERS, 1, 1, 0 }, { "tflops", sizeof "tflops" - 1, KV_TFLOPS, 1, 0, 0 }, { "tflop/s", sizeof "tflop/s" - 1, KV_TFLOPS, 1, 0, 0 },
 	{ "tflop/s/gpu", sizeof "tflop/s/gpu" - 1, KV_TFLOPS, 1, 0, 1 }, { "tflops/gpu", sizeof "tflops/gpu" - 1, KV_TFLOPS, 1, 0, 1 },
 	{ "gflops", sizeof "gflops" - 1, KV_TFLOPS, 1e-3, 0, 0 }, { "gflop/s", sizeof "gflop/s" - 1, KV_TFLOPS, 1e-3, 0, 0 },
@@ -1772,7 +1782,7 @@ static const char *const kv_literals[] = {
 	"k/s", "s/s", "e/s", "q/s", "g/s", "t/s", "P/s", "p/s", "/sec", "/Sec", "/step", "s/it", "/batch",
 	"per_s", "per s", "per-s", "PerSec", "LOPS", "lops", "LOPs", "tps", "wps", "ups=", "mfu", "MFU",
 	"tep_tim", "tep time", "atch_tim", "atch tim", "step_avg", "latency", "seconds:", "[step=", "[batch=", "metrics *****",
-	"ata_time", "iter_time", "iter time", " data: ", "rain_time", "ter/s", "\tTime ", "\ttime ", "/s/gpu", "ips: ", "atch_cost", NULL,
+	"ata_time", "iter_time", "iter time", " data: ", "rain_time", "ter/s", "\tTime ", "\ttime ", "/s/gpu", "ips: ", "atch_cost", "Per Sec", NULL,
 };
 
 struct rule {

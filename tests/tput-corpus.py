@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """tput-corpus.py BINDIR [SET...]: sift-tput on every real log of testdata/logs/SET (real,
-holdout, holdout2, holdout3, holdout4, holdout5 by default) against what a reader wrote down in
+holdout, holdout2, ..., holdout6 by default) against what a reader wrote down in
 SET/EXPECTED.tsv (column 2: "UNIT N MEDIAN; ..." per training series, or "none"). Prints one
 row per log (set, file, expected, got, exact) and the share exact per set and over all.
 
@@ -78,7 +78,7 @@ def show(series):
 
 def main():
     binary = os.path.join(sys.argv[1], "sift-tput")
-    sets = sys.argv[2:] or ["real", "holdout", "holdout2", "holdout3", "holdout4", "holdout5"]
+    sets = sys.argv[2:] or ["real", "holdout", "holdout2", "holdout3", "holdout4", "holdout5", "holdout6"]
     total = exact_total = 0
     summary = []
     print("set\tfile\texpected\tgot\texact")

@@ -123,7 +123,7 @@ static void test_every_preset_example(void **state)
 	(void)state;
 	static const double values[] = { 3.462, 402.1, 5856, 120.52, 1023456, 529882, 368.46, 35.55, 7.2,
 					 5.97, 49.2, 83.48609168106144, 51234, 6640.1, 36.722, 1249, 43200,
-					 4320, 593, 554.40, 155825.3348, 26676, 12345.67, 31.46, 4632, 13.63, 139.6, 22885,
+					 4320, 593, 554.40, 13138.344759, 155825.3348, 26676, 12345.67, 31.46, 4632, 13.63, 139.6, 22885,
 					 5092, 45.02, 14500, 10700 };
 	assert_int_equal(tput_npresets, sizeof values / sizeof values[0]);
 	for (size_t i = 0; i < tput_npresets; i++) {
@@ -348,6 +348,10 @@ static void test_kv_reader(void **state)
 		/* "it" alone as the key of a step; a word holding it is none */
 		{ "ray-training  | [1] Finished training it 16/150 of epoch 0, 439.75 ms/it, loss 0.561402, accuracy 74.972 %", 1, TPUT_MS_STEP, 439.75, 16, 0.561402 },
 		{ "[1] unit 16 of epoch 0, 439.75 ms/it", 1, TPUT_MS_STEP, 439.75, 1, NAN },
+		/* Marian's words, BigDL's records; a multi-word key with a spaced '=' (Acme) */
+		{ "[2021-07-17 12:54:33] Ep. 1 : Up. 14000 : Sen. 965,843 : Cost 5.20174599 : Time 359.59s : 3007.81 words/s", 1, TPUT_TOKENS_S, 3007.81, -1, NAN },
+		{ "Trained 112 records in 13.138344759 seconds. Thr oughput is 8.524666 records/second. Loss is 0.08021599.", 1, TPUT_SAMPLES_S, 8.524666, -1, NAN },
+		{ "Learner Steps = 2 | Learner Time Elapsed = 10.830 | Steps Per Second = 94.689", 1, TPUT_IT_S, 94.689, -1, NAN },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		struct tput_kv kv[8];
