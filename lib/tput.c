@@ -795,6 +795,7 @@ static const struct kw kv_keys[] = {
 };
 
 /* Units written after a figure (normalized), with the seconds per unit for times. */
+#define KU(t, cls, scale, invert, gpu) { t, sizeof t - 1, cls, scale, invert, gpu }
 static const struct {
 	const char *text;
 	unsigned char len;
@@ -803,38 +804,39 @@ static const struct {
 	int invert;
 	int gpu;
 } kv_units[] = {
-	{ "tok/s", sizeof "tok/s" - 1, KV_TOKENS, 1, 0, 0 }, { "tok/sec", sizeof "tok/sec" - 1, KV_TOKENS, 1, 0, 0 }, { "tokens/s", sizeof "tokens/s" - 1, KV_TOKENS, 1, 0, 0 },
-	{ "tokens/sec", sizeof "tokens/sec" - 1, KV_TOKENS, 1, 0, 0 }, { "tokens_per_sec", sizeof "tokens_per_sec" - 1, KV_TOKENS, 1, 0, 0 },
-	{ "tokens_per_second", sizeof "tokens_per_second" - 1, KV_TOKENS, 1, 0, 0 }, { "tok/s/gpu", sizeof "tok/s/gpu" - 1, KV_TOKENS, 1, 0, 1 },
-	{ "tokens/s/gpu", sizeof "tokens/s/gpu" - 1, KV_TOKENS, 1, 0, 1 }, { "tokens/s/device", sizeof "tokens/s/device" - 1, KV_TOKENS, 1, 0, 1 },
-	{ "samples/s", sizeof "samples/s" - 1, KV_SAMPLES, 1, 0, 0 }, { "samples/sec", sizeof "samples/sec" - 1, KV_SAMPLES, 1, 0, 0 },
-	{ "samples/second", sizeof "samples/second" - 1, KV_SAMPLES, 1, 0, 0 }, { "sample_per_sec", sizeof "sample_per_sec" - 1, KV_SAMPLES, 1, 0, 0 },
-	{ "samples_per_sec", sizeof "samples_per_sec" - 1, KV_SAMPLES, 1, 0, 0 }, { "examples/sec", sizeof "examples/sec" - 1, KV_SAMPLES, 1, 0, 0 },
-	{ "examples/s", sizeof "examples/s" - 1, KV_SAMPLES, 1, 0, 0 }, { "sequences/s", sizeof "sequences/s" - 1, KV_SAMPLES, 1, 0, 0 },
-	{ "seq/s", sizeof "seq/s" - 1, KV_SAMPLES, 1, 0, 0 }, { "samples/s/gpu", sizeof "samples/s/gpu" - 1, KV_SAMPLES, 1, 0, 1 },
-	{ "images/s", sizeof "images/s" - 1, KV_IMAGES, 1, 0, 0 }, { "images/sec", sizeof "images/sec" - 1, KV_IMAGES, 1, 0, 0 }, { "img/s", sizeof "img/s" - 1, KV_IMAGES, 1, 0, 0 },
-	{ "img/sec", sizeof "img/sec" - 1, KV_IMAGES, 1, 0, 0 },
+	KU("tok/s", KV_TOKENS, 1, 0, 0), KU("tok/sec", KV_TOKENS, 1, 0, 0), KU("tokens/s", KV_TOKENS, 1, 0, 0),
+	KU("tokens/sec", KV_TOKENS, 1, 0, 0), KU("tokens_per_sec", KV_TOKENS, 1, 0, 0),
+	KU("tokens_per_second", KV_TOKENS, 1, 0, 0), KU("tok/s/gpu", KV_TOKENS, 1, 0, 1),
+	KU("tokens/s/gpu", KV_TOKENS, 1, 0, 1), KU("tokens/s/device", KV_TOKENS, 1, 0, 1),
+	KU("samples/s", KV_SAMPLES, 1, 0, 0), KU("samples/sec", KV_SAMPLES, 1, 0, 0),
+	KU("samples/second", KV_SAMPLES, 1, 0, 0), KU("sample_per_sec", KV_SAMPLES, 1, 0, 0),
+	KU("samples_per_sec", KV_SAMPLES, 1, 0, 0), KU("examples/sec", KV_SAMPLES, 1, 0, 0),
+	KU("examples/s", KV_SAMPLES, 1, 0, 0), KU("sequences/s", KV_SAMPLES, 1, 0, 0),
+	KU("seq/s", KV_SAMPLES, 1, 0, 0), KU("samples/s/gpu", KV_SAMPLES, 1, 0, 1),
+	KU("images/s", KV_IMAGES, 1, 0, 0), KU("images/sec", KV_IMAGES, 1, 0, 0), KU("img/s", KV_IMAGES, 1, 0, 0),
+	KU("img/sec", KV_IMAGES, 1, 0, 0),
 	/* a rate of nothing named (OpenCLIP's "1781.07/s, 222.633/s/gpu"): samples */
-	{ "/s", sizeof "/s" - 1, KV_SAMPLES, 1, 0, 0 }, { "/s/gpu", sizeof "/s/gpu" - 1, KV_SAMPLES, 1, 0, 1 },
-	{ "it/s", sizeof "it/s" - 1, KV_ITERS, 1, 0, 0 }, { "steps/s", sizeof "steps/s" - 1, KV_ITERS, 1, 0, 0 },
-	{ "iter/s", sizeof "iter/s" - 1, KV_ITERS, 1, 0, 0 }, { "iters/s", sizeof "iters/s" - 1, KV_ITERS, 1, 0, 0 },
-	{ "updates/s", sizeof "updates/s" - 1, KV_ITERS, 1, 0, 0 }, { "updates/sec", sizeof "updates/sec" - 1, KV_ITERS, 1, 0, 0 },
-	{ "steps/sec", sizeof "steps/sec" - 1, KV_ITERS, 1, 0, 0 }, { "step/sec", sizeof "step/sec" - 1, KV_ITERS, 1, 0, 0 },
-	{ "step/s", sizeof "step/s" - 1, KV_ITERS, 1, 0, 0 }, { "iters/sec", sizeof "iters/sec" - 1, KV_ITERS, 1, 0, 0 },
-	{ "iter/sec", sizeof "iter/sec" - 1, KV_ITERS, 1, 0, 0 }, { "it/sec", sizeof "it/sec" - 1, KV_ITERS, 1, 0, 0 },
-	{ "instance/sec", sizeof "instance/sec" - 1, KV_SAMPLES, 1, 0, 0 },
-	{ "instances/sec", sizeof "instances/sec" - 1, KV_SAMPLES, 1, 0, 0 },
-	{ "instance/s", sizeof "instance/s" - 1, KV_SAMPLES, 1, 0, 0 }, { "instances/s", sizeof "instances/s" - 1, KV_SAMPLES, 1, 0, 0 },
-	{ "records/second", sizeof "records/second" - 1, KV_SAMPLES, 1, 0, 0 },
-	{ "records/sec", sizeof "records/sec" - 1, KV_SAMPLES, 1, 0, 0 }, { "records/s", sizeof "records/s" - 1, KV_SAMPLES, 1, 0, 0 },
-	{ "words/s", sizeof "words/s" - 1, KV_TOKENS, 1, 0, 0 }, { "words/sec", sizeof "words/sec" - 1, KV_TOKENS, 1, 0, 0 },
-	{ "s/it", sizeof "s/it" - 1, KV_ITERS, 1, 1, 0 }, { "tflops", sizeof "tflops" - 1, KV_TFLOPS, 1, 0, 0 }, { "tflop/s", sizeof "tflop/s" - 1, KV_TFLOPS, 1, 0, 0 },
-	{ "tflop/s/gpu", sizeof "tflop/s/gpu" - 1, KV_TFLOPS, 1, 0, 1 }, { "tflops/gpu", sizeof "tflops/gpu" - 1, KV_TFLOPS, 1, 0, 1 },
-	{ "gflops", sizeof "gflops" - 1, KV_TFLOPS, 1e-3, 0, 0 }, { "gflop/s", sizeof "gflop/s" - 1, KV_TFLOPS, 1e-3, 0, 0 },
-	{ "ms/step", sizeof "ms/step" - 1, KV_TIME, 1, 0, 0 }, { "ms/it", sizeof "ms/it" - 1, KV_TIME, 1, 0, 0 }, { "ms/iter", sizeof "ms/iter" - 1, KV_TIME, 1, 0, 0 },
-	{ "ms/batch", sizeof "ms/batch" - 1, KV_TIME, 1, 0, 0 }, { "s/step", sizeof "s/step" - 1, KV_TIME, 1000, 0, 0 }, { "sec/step", sizeof "sec/step" - 1, KV_TIME, 1000, 0, 0 },
-	{ "s/batch", sizeof "s/batch" - 1, KV_TIME, 1000, 0, 0 }, { "sec/batch", sizeof "sec/batch" - 1, KV_TIME, 1000, 0, 0 }, { "s/iter", sizeof "s/iter" - 1, KV_TIME, 1000, 0, 0 },
+	KU("/s", KV_SAMPLES, 1, 0, 0), KU("/s/gpu", KV_SAMPLES, 1, 0, 1),
+	KU("it/s", KV_ITERS, 1, 0, 0), KU("steps/s", KV_ITERS, 1, 0, 0),
+	KU("iter/s", KV_ITERS, 1, 0, 0), KU("iters/s", KV_ITERS, 1, 0, 0),
+	KU("updates/s", KV_ITERS, 1, 0, 0), KU("updates/sec", KV_ITERS, 1, 0, 0),
+	KU("steps/sec", KV_ITERS, 1, 0, 0), KU("step/sec", KV_ITERS, 1, 0, 0),
+	KU("step/s", KV_ITERS, 1, 0, 0), KU("iters/sec", KV_ITERS, 1, 0, 0),
+	KU("iter/sec", KV_ITERS, 1, 0, 0), KU("it/sec", KV_ITERS, 1, 0, 0),
+	KU("instance/sec", KV_SAMPLES, 1, 0, 0),
+	KU("instances/sec", KV_SAMPLES, 1, 0, 0),
+	KU("instance/s", KV_SAMPLES, 1, 0, 0), KU("instances/s", KV_SAMPLES, 1, 0, 0),
+	KU("records/second", KV_SAMPLES, 1, 0, 0),
+	KU("records/sec", KV_SAMPLES, 1, 0, 0), KU("records/s", KV_SAMPLES, 1, 0, 0),
+	KU("words/s", KV_TOKENS, 1, 0, 0), KU("words/sec", KV_TOKENS, 1, 0, 0),
+	KU("s/it", KV_ITERS, 1, 1, 0), KU("tflops", KV_TFLOPS, 1, 0, 0), KU("tflop/s", KV_TFLOPS, 1, 0, 0),
+	KU("tflop/s/gpu", KV_TFLOPS, 1, 0, 1), KU("tflops/gpu", KV_TFLOPS, 1, 0, 1),
+	KU("gflops", KV_TFLOPS, 1e-3, 0, 0), KU("gflop/s", KV_TFLOPS, 1e-3, 0, 0),
+	KU("ms/step", KV_TIME, 1, 0, 0), KU("ms/it", KV_TIME, 1, 0, 0), KU("ms/iter", KV_TIME, 1, 0, 0),
+	KU("ms/batch", KV_TIME, 1, 0, 0), KU("s/step", KV_TIME, 1000, 0, 0), KU("sec/step", KV_TIME, 1000, 0, 0),
+	KU("s/batch", KV_TIME, 1000, 0, 0), KU("sec/batch", KV_TIME, 1000, 0, 0), KU("s/iter", KV_TIME, 1000, 0, 0),
 };
+#undef KU
 
 /* Whether a unit of len bytes starting with c may be in kv_units: most words after a
  * figure are not, and the table is not walked for them. */
