@@ -989,6 +989,21 @@ static size_t kv_number(const char *s, size_t len, size_t i)
 	return j;
 }
 
+/* Where a key ending at s[end] starts, read back from s[from] (at most 80 bytes): at a stop
+ * byte, or at a blank unless the key may be words, and then at a blank after a figure
+ * ("Speed: 1.2 samples/sec lr: 5") or after another blank. */
+static size_t kv_key_start(const char *s, size_t from, size_t end, int words)
+{
+	size_t start = from;
+	for (; start > 0 && end - start < 80; start--) {
+		char c = s[start - 1];
+		if (kv_key_stop(c) ||
+		    (c == ' ' && (!words || (start >= 2 && (s[start - 2] == ' ' || is_digit(s[start - 2]))))))
+			break;
+	}
+	return start;
+}
+
 /* The key before a figure at s[i], as written: s[*start, *end), empty when there is none or
  * it holds no letter ("2024-05-01 12:00": a clock); 1 with a ':' or '=' between. */
 static int kv_key(const char *s, size_t i, size_t *kstart, size_t *kend)
@@ -1014,24 +1029,13 @@ static int kv_key(const char *s, size_t i, size_t *kstart, size_t *kend)
 		for (start = end; start > 0 && s[start - 1] != q && end - start < 80; start--)
 			;
 	} else {
-		for (int tensor = 0; tensor < 2; tensor++) {
-			size_t from = start;
-			for (; start > 0 && end - start < 80; start--) {
-				char c = s[start - 1];
-				if (kv_key_stop(c))
-					break;
-				/* a key of words ends at a blank after a figure ("Speed: 1.2 samples/sec lr: 5") */
-				if (c == ' ' && (!sep || glued || (start >= 2 && (s[start - 2] == ' ' || is_digit(s[start - 2])))))
-					break;
-			}
-			/* a TensorFlow tensor's name, "words_per_sec/features:0", is one key */
-			size_t k = start;
-			while (k < from && is_digit(s[k]))
-				k++;
-			if (tensor || k != from || k == start || start < 2 || s[start - 1] != ':' || !is_alpha(s[start - 2]))
-				break;
-			start--;
-		}
+		start = kv_key_start(s, end, end, sep && !glued);
+		/* a TensorFlow tensor's name, "words_per_sec/features:0", is one key */
+		size_t k = start;
+		while (k < end && is_digit(s[k]))
+			k++;
+		if (k == end && k > start && start >= 2 && s[start - 1] == ':' && is_alpha(s[start - 2]))
+			start = kv_key_start(s, start - 1, end, sep && !glued);
 	}
 	/* "per-step time 0.8s": a word as loose as "time" is named by the word before it */
 	if (!sep && end - start == 4 && strncasecmp(s + start, "time", 4) == 0 && start >= 2 && s[start - 1] == ' ' &&
@@ -1084,7 +1088,11 @@ static int kv_per_device_after(const char *s, size_t len, size_t k)
 	if (k + 5 > len || memcmp(s + k, " per ", 5) != 0)
 		return 0;
 	k += 5;
-	size_t n = len - k >= 6 && strncasecmp(s + k, "device", 6) == 0 ? 6 : len - k >= 3 && strncasecmp(s + k, "gpu", 3) == 0 ? 3 : 0;
+	size_t n = 0;
+	if (len - k >= 6 && strncasecmp(s + k, "device", 6) == 0)
+		n = 6;
+	else if (len - k >= 3 && strncasecmp(s + k, "gpu", 3) == 0)
+		n = 3;
 	return n && (k + n == len || !is_alnum(s[k + n]));
 }
 
