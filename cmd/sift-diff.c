@@ -18,9 +18,11 @@
 
 enum {
 	OPT_BY = 'b', OPT_N = 'n', OPT_FORMAT = 'f', OPT_BEFORE = 0x2000, OPT_AFTER, OPT_PER_WORK,
-	OPT_FOLDED, OPT_FAIL, OPT_FAIL_ANY, OPT_TOTAL, OPT_EXACT, OPT_SORT,
+	OPT_FOLDED, OPT_FAIL, OPT_FAIL_ANY, OPT_TOTAL, OPT_EXACT, OPT_SORT, OPT_MIN_SHARE, OPT_PAIR,
 };
 static const char *const sort_names[] = { "significance", "delta", NULL };
+enum pair_mode { PAIR_AUTO, PAIR_ORDER, PAIR_NONE };
+static const char *const pair_names[] = { "auto", "order", "none", NULL };
 
 static const struct cli_option options[] = {
 	{ "by", OPT_BY, "KEY", "frame (default), function, file, lib, line, root, thread, process,\n"
@@ -36,7 +38,12 @@ static const struct cli_option options[] = {
 	{ "folded", OPT_FOLDED, NULL, "write `stack before after` lines (difffolded) instead of a table" },
 	{ "fail-if-grows", OPT_FAIL, "KEY:POINTS", "exit 1 when KEY's share grows by more than POINTS beyond noise:\n"
 	  "                            the low end of its 95% interval (repeatable)" },
-	{ "fail-if-any-grows", OPT_FAIL_ANY, "POINTS", "exit 1 when any key grows by more than POINTS beyond noise" },
+	{ "fail-if-any-grows", OPT_FAIL_ANY, "POINTS", "exit 1 when any key grows significantly (q < 0.05) by more\n"
+	  "                            than POINTS beyond noise" },
+	{ "min-share", OPT_MIN_SHARE, "PCT", "test the keys with at least PCT% of the samples on either side\n"
+	  "                            (default 0.5)" },
+	{ "pair", OPT_PAIR, "HOW", "with many inputs a side: auto (default: pair them by --label or\n"
+	  "                            file name when they match), order, or none" },
 	{ "format", OPT_FORMAT, "FMT", "text (default), tsv, csv, json, md" },
 	{ "exact", OPT_EXACT, NULL, "compare frames as written (default: --collapse-addrs --no-tids --no-pids,\n"
 	  "                            so that two runs of one program match)" },
@@ -71,6 +78,8 @@ struct opts {
 	struct diff_gate *gates;  /* KEY may itself hold ':' (frames do): POINTS is after the last */
 	size_t ngates;
 	double any_points;    /* --fail-if-any-grows; NAN when not given */
+	double min_share;     /* --min-share, percent */
+	enum pair_mode pair;
 	const char *table_option; /* the last option given that only the table uses */
 	char **files[2];      /* before, after */
 	size_t nfiles[2];
@@ -126,10 +135,42 @@ static void add_gate(struct opts *o, const char *value)
 	o->gates[o->ngates++] = (struct diff_gate){ value, (size_t)(colon - value), points };
 }
 
+/* How the inputs of the two sides pair, as --pair says: NULL when they are compared as
+ * independent samples. */
+static const char *pair_inputs(const struct opts *o, const struct load_opts *lopts, size_t *pair)
+{
+	if (o->pair == PAIR_NONE)
+		return NULL;
+	if (o->pair == PAIR_ORDER) {
+		if (o->nfiles[0] != o->nfiles[1])
+			cli_usage_error(&spec, "--pair order needs as many inputs after (%zu) as before (%zu)",
+					o->nfiles[1], o->nfiles[0]);
+		for (size_t i = 0; i < o->nfiles[0]; i++)
+			pair[i] = i;
+		return "order";
+	}
+	return diff_pair_inputs(o->files, o->nfiles, lopts->labels, lopts->nlabels, pair);
+}
+
+/* Text starts with both sides' samples, what was tested and how. */
+static void write_header(const diff *d, const struct diff_base *base, const size_t nfiles[2], const char *paired_by)
+{
+	printf("before %llu samples  after %llu samples  %zu of %zu keys tested changed significantly "
+	       "(q < %g; tested: keys with %g%% of the samples or more on either side)\n",
+	       (unsigned long long)base->samples[0], (unsigned long long)base->samples[1],
+	       diff_significant_count(d), diff_tested_count(d), DIFF_ALPHA, base->min_share);
+	if (diff_paired(d))
+		printf("test: %s, %zu pairs (paired by %s)\n", diff_method(d), nfiles[0], paired_by);
+	else if (diff_has_spread(d) && base->work[0] <= 0)
+		printf("test: %s, %zu before and %zu after (not paired)\n", diff_method(d), nfiles[0], nfiles[1]);
+	else
+		printf("test: %s (samples are not independent: the interval is too narrow)\n", diff_method(d));
+}
+
 int main(int argc, char **argv)
 {
 	struct opts o = { .keys = { { KEY_FRAME, KEY_FRAME }, 1, NULL, 0 }, .limit = 20, .format = TABLE_TEXT,
-			 .any_points = NAN };
+			 .any_points = NAN, .min_share = DIFF_MIN_SHARE };
 	struct rules_opts ropts = { 0 };
 	char msg[256];
 	struct load_opts lopts = { 0 };
@@ -162,6 +203,16 @@ int main(int argc, char **argv)
 		case OPT_FAIL_ANY:
 			o.any_points = cli_double(&spec, "--fail-if-any-grows", value);
 			o.table_option = "--fail-if-any-grows";
+			break;
+		case OPT_MIN_SHARE:
+			o.table_option = "--min-share";
+			o.min_share = cli_double(&spec, "--min-share", value);
+			if (!(o.min_share >= 0 && o.min_share <= 100))
+				cli_usage_error(&spec, "invalid value for --min-share: '%s' (a percentage, 0 to 100)", value);
+			break;
+		case OPT_PAIR:
+			o.table_option = "--pair";
+			o.pair = (enum pair_mode)cli_choice(&spec, "--pair", value, pair_names);
 			break;
 		case OPT_FORMAT:
 			o.table_option = "--format";
@@ -202,7 +253,8 @@ int main(int argc, char **argv)
 	prof *ps[2] = { NULL, NULL };
 	agg *sums[2] = { NULL, NULL };
 	struct diff_base base = { .keys = { o.keys.keys[0], o.keys.keys[1] }, .nkeys = o.keys.nkeys,
-				  .total = o.total, .work = { o.work[0], o.work[1] }, .sort_delta = o.sort_delta };
+				  .total = o.total, .work = { o.work[0], o.work[1] }, .sort_delta = o.sort_delta,
+				  .min_share = o.min_share };
 	agg **inputs[2] = { NULL, NULL };
 	uint64_t *input_samples[2] = { NULL, NULL };
 	int status = 0, empty_side = 0, noted = 0;
@@ -231,8 +283,14 @@ int main(int argc, char **argv)
 		base.samples[s] = st.samples_read;
 		read[s] = st;
 	}
-	if (replicates)
+	size_t *pair = NULL;
+	const char *paired_by = NULL;
+	if (replicates) {
 		diff_base_replicates(&base, inputs, input_samples, o.nfiles);
+		pair = xmalloc(o.nfiles[0] * sizeof *pair);
+		paired_by = pair_inputs(&o, &lopts, pair);
+		base.pair = paired_by ? pair : NULL;
+	}
 	err_lines_finish(&errs);
 	for (int s = 0; s < 2; s++)
 		if (load_report_empty(&read[s], s ? "the after profile" : "the before profile"))
@@ -254,11 +312,8 @@ int main(int argc, char **argv)
 		status = EXIT_USAGE; /* reported once everything is freed */
 	} else if (d) {
 		if (o.format == TABLE_TEXT)
-			printf("before %llu samples  after %llu samples  %zu of %zu keys changed "
-			       "significantly (q < %g; %s)\n",
-			       (unsigned long long)base.samples[0], (unsigned long long)base.samples[1],
-			       diff_significant_count(d), diff_row_count(d), DIFF_ALPHA, diff_method(d));
-		table *t = diff_table(d, o.limit);
+			write_header(d, &base, o.nfiles, paired_by);
+		table *t = diff_table(d, o.limit, o.format == TABLE_TEXT ? 0 : DIFF_TABLE_TEST);
 		table_write(t, stdout, o.format, o.keys.nkeys == 1 ? TABLE_TEXT_KEY_LAST : 0);
 		table_free(t);
 		if (diff_check_gates(d, o.gates, o.ngates) | diff_check_any(d, o.any_points))
@@ -267,6 +322,7 @@ int main(int argc, char **argv)
 	err_close_stdout();
 
 	diff_free(d);
+	free(pair);
 	for (int s = 0; s < 2; s++) {
 		agg_free(sums[s]);
 		prof_free(ps[s]);

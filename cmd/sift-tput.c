@@ -16,7 +16,7 @@
 enum {
 	OPT_PRESET = 'p', OPT_REGEX = 'e', OPT_UNIT = 'u', OPT_RANK = 'r', OPT_STATS = 's',
 	OPT_COMPARE = 'c', OPT_FORMAT = 'f', OPT_VERBOSE = 'v', OPT_JOBS = 'j',
-	OPT_LIST = 0x2000, OPT_WARMUP, OPT_PER_RANK, OPT_BEFORE, OPT_AFTER, OPT_FAIL_BELOW, OPT_STRICT,
+	OPT_LIST = 0x2000, OPT_WARMUP, OPT_PER_RANK, OPT_BEFORE, OPT_AFTER, OPT_FAIL_BELOW, OPT_MIN_EFFECT, OPT_STRICT,
 };
 
 static const struct cli_option options[] = {
@@ -32,6 +32,7 @@ static const struct cli_option options[] = {
 	{ "before", OPT_BEFORE, "FILE", "a log of the before side (repeatable; implies --compare)" },
 	{ "after", OPT_AFTER, "FILE", "a log of the after side (repeatable; implies --compare)" },
 	{ "fail-below", OPT_FAIL_BELOW, "R", "exit 1 when the speedup interval's upper bound is below R" },
+	{ "min-effect", OPT_MIN_EFFECT, "PCT", "a change within +-PCT% is no meaningful change (default 1)" },
 	{ "format", OPT_FORMAT, "FMT", "tables: text (default), tsv, csv, json, md" },
 	{ "jobs", OPT_JOBS, "N", "read plain files on N threads (default: one per processor\n"
 	  "                            for inputs of 16 MB or more; 1: one thread)" },
@@ -56,6 +57,7 @@ struct opts {
 	struct tputread_opts read;  /* --unit, --rank, --jobs; -v and --strict read in order */
 	struct series_keep keep;    /* --warmup, --per-rank */
 	double fail_below;         /* NaN: none */
+	double min_effect;         /* --min-effect, a fraction */
 	enum table_format format;
 	char **before, **after;
 	size_t nbefore, nafter;
@@ -87,7 +89,7 @@ static int compare_logs(const struct series_set *before, const struct series_set
 {
 	size_t n, compared = 0;
 	int status = EXIT_OK;
-	struct series_unit_cmp *c = series_compare(before, after, &o->keep, &n);
+	struct series_unit_cmp *c = series_compare(before, after, &o->keep, o->min_effect, &n);
 	for (size_t i = 0; i < n; i++) {
 		const char *u = tput_unit_names[c[i].unit];
 		if (c[i].side != SERIES_BOTH) {
@@ -96,9 +98,9 @@ static int compare_logs(const struct series_set *before, const struct series_set
 			continue;
 		}
 		compared++;
-		if (c[i].cmp.ok && !isnan(o->fail_below) && c[i].cmp.ci.high < o->fail_below) {
+		if (c[i].cmp.ok && !isnan(o->fail_below) && c[i].cmp.high < o->fail_below) {
 			err_warn("%s: regression: speedup interval upper bound %.4f is below %g", u,
-				 c[i].cmp.ci.high, o->fail_below);
+				 c[i].cmp.high, o->fail_below);
 			status = EXIT_DATA;
 		}
 	}
@@ -117,7 +119,7 @@ int main(int argc, char **argv)
 	struct opts o = { 0 };
 	struct err_lines errs;
 	const char *value;
-	int key, first, compare = 0;
+	int key, first, compare = 0, min_effect_given = 0;
 	char **regexes = NULL;
 	size_t nregex = 0, rcap = 0, bcap = 0, acap = 0;
 	char *chosen = xcalloc(tput_npresets, 1);
@@ -129,6 +131,7 @@ int main(int argc, char **argv)
 	o.read = (struct tputread_opts){ -1, -1, 0, 0 };
 	o.keep = (struct series_keep){ 0, 1, 10 };
 	o.fail_below = NAN;
+	o.min_effect = SERIES_MIN_EFFECT;
 	while ((key = cli_next(&spec, argc, argv, &value, &first)) != -1) {
 		switch (key) {
 		case OPT_PRESET:
@@ -171,6 +174,12 @@ int main(int argc, char **argv)
 			o.after[o.nafter++] = (char *)value;
 			break;
 		case OPT_FAIL_BELOW: o.fail_below = cli_double(&spec, "--fail-below", value); break;
+		case OPT_MIN_EFFECT:
+			o.min_effect = cli_double(&spec, "--min-effect", value) / 100;
+			if (!(o.min_effect >= 0 && o.min_effect < 1))
+				cli_usage_error(&spec, "invalid value for --min-effect: '%s' (a percentage, 0 to below 100)", value);
+			min_effect_given = 1;
+			break;
 		case OPT_FORMAT:
 			o.format = (enum table_format)cli_choice(&spec, "--format", value, table_format_names);
 			break;
@@ -208,6 +217,8 @@ int main(int argc, char **argv)
 	}
 	if (!compare && !isnan(o.fail_below))
 		cli_usage_error(&spec, "--fail-below goes with --compare");
+	if (!compare && min_effect_given)
+		cli_usage_error(&spec, "--min-effect goes with --compare");
 
 	tput_ex *ex = tput_ex_new();
 	for (size_t i = 0; i < nregex; i++) {

@@ -54,16 +54,22 @@ static int match_top(const struct tsv *t, struct chart_spec *s)
 
 /* sift-diff: KEY [KEY2] before after before_pct after_pct delta_pts ratio flag (or _rate;
  * before_total after_total with --total), then (since significance) delta_ci_low
- * delta_ci_high p_value q_value sig, then with 2+ inputs per side the spread columns. */
+ * delta_ci_high p_value q_value sig, then (since t tests, in all but text) test, then with
+ * 2+ inputs per side the spread columns. */
 #define DIFF_HEAD "before|before_total after|after_total before_pct|before_rate " \
 		  "after_pct|after_rate delta_pts|delta_rate ratio flag"
 #define DIFF_TESTS " delta_ci_low delta_ci_high p_value q_value sig"
+#define DIFF_TEST " test"
 #define DIFF_SPREAD " before_min before_median before_max after_min after_median after_max"
 
 /* A table with intervals: the delta drawn with its interval, significant rows marked. */
 static int match_diff_ci(const struct tsv *t, struct chart_spec *s)
 {
-	size_t k = match_keyed(t, s, DIFF_HEAD DIFF_TESTS DIFF_SPREAD, 18, NULL);
+	size_t k = match_keyed(t, s, DIFF_HEAD DIFF_TESTS DIFF_TEST DIFF_SPREAD, 19, NULL);
+	if (!k)
+		k = match_keyed(t, s, DIFF_HEAD DIFF_TESTS DIFF_TEST, 13, NULL);
+	if (!k)
+		k = match_keyed(t, s, DIFF_HEAD DIFF_TESTS DIFF_SPREAD, 18, NULL);
 	if (!k)
 		k = match_keyed(t, s, DIFF_HEAD DIFF_TESTS, 12, NULL);
 	s->value[0] = (int)k + 4;
@@ -111,14 +117,16 @@ static int match_stats(const struct tsv *t, struct chart_spec *s)
 	return 1;
 }
 
-/* sift-tput --compare: the speedup and its interval, one point per unit. */
+/* sift-tput --compare: the speedup and its interval, one point per unit (before_batches
+ * after_batches since batch-median t tests). */
 static int match_compare(const struct tsv *t, struct chart_spec *s)
 {
-	if (t->ncols != 12 ||
-	    !tsv_has_run(t, 0, "unit before_n after_n before_median after_median before_cv_pct "
-			   "after_cv_pct speedup ci_low ci_high p_value verdict"))
+	const char *head = "unit before_n after_n before_median after_median before_cv_pct after_cv_pct";
+	if (!(t->ncols == 14 && tsv_has_run(t, 0, head) &&
+	      tsv_has_run(t, 7, "before_batches after_batches speedup ci_low ci_high p_value verdict")) &&
+	    !(t->ncols == 12 && tsv_has_run(t, 0, head) && tsv_has_run(t, 7, "speedup ci_low ci_high p_value verdict")))
 		return 0;
-	spec_init(s, "speedup, after versus before (median ratio, 95% interval)");
+	spec_init(s, "speedup, after versus before (95% interval)");
 	s->label[0] = 0;
 	s->value[0] = tsv_col(t, "speedup");
 	return 1;

@@ -17,6 +17,7 @@ struct diff {
 	struct diff_row *rows;
 	size_t nrows;
 	size_t nsig;
+	size_t ntested;      /* rows tested: share >= base.min_share on either side */
 	int replicates;      /* p from inputs as replicates, not from counts */
 	int spread;          /* rows have a spread over inputs */
 };
@@ -78,15 +79,74 @@ static double *input_counts(const diff *d, int s)
 	return counts;
 }
 
-/* Each row's interval, p and q. With replicates on both sides, each input's share is one
- * observation: Mann-Whitney for p (no normality assumed), a bootstrap of the difference of
- * mean shares for the interval. Otherwise the counts: two proportions (or two rates per
- * work), which treats autocorrelated samples as independent: optimistic. */
+/* Each input's share of row r of side s, in input order (after: in pairing order). */
+static void input_shares(const diff *d, const struct diff_row *r, int s, const double *counts, double *out)
+{
+	const struct diff_base *b = &d->base;
+	const struct agg_row *row = r->key.side[s];
+	size_t at = row ? (size_t)(row - agg_rows(d->sides[s])) : 0;
+	for (size_t k = 0; k < b->ninputs[s]; k++) {
+		size_t in = s == 1 && b->pair ? b->pair[k] : k;
+		out[k] = row ? table_pct((uint64_t)counts[at * b->ninputs[s] + in], b->input_samples[s][in]) : 0;
+	}
+}
+
+/* A row is tested when its share of the samples (not of work) reaches min_share on either side. */
+static int row_tested(const diff *d, const struct diff_row *r)
+{
+	for (int s = 0; s < 2; s++)
+		if (table_pct(r->count[s], d->base.samples[s]) >= d->base.min_share)
+			return 1;
+	return 0;
+}
+
+/* Row r's interval and p. With replicates on both sides, each input's share is one
+ * observation and one t statistic gives both: paired over matched inputs, else Welch's.
+ * Otherwise the counts: two proportions (or two rates per work), which covers sampling
+ * noise only, as if samples were independent. */
+static void row_test(diff *d, struct diff_row *r, double *const counts[2], double *const shares[2], double *scratch)
+{
+	const struct diff_base *b = &d->base;
+	struct stats_diff_ci ci = { 0, 0, 0 };
+	double p = 1, scale = 100;
+	for (int s = 0; d->spread && s < 2; s++) {
+		input_shares(d, r, s, counts[s], shares[s]);
+		struct stats_summary sum; /* of a copy: the shares keep their input order */
+		memcpy(scratch, shares[s], b->ninputs[s] * sizeof *scratch);
+		stats_summarize(scratch, b->ninputs[s], &sum);
+		r->spread[s][0] = sum.min;
+		r->spread[s][1] = sum.median;
+		r->spread[s][2] = sum.max;
+	}
+	if (d->replicates) {
+		struct stats_t_test t;
+		if (b->pair)
+			stats_paired_t(shares[0], shares[1], b->ninputs[0], 0.95, &t);
+		else
+			stats_welch(shares[0], b->ninputs[0], shares[1], b->ninputs[1], 0.95, &t);
+		ci = (struct stats_diff_ci){ t.diff, t.low, t.high };
+		p = t.p;
+		scale = 1;
+	} else if (b->work[0] > 0) {
+		stats_two_rate(r->count[0], b->work[0], r->count[1], b->work[1], 0.95, &ci, &p);
+		scale = 1000;
+	} else if (stats_two_proportion(r->count[0], b->samples[0], r->count[1], b->samples[1],
+					0.95, &ci, &p) != 0) {
+		ci.low = ci.high = p = NAN; /* a side with no samples: nothing to test */
+	}
+	r->ci_low = scale * ci.low;
+	r->ci_high = scale * ci.high;
+	r->p = p;
+}
+
+/* Every row's interval and p; q over the tested rows (Benjamini-Hochberg). */
 static void diff_test(diff *d)
 {
 	const struct diff_base *b = &d->base;
 	d->spread = b->ninputs[0] >= 2 && b->ninputs[1] >= 2;
 	d->replicates = d->spread && b->work[0] <= 0;
+	if (!d->spread)
+		d->base.pair = NULL;
 	double *counts[2] = { NULL, NULL }, *shares[2] = { NULL, NULL }, *scratch = NULL;
 	if (d->spread) {
 		for (int s = 0; s < 2; s++) {
@@ -98,46 +158,15 @@ static void diff_test(diff *d)
 	double *ps = xmalloc((d->nrows + 1) * sizeof *ps), *qs = xmalloc((d->nrows + 1) * sizeof *qs);
 	for (size_t i = 0; i < d->nrows; i++) {
 		struct diff_row *r = &d->rows[i];
-		struct stats_diff_ci ci = { 0, 0, 0 };
-		double p = 1, scale = 100;
-		for (int s = 0; d->spread && s < 2; s++) {
-			const struct agg_row *row = r->key.side[s];
-			size_t at = row ? (size_t)(row - agg_rows(d->sides[s])) : 0;
-			for (size_t k = 0; k < b->ninputs[s]; k++)
-				shares[s][k] = row ? table_pct((uint64_t)counts[s][at * b->ninputs[s] + k],
-							       b->input_samples[s][k]) : 0;
-			struct stats_summary sum; /* of a copy: the shares keep their input order */
-			memcpy(scratch, shares[s], b->ninputs[s] * sizeof *scratch);
-			stats_summarize(scratch, b->ninputs[s], &sum);
-			r->spread[s][0] = sum.min;
-			r->spread[s][1] = sum.median;
-			r->spread[s][2] = sum.max;
-		}
-		if (d->replicates) {
-			struct stats_mwu mw;
-			stats_bootstrap_mean_diff(shares[0], b->ninputs[0], shares[1], b->ninputs[1],
-						  STATS_RESAMPLES, STATS_SEED, 0.95, &ci);
-			p = stats_mann_whitney(shares[0], b->ninputs[0], shares[1], b->ninputs[1], &mw) == 0 ? mw.p : 1;
-			scale = 1;
-		} else if (b->work[0] > 0) {
-			stats_two_rate(r->count[0], b->work[0], r->count[1], b->work[1], 0.95, &ci, &p);
-			scale = 1000;
-		} else if (stats_two_proportion(r->count[0], b->samples[0], r->count[1], b->samples[1],
-						0.95, &ci, &p) != 0) {
-			ci.low = ci.high = p = NAN; /* a side with no samples: nothing to test */
-		}
-		r->ci_low = scale * ci.low;
-		r->ci_high = scale * ci.high;
-		r->p = ps[i] = p;
+		row_test(d, r, counts, shares, scratch);
+		r->tested = !isnan(r->p) && row_tested(d, r);
+		if (r->tested)
+			ps[d->ntested++] = r->p;
 	}
-	/* Rows without a p-value are not tested and take no part in the correction. */
-	size_t ntested = 0;
-	for (size_t i = 0; i < d->nrows; i++)
-		if (!isnan(ps[i]))
-			ps[ntested++] = ps[i];
-	stats_bh(ps, ntested, qs);
+	/* Untested rows keep their interval and p but take no part in the correction. */
+	stats_bh(ps, d->ntested, qs);
 	for (size_t i = 0, t = 0; i < d->nrows; i++) {
-		d->rows[i].q = isnan(d->rows[i].p) ? NAN : qs[t++];
+		d->rows[i].q = d->rows[i].tested ? qs[t++] : NAN;
 		d->rows[i].significant = d->rows[i].q < DIFF_ALPHA;
 		d->nsig += (size_t)d->rows[i].significant;
 	}
@@ -151,13 +180,23 @@ static void diff_test(diff *d)
 }
 
 size_t diff_significant_count(const diff *d) { return d->nsig; }
+size_t diff_tested_count(const diff *d) { return d->ntested; }
 int diff_has_spread(const diff *d) { return d->spread; }
+int diff_paired(const diff *d) { return d->replicates && d->base.pair != NULL; }
 
 const char *diff_method(const diff *d)
 {
 	if (d->replicates)
-		return "Mann-Whitney over inputs";
-	return d->base.work[0] > 0 ? "two-rate test, optimistic" : "two-proportion test, optimistic";
+		return d->base.pair ? "paired t test over inputs" : "Welch t test over inputs";
+	return d->base.work[0] > 0 ? "two-rate test of counts: sampling noise only"
+				   : "two-proportion test of counts: sampling noise only";
+}
+
+const char *diff_test_name(const diff *d)
+{
+	if (d->replicates)
+		return d->base.pair ? "paired-t" : "welch-t";
+	return "counts-sampling-noise-only";
 }
 
 diff *diff_new(const agg *before, const agg *after, const struct diff_base *base)
@@ -170,7 +209,7 @@ diff *diff_new(const agg *before, const agg *after, const struct diff_base *base
 	size_t nj = agg_join(before, after, &joined);
 	d->rows = xcalloc(nj + 1, sizeof *d->rows);
 	for (size_t i = 0; i < nj; i++) {
-		struct diff_row r = { joined[i], { 0, 0 }, { 0, 0 }, 0, 0, 0, 1, 1, 0, { { 0 } } };
+		struct diff_row r = { .key = joined[i], .p = 1, .q = 1 };
 		for (int s = 0; s < 2; s++)
 			if (joined[i].side[s])
 				r.count[s] = base->total ? joined[i].side[s]->total : joined[i].side[s]->self;
@@ -199,7 +238,7 @@ void diff_free(diff *d)
 size_t diff_row_count(const diff *d) { return d->nrows; }
 const struct diff_row *diff_rows(const diff *d) { return d->rows; }
 
-table *diff_table(const diff *d, unsigned long long limit)
+table *diff_table(const diff *d, unsigned long long limit, unsigned flags)
 {
 	int per_work = d->base.work[0] > 0;
 	size_t nk = d->base.nkeys;
@@ -218,6 +257,7 @@ table *diff_table(const diff *d, unsigned long long limit)
 		{ "p_value", TABLE_REAL, 4 },
 		{ "q_value", TABLE_REAL, 4 },
 		{ "sig", TABLE_STR, 0 },
+		{ "test", TABLE_STR, 0 },
 		{ "before_min", TABLE_PCT, 3 },
 		{ "before_median", TABLE_PCT, 3 },
 		{ "before_max", TABLE_PCT, 3 },
@@ -225,13 +265,13 @@ table *diff_table(const diff *d, unsigned long long limit)
 		{ "after_median", TABLE_PCT, 3 },
 		{ "after_max", TABLE_PCT, 3 },
 	};
-	/* One column per key: with one key, the second column is left out; the spread only
-	 * with inputs to spread over. */
-	enum { NCOLS = sizeof cols / sizeof cols[0] };
+	/* One column per key: with one key, the second column is left out; the test's name
+	 * when asked; the spread only with inputs to spread over. */
+	enum { NCOLS = sizeof cols / sizeof cols[0], TEST_COL = 14 };
 	struct table_column used[NCOLS];
-	size_t nc = 0;
+	size_t nc = 0, with_test = (flags & DIFF_TABLE_TEST) != 0;
 	for (size_t c = 0; c < NCOLS - (d->spread ? 0 : 6); c++)
-		if (c != 1 || nk == 2)
+		if ((c != 1 || nk == 2) && (c != TEST_COL || with_test))
 			used[nc++] = cols[c];
 	table *t = table_new(used, nc);
 	for (size_t i = 0; i < d->nrows && (limit == 0 || i < limit); i++) {
@@ -258,8 +298,12 @@ table *diff_table(const diff *d, unsigned long long limit)
 		table_set_real(t, nk + 10, r->q);
 		if (r->significant)
 			table_set_str(t, nk + 11, "*", 1);
+		if (with_test) {
+			const char *name = diff_test_name(d);
+			table_set_str(t, nk + 12, name, strlen(name));
+		}
 		for (size_t c = 0; d->spread && c < 6; c++)
-			table_set_real(t, nk + 12 + c, r->spread[c / 3][c % 3]);
+			table_set_real(t, nk + 12 + with_test + c, r->spread[c / 3][c % 3]);
 	}
 	return t;
 }
@@ -331,7 +375,7 @@ int diff_check_any(const diff *d, double points)
 {
 	int failed = 0;
 	for (size_t i = 0; !isnan(points) && i < d->nrows; i++)
-		if (d->rows[i].ci_low > points) { /* NAN (untested) rows never pass */
+		if (d->rows[i].significant && d->rows[i].ci_low > points) {
 			warn_grew(d, &d->rows[i], points);
 			failed = 1;
 		}
@@ -408,6 +452,114 @@ int diff_replicates_apply(const size_t nfiles[2], const struct agg_spec *keys)
 		if (keys->keys[k] == KEY_SOURCE)
 			return 0;
 	return 1;
+}
+
+/* A file's name without its directories. */
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}
+
+/* The part of each name that differs within one side: names[i] less the *cut_front bytes
+ * of prefix and *cut_back bytes of suffix that all share. */
+static void distinct_part(const char *const *names, size_t n, size_t *cut_front, size_t *cut_back)
+{
+	size_t front = strlen(names[0]), back = front;
+	for (size_t i = 1; i < n; i++) {
+		size_t len0 = strlen(names[0]), len = strlen(names[i]), k = 0;
+		while (k < front && k < len && names[i][k] == names[0][k])
+			k++;
+		front = k;
+		for (k = 0; k < back && k < len && names[i][len - 1 - k] == names[0][len0 - 1 - k];)
+			k++;
+		back = k;
+	}
+	/* Digits next to the distinct part belong to it: rank10..rank15 keep "10".."15", so
+	 * that they pair with rank8..rank15 cut to "8".."15". */
+	size_t len0 = strlen(names[0]);
+	while (front > 0 && names[0][front - 1] >= '0' && names[0][front - 1] <= '9')
+		front--;
+	while (back > 0 && names[0][len0 - back] >= '0' && names[0][len0 - back] <= '9')
+		back--;
+	*cut_front = front;
+	*cut_back = back;
+}
+
+/* The label of file, as NAME=FILE gives it, or NULL. */
+static const char *label_of(const char *file, char *const *labels, size_t nlabels, size_t *len)
+{
+	for (size_t i = nlabels; i-- > 0;) {
+		const char *eq = strchr(labels[i], '=');
+		if (eq && strcmp(eq + 1, file) == 0) {
+			*len = (size_t)(eq - labels[i]);
+			return labels[i];
+		}
+	}
+	return NULL;
+}
+
+/* Pair names[0][i] with the one name[1][j] whose key equals it; -1 unless one to one. */
+static int pair_keys(const char *const *keys[2], const size_t *lens[2], size_t n, size_t *pair)
+{
+	for (size_t i = 0; i < n; i++) {
+		size_t found = n;
+		for (size_t j = 0; j < n; j++) {
+			if (lens[0][i] != lens[1][j] || memcmp(keys[0][i], keys[1][j], lens[0][i]) != 0)
+				continue;
+			if (found != n)
+				return -1; /* two after inputs with one name */
+			found = j;
+		}
+		for (size_t k = 0; k < i && found != n; k++)
+			if (pair[k] == found)
+				return -1; /* two before inputs with one name */
+		if (found == n)
+			return -1;
+		pair[i] = found;
+	}
+	return 0;
+}
+
+const char *diff_pair_inputs(char **const files[2], const size_t nfiles[2], char *const *labels,
+			     size_t nlabels, size_t *pair)
+{
+	size_t n = nfiles[0];
+	if (n < 2 || nfiles[1] != n)
+		return NULL;
+	const char **keys[2];
+	size_t *lens[2];
+	int labelled = 1;
+	for (int s = 0; s < 2; s++) {
+		keys[s] = xmalloc(n * sizeof *keys[s]);
+		lens[s] = xmalloc(n * sizeof *lens[s]);
+		for (size_t i = 0; i < n; i++)
+			if (!(keys[s][i] = label_of(files[s][i], labels, nlabels, &lens[s][i])))
+				labelled = 0;
+	}
+	const char *how = "label";
+	if (!labelled || pair_keys((const char *const **)keys, (const size_t **)lens, n, pair) != 0) {
+		how = "file name";
+		for (int s = 0; s < 2; s++) {
+			size_t front, back;
+			for (size_t i = 0; i < n; i++)
+				keys[s][i] = base_name(files[s][i]);
+			distinct_part(keys[s], n, &front, &back);
+			for (size_t i = 0; i < n; i++) {
+				size_t len = strlen(keys[s][i]);
+				size_t f = front < len ? front : len;
+				lens[s][i] = len - f > back ? len - f - back : 0;
+				keys[s][i] += f;
+			}
+		}
+		if (pair_keys((const char *const **)keys, (const size_t **)lens, n, pair) != 0)
+			how = NULL;
+	}
+	for (int s = 0; s < 2; s++) {
+		free(keys[s]);
+		free(lens[s]);
+	}
+	return how;
 }
 
 void diff_base_replicates(struct diff_base *base, agg **const inputs[2], uint64_t *const samples[2],

@@ -1,5 +1,6 @@
-/* series: throughput series, the values statistics are taken on, and before/after comparisons
- * (one place for how a comparison is computed; the statistics themselves are in stats.c). */
+/* series: throughput series, the values statistics are taken on, cumulative averages, and
+ * before/after comparisons (one place for how a comparison is computed; the statistics
+ * themselves are in stats.c). */
 #include "series.h"
 
 #include "xalloc.h"
@@ -112,8 +113,12 @@ static int steps_increase(const struct series *s, const char *drop)
 	return m < 2 || (ups > 0 && downs * 2 < ups);
 }
 
-void series_keep(const struct series *s, const struct series_keep *how, struct series_kept *k)
+/* series_keep with values[i] in place of point i's value (NULL: the points' own); a NaN
+ * value is no measurement: left out, and not counted. */
+static void keep_values(const struct series *s, const struct series_keep *how, const double *values,
+			struct series_kept *k)
 {
+	memset(k, 0, sizeof *k);
 	char *drop = xcalloc(s->n ? s->n : 1, 1);
 	/* Ranks repeat a step's figure: keep the lowest rank's lines of each step. */
 	k->dups = how->per_rank ? 0 : drop_rank_copies(s, drop);
@@ -141,31 +146,113 @@ void series_keep(const struct series *s, const struct series_keep *how, struct s
 		int warm = first >= 0 ? (s->pts[i].step >= 0 && (double)s->pts[i].step < (double)first + how->warmup)
 				      : seen < skip;
 		seen++;
+		double v = values ? values[i] : s->pts[i].value;
 		if (warm)
 			k->warmup++;
-		else
-			k->v[k->n++] = s->pts[i].value;
+		else if (!isnan(v))
+			k->v[k->n++] = v;
 	}
 	free(drop);
+}
+
+void series_keep(const struct series *s, const struct series_keep *how, struct series_kept *k)
+{
+	keep_values(s, how, NULL, k);
+}
+
+/* Points of s with a step, a clock and a value above 0. */
+static int has_clock(const struct series_point *p)
+{
+	return p->step >= 0 && isfinite(p->time) && p->time > 0 && p->value > 0;
+}
+
+int series_cumulative(const struct series *s, double *since)
+{
+	if (s->unit != TPUT_MS_STEP)
+		return 0;
+	double *k = xmalloc((s->n ? s->n : 1) * sizeof *k);
+	size_t m = 0;
+	for (size_t i = 0; i < s->n; i++)
+		if (has_clock(&s->pts[i]))
+			k[m++] = (double)s->pts[i].step - s->pts[i].time * 1000 / s->pts[i].value;
+	int yes = 0;
+	if (m >= 5) {
+		double *sorted = xmalloc(m * sizeof *sorted);
+		memcpy(sorted, k, m * sizeof *sorted);
+		double med = stats_median_select(sorted, m);
+		free(sorted);
+		size_t near = 0;
+		for (size_t i = 0, j = 0; i < s->n; i++) {
+			if (!has_clock(&s->pts[i]))
+				continue;
+			/* Printed values are rounded: allow a step, and 0.2% of the steps run. */
+			double tol = 0.5 + 0.002 * fabs((double)s->pts[i].step - med);
+			near += fabs(k[j++] - med) <= tol;
+		}
+		yes = near * 10 >= m * 9;
+		*since = med;
+	}
+	free(k);
+	return yes;
+}
+
+void series_per_step(const struct series *s, double *out)
+{
+	/* The last point with a clock of each rank seen: few ranks, a short list. */
+	struct last { long rank; size_t at; } *last = NULL;
+	size_t nlast = 0, cap = 0;
+	for (size_t i = 0; i < s->n; i++) {
+		const struct series_point *p = &s->pts[i];
+		out[i] = NAN;
+		if (!has_clock(p))
+			continue;
+		size_t r = 0;
+		while (r < nlast && last[r].rank != p->rank)
+			r++;
+		if (r == nlast) {
+			last = xgrow(last, &cap, nlast + 1, sizeof *last);
+			last[nlast++] = (struct last){ p->rank, i };
+			continue;
+		}
+		const struct series_point *q = &s->pts[last[r].at];
+		if (p->step > q->step && p->time > q->time) {
+			out[i] = 1000 * (p->time - q->time) / (double)(p->step - q->step);
+			last[r].at = i;
+		} else if (p->step > q->step) {
+			last[r].at = i;
+		}
+	}
+	free(last);
 }
 
 void series_pool(const struct series_set *set, enum tput_unit unit, const struct series_keep *how,
 		 struct series_kept *out, size_t *nan)
 {
-	size_t cap = 0;
-	*out = (struct series_kept){ NULL, 0, 0, 0 };
+	size_t cap = 0, bcap = 0;
+	memset(out, 0, sizeof *out);
 	*nan = 0;
 	for (size_t i = 0; i < set->n; i++) {
-		if (set->s[i].unit != unit)
+		const struct series *s = &set->s[i];
+		if (s->unit != unit)
 			continue;
 		struct series_kept k;
-		series_keep(&set->s[i], how, &k);
+		double since, *per = NULL;
+		if (series_cumulative(s, &since)) {
+			per = xmalloc(s->n * sizeof *per);
+			series_per_step(s, per);
+			out->cumulative++;
+		}
+		keep_values(s, how, per, &k);
+		free(per);
 		out->v = xgrow(out->v, &cap, out->n + k.n + 1, sizeof *out->v);
 		memcpy(out->v + out->n, k.v, k.n * sizeof *k.v);
+		/* Batches within each series: a batch never spans two logs. */
+		out->batch = xgrow(out->batch, &bcap, out->nbatch + STATS_MAX_BATCHES + 1, sizeof *out->batch);
+		out->nbatch += stats_batch_medians(k.v, k.n, out->batch + out->nbatch);
 		out->n += k.n;
 		out->warmup += k.warmup;
 		out->dups += k.dups;
-		*nan += set->s[i].nan;
+		*nan += s->nan;
 		free(k.v);
 	}
 }
@@ -178,27 +265,49 @@ void series_summary(const struct series_kept *k, struct stats_summary *out)
 	free(scratch);
 }
 
-void series_compare_values(const double *before, size_t nb, const double *after, size_t na,
-			   int lower_is_better, struct series_cmp *out)
+/* Logarithms of x[0..n), or -1 when a value is not above 0. */
+static int logs_of(const double *x, size_t n, double *out)
 {
-	struct series_kept kb = { (double *)before, nb, 0, 0 }, ka = { (double *)after, na, 0, 0 };
-	series_summary(&kb, &out->before);
-	series_summary(&ka, &out->after);
-	out->ci = (struct stats_ratio_ci){ NAN, NAN, NAN };
-	out->mw = (struct stats_mwu){ NAN, NAN, NAN };
-	/* Times per step are read the other way round. */
-	int boot = lower_is_better
-			   ? stats_bootstrap_median_ratio(after, na, before, nb, STATS_RESAMPLES, STATS_SEED, 0.95, &out->ci)
-			   : stats_bootstrap_median_ratio(before, nb, after, na, STATS_RESAMPLES, STATS_SEED, 0.95, &out->ci);
-	out->ok = boot == 0 && stats_mann_whitney(before, nb, after, na, &out->mw) == 0;
-	if (!out->ok)
+	for (size_t i = 0; i < n; i++) {
+		if (!(x[i] > 0))
+			return -1;
+		out[i] = log(x[i]);
+	}
+	return 0;
+}
+
+void series_compare_kept(const struct series_kept *before, const struct series_kept *after, int lower_is_better,
+			 double min_effect, struct series_cmp *out)
+{
+	series_summary(before, &out->before);
+	series_summary(after, &out->after);
+	out->speedup = out->low = out->high = out->p = NAN;
+	out->batches[0] = before->nbatch;
+	out->batches[1] = after->nbatch;
+	double *lb = xmalloc((before->nbatch + 1) * sizeof *lb), *la = xmalloc((after->nbatch + 1) * sizeof *la);
+	struct stats_t_test t;
+	out->ok = logs_of(before->batch, before->nbatch, lb) == 0 && logs_of(after->batch, after->nbatch, la) == 0 &&
+		  stats_welch(lb, before->nbatch, la, after->nbatch, 0.95, &t) == 0;
+	free(lb);
+	free(la);
+	if (!out->ok) {
 		out->verdict = "not enough data";
-	else if (out->mw.p < 0.05 && out->ci.low > 1)
+		return;
+	}
+	/* Times per step are read the other way round: above 1 is always faster. */
+	double sign = lower_is_better ? -1 : 1;
+	out->speedup = exp(sign * t.diff);
+	out->low = exp(lower_is_better ? -t.high : t.low);
+	out->high = exp(lower_is_better ? -t.low : t.high);
+	out->p = t.p;
+	if (!(out->p < 0.05))
+		out->verdict = "no significant change";
+	else if (out->low > 1 + min_effect)
 		out->verdict = "faster";
-	else if (out->mw.p < 0.05 && out->ci.high < 1)
+	else if (out->high < 1 - min_effect)
 		out->verdict = "slower";
 	else
-		out->verdict = "no significant change";
+		out->verdict = "no meaningful change";
 }
 
 static const struct series *first_of_unit(const struct series_set *set, enum tput_unit unit)
@@ -210,7 +319,7 @@ static const struct series *first_of_unit(const struct series_set *set, enum tpu
 }
 
 struct series_unit_cmp *series_compare(const struct series_set *before, const struct series_set *after,
-				       const struct series_keep *how, size_t *n)
+				       const struct series_keep *how, double min_effect, size_t *n)
 {
 	struct series_unit_cmp *out = NULL;
 	size_t cap = 0;
@@ -231,11 +340,12 @@ struct series_unit_cmp *series_compare(const struct series_set *before, const st
 				continue;
 			series_pool(before, unit, how, &c->before, &c->before_nan);
 			series_pool(after, unit, how, &c->after, &c->after_nan);
-			series_compare_values(c->before.v, c->before.n, c->after.v, c->after.n,
-					      tput_unit_lower_is_better(unit), &c->cmp);
+			series_compare_kept(&c->before, &c->after, tput_unit_lower_is_better(unit), min_effect, &c->cmp);
 			free(c->before.v);
 			free(c->after.v);
-			c->before.v = c->after.v = NULL;
+			free(c->before.batch);
+			free(c->after.batch);
+			c->before.v = c->after.v = c->before.batch = c->after.batch = NULL;
 		}
 	}
 	return out;

@@ -13,6 +13,7 @@ struct series_point {
 	double value;
 	long long step;  /* -1 when unknown */
 	long rank;       /* -1 when unknown */
+	double time;     /* the line's clock in seconds; NaN when unknown */
 };
 
 /* The points of a source (or of a compare side's log) in one unit, in input order. */
@@ -51,28 +52,47 @@ int series_keep_parse(struct series_keep *how, const char *text);
 struct series_kept {
 	double *v;
 	size_t n, warmup, dups;
+	/* series_pool: each series' batch medians (stats_batch_medians of its kept values,
+	 * per-step values for a cumulative series), the replicates a comparison tests. */
+	double *batch;
+	size_t nbatch;
+	size_t cumulative;  /* series that were cumulative averages */
 };
 
 void series_keep(const struct series *s, const struct series_keep *how, struct series_kept *out);
-/* Every series of one unit in set, each losing its own warm-up and copies, pooled;
- * their nan counts summed into *nan. */
+
+/* Is s a cumulative average of its clock, as modded-nanogpt's step_avg (train_time / steps
+ * since a step K)? For times per step with a clock and steps: value * (step - K) equals the
+ * clock at every point, for one K (to rounding). Non-zero when so, with K in *since. */
+int series_cumulative(const struct series *s, double *since);
+/* The per-step values of a cumulative series: the clock's difference over the steps'
+ * (ms/step), point i against the point before it of its rank; NaN for the first. */
+void series_per_step(const struct series *s, double *out);
+/* Every series of one unit in set, each losing its own warm-up and copies, pooled, with
+ * each series' batch medians; a cumulative series gives its per-step values. Their nan counts
+ * are summed into *nan. Free out->v and out->batch. */
 void series_pool(const struct series_set *set, enum tput_unit unit, const struct series_keep *how,
 		 struct series_kept *out, size_t *nan);
 /* stats_summarize on a copy: k stays in input order. */
 void series_summary(const struct series_kept *k, struct stats_summary *out);
 
-/* Two samples compared: the speedup is the after/before ratio of medians (before/after when
- * lower_is_better, so that above 1 is always faster) with its bootstrap interval, and a
- * Mann-Whitney test; the verdict needs both to agree at 5%. */
+/* Two sides compared by their batch medians (a series' consecutive values in batches, so
+ * that steps that move together stay in one replicate): Welch's t test on the logarithms of
+ * the batch medians gives the speedup (the ratio of their geometric means, after/before, or
+ * before/after when lower_is_better, so that above 1 is always faster), its 95% interval and
+ * p, all from one statistic. A change inside +-min_effect is no meaningful change. */
 struct series_cmp {
 	struct stats_summary before, after;
-	struct stats_ratio_ci ci;    /* NaN when not ok */
-	struct stats_mwu mw;         /* NaN when not ok */
-	int ok;                      /* enough data for both */
-	const char *verdict;         /* "faster", "slower", "no significant change", "not enough data" */
+	double speedup, low, high, p;  /* NaN when not ok */
+	size_t batches[2];
+	int ok;                        /* at least 2 batches a side, every median above 0 */
+	const char *verdict;           /* "faster", "slower", "no meaningful change" (significant,
+					* but the interval reaches inside +-min_effect), "no
+					* significant change", "not enough data" */
 };
-void series_compare_values(const double *before, size_t nb, const double *after, size_t na,
-			   int lower_is_better, struct series_cmp *out);
+#define SERIES_MIN_EFFECT 0.01
+void series_compare_kept(const struct series_kept *before, const struct series_kept *after, int lower_is_better,
+			 double min_effect, struct series_cmp *out);
 
 enum series_side { SERIES_BOTH, SERIES_BEFORE_ONLY, SERIES_AFTER_ONLY };
 
@@ -87,6 +107,6 @@ struct series_unit_cmp {
 /* The units of before in the order they first appear, then those only in after; *n gets
  * their count. Free with free(). */
 struct series_unit_cmp *series_compare(const struct series_set *before, const struct series_set *after,
-				       const struct series_keep *how, size_t *n);
+				       const struct series_keep *how, double min_effect, size_t *n);
 
 #endif

@@ -1,4 +1,5 @@
-/* stats: robust summaries and the two tests sift-tput's comparisons rest on. */
+/* stats: robust summaries, Student's t tests (Welch and paired) with their intervals, batch
+ * medians, the count tests and Benjamini-Hochberg. */
 #include "stats.h"
 #include "xalloc.h"
 
@@ -115,111 +116,6 @@ size_t stats_rng_below(struct stats_rng *rng, size_t n)
 	return (size_t)(r % n);
 }
 
-static double resample_median(struct stats_rng *rng, const double *x, size_t n, double *scratch)
-{
-	for (size_t i = 0; i < n; i++)
-		scratch[i] = x[stats_rng_below(rng, n)];
-	return stats_median_select(scratch, n);
-}
-
-int stats_bootstrap_median_ratio(const double *before, size_t nb, const double *after, size_t na,
-				 unsigned resamples, uint64_t seed, double confidence,
-				 struct stats_ratio_ci *out)
-{
-	if (nb == 0 || na == 0 || resamples == 0)
-		return -1;
-	double *scratch = xmalloc((nb > na ? nb : na) * sizeof *scratch);
-	memcpy(scratch, before, nb * sizeof *scratch);
-	double mb = stats_median_select(scratch, nb);
-	memcpy(scratch, after, na * sizeof *scratch);
-	double ma = stats_median_select(scratch, na);
-	if (mb == 0) {
-		free(scratch);
-		return -1;
-	}
-	out->ratio = ma / mb;
-	double *ratios = xmalloc(resamples * sizeof *ratios);
-	struct stats_rng rng;
-	stats_rng_seed(&rng, seed);
-	size_t kept = 0;
-	for (unsigned r = 0; r < resamples; r++) {
-		double b = resample_median(&rng, before, nb, scratch);
-		double a = resample_median(&rng, after, na, scratch);
-		if (b != 0)
-			ratios[kept++] = a / b;
-	}
-	qsort(ratios, kept, sizeof *ratios, cmp_double);
-	double tail = (1 - confidence) / 2;
-	out->low = stats_quantile_sorted(ratios, kept, tail);
-	out->high = stats_quantile_sorted(ratios, kept, 1 - tail);
-	free(ratios);
-	free(scratch);
-	return 0;
-}
-
-struct ranked {
-	double v;
-	int side;
-};
-
-static int cmp_ranked(const void *a, const void *b)
-{
-	return cmp_double(&((const struct ranked *)a)->v, &((const struct ranked *)b)->v);
-}
-
-int stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb, struct stats_mwu *out)
-{
-	if (na == 0 || nb == 0)
-		return -1;
-	size_t n = na + nb;
-	struct ranked *all = xmalloc(n * sizeof *all);
-	for (size_t i = 0; i < na; i++)
-		all[i] = (struct ranked){ a[i], 0 };
-	for (size_t i = 0; i < nb; i++)
-		all[na + i] = (struct ranked){ b[i], 1 };
-	qsort(all, n, sizeof *all, cmp_ranked);
-	/* Midranks for ties; sum of t^3 - t over tie groups for the variance correction. */
-	double rank_a = 0, ties = 0;
-	for (size_t i = 0; i < n;) {
-		size_t j = i;
-		while (j < n && all[j].v == all[i].v)
-			j++;
-		double mid = ((double)i + 1 + (double)j) / 2;
-		double t = (double)(j - i);
-		ties += t * t * t - t;
-		for (size_t k = i; k < j; k++)
-			if (all[k].side == 0)
-				rank_a += mid;
-		i = j;
-	}
-	free(all);
-	double n1 = (double)na, n2 = (double)nb, nn = (double)n;
-	out->u = rank_a - n1 * (n1 + 1) / 2;
-	double mu = n1 * n2 / 2;
-	double var = n1 * n2 / 12 * ((nn + 1) - ties / (nn * (nn - 1)));
-	if (var <= 0) {
-		out->z = 0;
-		out->p = 1;
-		return 0;
-	}
-	double d = fabs(out->u - mu) - 0.5;
-	if (d < 0)
-		d = 0;
-	out->z = (out->u >= mu ? d : -d) / sqrt(var);
-	out->p = erfc(fabs(out->z) / sqrt(2.0));
-	if (out->p > 1)
-		out->p = 1;
-	return 0;
-}
-
-static double resample_mean(struct stats_rng *rng, const double *x, size_t n)
-{
-	double sum = 0;
-	for (size_t i = 0; i < n; i++)
-		sum += x[stats_rng_below(rng, n)];
-	return sum / (double)n;
-}
-
 static double mean_of(const double *x, size_t n)
 {
 	double sum = 0;
@@ -228,26 +124,149 @@ static double mean_of(const double *x, size_t n)
 	return sum / (double)n;
 }
 
-int stats_bootstrap_mean_diff(const double *before, size_t nb, const double *after, size_t na,
-			      unsigned resamples, uint64_t seed, double confidence,
-			      struct stats_diff_ci *out)
+/* Sample variance (n - 1 in the denominator), two passes for accuracy. */
+static double variance_of(const double *x, size_t n, double mean)
 {
-	if (nb == 0 || na == 0 || resamples == 0)
-		return -1;
-	out->diff = mean_of(after, na) - mean_of(before, nb);
-	double *diffs = xmalloc(resamples * sizeof *diffs);
-	struct stats_rng rng;
-	stats_rng_seed(&rng, seed);
-	for (unsigned r = 0; r < resamples; r++) {
-		double b = resample_mean(&rng, before, nb);
-		diffs[r] = resample_mean(&rng, after, na) - b;
+	double ss = 0;
+	for (size_t i = 0; i < n; i++)
+		ss += (x[i] - mean) * (x[i] - mean);
+	return ss / (double)(n - 1);
+}
+
+/* The continued fraction of the regularized incomplete beta function I_x(a, b), by the
+ * modified Lentz method; it converges fast for x < (a + 1) / (a + b + 2). */
+static double beta_fraction(double a, double b, double x)
+{
+	const double tiny = 1e-300;
+	double c = 1, d = 1 - (a + b) * x / (a + 1);
+	d = 1 / (fabs(d) < tiny ? tiny : d);
+	double f = d;
+	for (int m = 1; m <= 500; m++) {
+		double m2 = 2.0 * m;
+		for (int half = 0; half < 2; half++) {
+			double num = half == 0 ? m * (b - m) * x / ((a + m2 - 1) * (a + m2))
+					       : -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1));
+			d = 1 + num * d;
+			c = 1 + num / c;
+			d = 1 / (fabs(d) < tiny ? tiny : d);
+			c = fabs(c) < tiny ? tiny : c;
+			f *= d * c;
+			if (half == 1 && fabs(d * c - 1) < 1e-15)
+				return f;
+		}
 	}
-	qsort(diffs, resamples, sizeof *diffs, cmp_double);
-	double tail = (1 - confidence) / 2;
-	out->low = stats_quantile_sorted(diffs, resamples, tail);
-	out->high = stats_quantile_sorted(diffs, resamples, 1 - tail);
-	free(diffs);
+	return f;
+}
+
+/* I_x(a, b), the regularized incomplete beta function, for 0 <= x <= 1. */
+static double incomplete_beta(double a, double b, double x)
+{
+	if (x <= 0)
+		return 0;
+	if (x >= 1)
+		return 1;
+	double front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x));
+	if (x < (a + 1) / (a + b + 2))
+		return front * beta_fraction(a, b, x) / a;
+	return 1 - front * beta_fraction(b, a, 1 - x) / b;
+}
+
+double stats_t_two_sided_p(double t, double df)
+{
+	if (isnan(t) || !(df > 0))
+		return NAN;
+	if (isinf(t))
+		return 0;
+	/* P(|T| >= |t|) = I_{df / (df + t^2)}(df / 2, 1 / 2) */
+	double p = incomplete_beta(df / 2, 0.5, df / (df + t * t));
+	return p > 1 ? 1 : p;
+}
+
+double stats_t_critical(double df, double confidence)
+{
+	if (!(df > 0) || !(confidence > 0 && confidence < 1))
+		return NAN;
+	/* Bisection on the two-sided tail, which falls as t rises. */
+	double alpha = 1 - confidence, lo = 0, hi = 1;
+	while (stats_t_two_sided_p(hi, df) > alpha && hi < 1e300)
+		hi *= 2;
+	for (int i = 0; i < 200 && hi - lo > 1e-13 * hi; i++) {
+		double mid = (lo + hi) / 2;
+		if (stats_t_two_sided_p(mid, df) > alpha)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+/* The interval and p of out->diff with standard error se on out->df degrees of freedom.
+ * A zero se (every replicate equal) is no noise: the difference is certain. */
+static void t_finish(struct stats_t_test *out, double se, double confidence)
+{
+	out->se = se;
+	if (!(se > 0)) {
+		out->t = out->diff == 0 ? 0 : copysign(INFINITY, out->diff);
+		out->p = out->diff == 0 ? 1 : 0;
+		out->low = out->high = out->diff;
+		return;
+	}
+	out->t = out->diff / se;
+	out->p = stats_t_two_sided_p(out->t, out->df);
+	double half = stats_t_critical(out->df, confidence) * se;
+	out->low = out->diff - half;
+	out->high = out->diff + half;
+}
+
+int stats_welch(const double *before, size_t nb, const double *after, size_t na, double confidence,
+		struct stats_t_test *out)
+{
+	if (nb < 2 || na < 2)
+		return -1;
+	double mb = mean_of(before, nb), ma = mean_of(after, na);
+	double vb = variance_of(before, nb, mb) / (double)nb, va = variance_of(after, na, ma) / (double)na;
+	out->paired = 0;
+	out->diff = ma - mb;
+	/* Welch-Satterthwaite degrees of freedom; with no spread on one side, the other's. */
+	double den = vb * vb / (double)(nb - 1) + va * va / (double)(na - 1);
+	out->df = den > 0 ? (vb + va) * (vb + va) / den : (double)(nb + na - 2);
+	t_finish(out, sqrt(vb + va), confidence);
 	return 0;
+}
+
+int stats_paired_t(const double *before, const double *after, size_t n, double confidence,
+		   struct stats_t_test *out)
+{
+	if (n < 2)
+		return -1;
+	double *d = xmalloc(n * sizeof *d);
+	for (size_t i = 0; i < n; i++)
+		d[i] = after[i] - before[i];
+	out->paired = 1;
+	out->diff = mean_of(d, n);
+	out->df = (double)(n - 1);
+	double se = sqrt(variance_of(d, n, out->diff) / (double)n);
+	free(d);
+	t_finish(out, se, confidence);
+	return 0;
+}
+
+size_t stats_batch_medians(const double *x, size_t n, double *out)
+{
+	size_t nb = (size_t)floor(sqrt((double)n));
+	if (nb > STATS_MAX_BATCHES)
+		nb = STATS_MAX_BATCHES;
+	if (nb < 2)
+		return 0;
+	double *scratch = xmalloc(n * sizeof *scratch);
+	/* Batch b holds x[b*n/nb, (b+1)*n/nb): sizes differ by one at most. */
+	for (size_t b = 0; b < nb; b++) {
+		size_t from = b * n / nb, to = (b + 1) * n / nb;
+		memcpy(scratch, x + from, (to - from) * sizeof *scratch);
+		out[b] = stats_median_select(scratch, to - from);
+	}
+	free(scratch);
+	return nb;
 }
 
 /* The normal quantile of the interval: 1.959964 for 95%, by bisection on erfc. */

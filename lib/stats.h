@@ -1,5 +1,5 @@
-/* stats: summaries (quantiles, spread), a seeded PRNG, bootstrap CIs (ratio of medians, difference
- * of means), Mann-Whitney U, two-proportion and two-rate tests, Benjamini-Hochberg q-values. */
+/* stats: summaries (quantiles, spread), a seeded PRNG, Student's t tests (Welch, paired) with
+ * their intervals, batch medians, two-proportion and two-rate tests, Benjamini-Hochberg. */
 #ifndef SIFT_STATS_H
 #define SIFT_STATS_H
 
@@ -27,33 +27,37 @@ uint64_t stats_rng_next(struct stats_rng *rng);
 /* Uniform index in [0, n), n > 0. */
 size_t stats_rng_below(struct stats_rng *rng, size_t n);
 
-struct stats_ratio_ci {
-	double ratio;     /* median(after) / median(before) */
-	double low, high; /* percentile interval of the bootstrap ratios */
-};
-/* Bootstrap both samples independently `resamples` times with `seed`; confidence in (0,1).
- * Returns -1 when a side is empty or a median is 0. */
-int stats_bootstrap_median_ratio(const double *before, size_t nb, const double *after, size_t na,
-				 unsigned resamples, uint64_t seed, double confidence,
-				 struct stats_ratio_ci *out);
+/* Student's t distribution with df degrees of freedom (df > 0, fractional allowed): the
+ * two-sided tail P(|T| >= |t|), and the t whose two-sided tail is 1 - confidence. */
+double stats_t_two_sided_p(double t, double df);
+double stats_t_critical(double df, double confidence);
 
-struct stats_mwu {
-	double u;       /* U of the first sample */
-	double z;       /* normal approximation, tie- and continuity-corrected */
-	double p;       /* two-sided p-value */
+/* A difference of means (after - before) and its test, both from one t statistic: the
+ * interval excludes 0 exactly when p < 1 - confidence. */
+struct stats_t_test {
+	double diff;      /* mean(after) - mean(before); paired: the mean of the differences */
+	double low, high; /* diff -+ t_critical(df) * se */
+	double se, t, df, p;
+	int paired;
 };
-/* Mann-Whitney U test of a against b. Returns -1 when a side is empty. */
-int stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb, struct stats_mwu *out);
+/* Welch's test of two independent samples (each n >= 2; unequal variances). Returns -1
+ * when a side has fewer than 2 values. */
+int stats_welch(const double *before, size_t nb, const double *after, size_t na, double confidence,
+		struct stats_t_test *out);
+/* The paired t test of after[i] - before[i], i < n (n >= 2), else -1. */
+int stats_paired_t(const double *before, const double *after, size_t n, double confidence,
+		   struct stats_t_test *out);
+
+/* Batch medians of a series (consecutive values, so that autocorrelation stays inside a
+ * batch): floor(sqrt(n)) batches of near-equal size, at most STATS_MAX_BATCHES, into out
+ * (room for that many). Returns the number of batches; 0 when n < 4. */
+#define STATS_MAX_BATCHES 30u
+size_t stats_batch_medians(const double *x, size_t n, double *out);
 
 /* A difference (after - before) and its interval. */
 struct stats_diff_ci {
 	double diff, low, high;
 };
-/* Bootstrap of mean(after) - mean(before), each side resampled apart, percentile interval.
- * Returns -1 when a side is empty. */
-int stats_bootstrap_mean_diff(const double *before, size_t nb, const double *after, size_t na,
-			      unsigned resamples, uint64_t seed, double confidence,
-			      struct stats_diff_ci *out);
 /* Two proportions c0/n0 and c1/n1: the difference with its Wald interval and the pooled
  * z-test's two-sided p. Treats samples as independent, which profiles' are not (a thread
  * sampled in one state stays in it): optimistic. Returns -1 when a side has no trials. */
@@ -67,7 +71,5 @@ int stats_two_rate(uint64_t c0, double w0, uint64_t c1, double w1, double confid
  * would be called). */
 void stats_bh(const double *p, size_t n, double *q);
 
-#define STATS_SEED 0x5eed5eedULL
-#define STATS_RESAMPLES 4000u
 
 #endif

@@ -266,6 +266,7 @@ void tputout_compare(FILE *out, const struct series_unit_cmp *c, size_t n, const
 		{ "unit", TABLE_STR, 0 }, { "before_n", TABLE_UINT, 0 }, { "after_n", TABLE_UINT, 0 },
 		{ "before_median", TABLE_REAL, 4 }, { "after_median", TABLE_REAL, 4 },
 		{ "before_cv_pct", TABLE_PCT, 0 }, { "after_cv_pct", TABLE_PCT, 0 },
+		{ "before_batches", TABLE_UINT, 0 }, { "after_batches", TABLE_UINT, 0 },
 		{ "speedup", TABLE_REAL, 4 }, { "ci_low", TABLE_REAL, 4 }, { "ci_high", TABLE_REAL, 4 },
 		{ "p_value", TABLE_REAL, 6 }, { "verdict", TABLE_STR, 0 },
 	};
@@ -282,11 +283,15 @@ void tputout_compare(FILE *out, const struct series_unit_cmp *c, size_t n, const
 		table_set_str(t, 0, u, strlen(u));
 		table_set_uint(t, 1, c[i].before.n);
 		table_set_uint(t, 2, c[i].after.n);
-		double f[] = { m->before.median, m->after.median, m->before.cv_pct, m->after.cv_pct,
-			       m->ci.ratio, m->ci.low, m->ci.high, m->mw.p };
+		double f[] = { m->before.median, m->after.median, m->before.cv_pct, m->after.cv_pct };
 		for (size_t j = 0; j < sizeof f / sizeof f[0]; j++)
 			table_set_real(t, 3 + j, f[j]);
-		table_set_str(t, 11, m->verdict, strlen(m->verdict));
+		table_set_uint(t, 7, m->batches[0]);
+		table_set_uint(t, 8, m->batches[1]);
+		double g[] = { m->speedup, m->low, m->high, m->p };
+		for (size_t j = 0; j < sizeof g / sizeof g[0]; j++)
+			table_set_real(t, 9 + j, g[j]);
+		table_set_str(t, 13, m->verdict, strlen(m->verdict));
 	}
 	if (format == TABLE_TEXT) {
 		text_note(out, how, bad);
@@ -294,11 +299,17 @@ void tputout_compare(FILE *out, const struct series_unit_cmp *c, size_t n, const
 		putc('\n', out);
 		table_write(t, out, format, 0);
 		putc('\n', out);
-		for (size_t i = 0; i < n; i++)
-			if (c[i].side == SERIES_BOTH)
-				fprintf(out, "%s: %s: speedup %.4f (95%% CI %.4f to %.4f), Mann-Whitney p %.3g\n",
-					tput_unit_names[c[i].unit], c[i].cmp.verdict, c[i].cmp.ci.ratio, c[i].cmp.ci.low,
-					c[i].cmp.ci.high, c[i].cmp.mw.p);
+		for (size_t i = 0; i < n; i++) {
+			const struct series_unit_cmp *u = &c[i];
+			if (u->side != SERIES_BOTH)
+				continue;
+			fprintf(out, "%s: %s: speedup %.4f (95%% CI %.4f to %.4f), Welch t on %zu and %zu batch medians, p %.3g\n",
+				tput_unit_names[u->unit], u->cmp.verdict, u->cmp.speedup, u->cmp.low, u->cmp.high,
+				u->cmp.batches[0], u->cmp.batches[1], u->cmp.p);
+			if (u->before.cumulative || u->after.cumulative)
+				fprintf(out, "%s: a cumulative average (the clock over the steps): compared as per-step "
+					"values, the clock's differences\n", tput_unit_names[u->unit]);
+		}
 	} else {
 		table_write(t, out, format, 0);
 	}

@@ -87,7 +87,7 @@ static void sink(void *ctx, unsigned long lineno, enum tput_result res, const st
 		unsigned char unit = (unsigned char)pt->unit;
 		put_record(rd->out, REC_NAN, lineno, &unit, 1);
 	} else if (rd->collect) {
-		struct point_rec rec = { { pt->value, pt->step, pt->rank }, (unsigned char)pt->unit };
+		struct point_rec rec = { { pt->value, pt->step, pt->rank, pt->time }, (unsigned char)pt->unit };
 		put_record(rd->out, REC_POINT, lineno, &rec, sizeof rec);
 	} else {
 		/* Straight into the record: one copy less per row. */

@@ -66,7 +66,7 @@ static void test_self_shares(void **state)
 	(void)state;
 	struct fixture f;
 	sums(&f, &by_frame);
-	struct diff_base base = { { KEY_FRAME, KEY_FRAME }, 1, 0, { 0, 0 }, { 100, 100 }, { NULL, NULL }, { 0, 0 }, { NULL, NULL }, 1 };
+	struct diff_base base = { { KEY_FRAME, KEY_FRAME }, 1, 0, { 0, 0 }, { 100, 100 }, { NULL, NULL }, { 0, 0 }, { NULL, NULL }, NULL, 0, 1 };
 	diff *d = diff_new(f.a[0], f.a[1], &base);
 	/* m has no self samples on either side: left out. By the size of the change. */
 	assert_int_equal(diff_row_count(d), 4);
@@ -82,7 +82,7 @@ static void test_self_shares(void **state)
 	assert_true(r[2].count[1] == 0 && r[2].delta == -10.0);
 	assert_string_equal(diff_key(d, &r[3], 0, &len), "b");
 	assert_true(r[3].delta == 0.0);
-	table *t = diff_table(d, 0);
+	table *t = diff_table(d, 0, 0);
 	char *text = written(t, TABLE_TSV);
 	assert_string_equal(text,
 		"frame\tbefore\tafter\tbefore_pct\tafter_pct\tdelta_pts\tratio\tflag\tdelta_ci_low\tdelta_ci_high\tp_value\tq_value\tsig\n"
@@ -92,7 +92,7 @@ static void test_self_shares(void **state)
 		"b\t30\t30\t30.00\t30.00\t0.00\t1.00\t\t-12.70\t12.70\t1.0000\t1.0000\t\n");
 	free(text);
 	table_free(t);
-	t = diff_table(d, 1);
+	t = diff_table(d, 1, 0);
 	assert_int_equal(table_rows(t), 1);
 	table_free(t);
 	diff_free(d);
@@ -105,9 +105,9 @@ static void test_total_and_ties(void **state)
 	struct fixture f;
 	sums(&f, &by_frame);
 	/* Shares of 200 samples each: equal changes tie on samples, then on key text. */
-	struct diff_base base = { { KEY_FRAME, KEY_FRAME }, 1, 1, { 0, 0 }, { 200, 200 }, { NULL, NULL }, { 0, 0 }, { NULL, NULL }, 1 };
+	struct diff_base base = { { KEY_FRAME, KEY_FRAME }, 1, 1, { 0, 0 }, { 200, 200 }, { NULL, NULL }, { 0, 0 }, { NULL, NULL }, NULL, 0, 1 };
 	diff *d = diff_new(f.a[0], f.a[1], &base);
-	table *t = diff_table(d, 0);
+	table *t = diff_table(d, 0, 0);
 	char *text = written(t, TABLE_TSV);
 	assert_string_equal(text,
 		"frame\tbefore_total\tafter_total\tbefore_pct\tafter_pct\tdelta_pts\tratio\tflag\tdelta_ci_low\tdelta_ci_high\tp_value\tq_value\tsig\n"
@@ -128,7 +128,7 @@ static void test_total_and_ties(void **state)
 	add(p[1], "y", 10);
 	add(p[1], "x", 10);
 	agg *a[2] = { agg_new(p[0], KEY_FRAME), agg_new(p[1], KEY_FRAME) };
-	struct diff_base b2 = { { KEY_FRAME, KEY_FRAME }, 1, 0, { 0, 0 }, { 20, 20 }, { NULL, NULL }, { 0, 0 }, { NULL, NULL }, 1 };
+	struct diff_base b2 = { { KEY_FRAME, KEY_FRAME }, 1, 0, { 0, 0 }, { 20, 20 }, { NULL, NULL }, { 0, 0 }, { NULL, NULL }, NULL, 0, 1 };
 	d = diff_new(a[0], a[1], &b2);
 	size_t len;
 	assert_string_equal(diff_key(d, &diff_rows(d)[0], 0, &len), "x");
@@ -146,9 +146,9 @@ static void test_per_work(void **state)
 	struct fixture f;
 	sums(&f, &by_frame);
 	/* 50 units before, 100 after: samples per 1,000 units. */
-	struct diff_base base = { { KEY_FRAME, KEY_FRAME }, 1, 0, { 50, 100 }, { 100, 100 }, { NULL, NULL }, { 0, 0 }, { NULL, NULL }, 1 };
+	struct diff_base base = { { KEY_FRAME, KEY_FRAME }, 1, 0, { 50, 100 }, { 100, 100 }, { NULL, NULL }, { 0, 0 }, { NULL, NULL }, NULL, 0, 1 };
 	diff *d = diff_new(f.a[0], f.a[1], &base);
-	table *t = diff_table(d, 0);
+	table *t = diff_table(d, 0, 0);
 	char *text = written(t, TABLE_TSV);
 	assert_string_equal(text,
 		"frame\tbefore\tafter\tbefore_rate\tafter_rate\tdelta_rate\tratio\tflag\tdelta_ci_low\tdelta_ci_high\tp_value\tq_value\tsig\n"
@@ -171,9 +171,9 @@ static void test_pairs(void **state)
 	add(p[1], "thread (2): u;a", 10);
 	const struct agg_spec spec = { { KEY_THREAD, KEY_FRAME }, 2, NULL, 0 };
 	agg *a[2] = { agg_new_spec(p[0], &spec), agg_new_spec(p[1], &spec) };
-	struct diff_base base = { { KEY_THREAD, KEY_FRAME }, 2, 0, { 0, 0 }, { 10, 40 }, { NULL, NULL }, { 0, 0 }, { NULL, NULL }, 1 };
+	struct diff_base base = { { KEY_THREAD, KEY_FRAME }, 2, 0, { 0, 0 }, { 10, 40 }, { NULL, NULL }, { 0, 0 }, { NULL, NULL }, NULL, 0, 1 };
 	diff *d = diff_new(a[0], a[1], &base);
-	table *t = diff_table(d, 0);
+	table *t = diff_table(d, 0, 0);
 	char *text = written(t, TABLE_TSV);
 	assert_string_equal(text,
 		"thread\tframe\tbefore\tafter\tbefore_pct\tafter_pct\tdelta_pts\tratio\tflag\tdelta_ci_low\tdelta_ci_high\tp_value\tq_value\tsig\n"
@@ -209,28 +209,28 @@ static void run_any(void *arg)
 	exit(diff_check_any(a->d, a->points));
 }
 
-/* --fail-if-any-grows: every row whose interval starts above the limit, in table order;
- * NAN gates nothing. */
+/* --fail-if-any-grows: every significant row whose interval starts above the limit, in
+ * table order; NAN gates nothing. */
 static void test_any_grows(void **state)
 {
 	(void)state;
 	err_set_prog("sift-diff");
 	struct fixture f;
 	sums(&f, &by_frame);
-	struct diff_base base = { { KEY_FRAME, KEY_FRAME }, 1, 0, { 0, 0 }, { 100, 100 }, { NULL, NULL }, { 0, 0 }, { NULL, NULL }, 1 };
+	struct diff_base base = { { KEY_FRAME, KEY_FRAME }, 1, 0, { 0, 0 }, { 100, 100 }, { NULL, NULL }, { 0, 0 }, { NULL, NULL }, NULL, 0, 1 };
 	diff *d = diff_new(f.a[0], f.a[1], &base);
 	struct captured c;
 	struct any a = { d, 5 };
 	capture_run(run_any, &a, &c);
 	assert_int_equal(c.status, 1);
 	assert_string_equal(c.err, "sift-diff: d grew by 30.00 points (95% interval 21.02 to 38.98; limit 5)\n");
-	a.points = -40; /* a (-33.58 low), c (-15.88) and b (-12.70) too, d first: table order */
+	a.points = -40; /* a (-33.58 low) and c (-15.88) too, d first: table order; b's interval
+			 * (-12.70 to 12.70) starts above -40 too, but b did not change significantly */
 	capture_run(run_any, &a, &c);
 	assert_int_equal(c.status, 1);
 	assert_string_equal(c.err, "sift-diff: d grew by 30.00 points (95% interval 21.02 to 38.98; limit -40)\n"
 				   "sift-diff: a grew by -20.00 points (95% interval -33.58 to -6.42; limit -40)\n"
-				   "sift-diff: c grew by -10.00 points (95% interval -15.88 to -4.12; limit -40)\n"
-				   "sift-diff: b grew by 0.00 points (95% interval -12.70 to 12.70; limit -40)\n");
+				   "sift-diff: c grew by -10.00 points (95% interval -15.88 to -4.12; limit -40)\n");
 	a.points = NAN;
 	capture_run(run_any, &a, &c);
 	assert_int_equal(c.status, 0);
@@ -245,7 +245,7 @@ static void test_gates(void **state)
 	err_set_prog("sift-diff");
 	struct fixture f;
 	sums(&f, &by_frame);
-	struct diff_base base = { { KEY_FRAME, KEY_FRAME }, 1, 0, { 0, 0 }, { 100, 100 }, { NULL, NULL }, { 0, 0 }, { NULL, NULL }, 1 };
+	struct diff_base base = { { KEY_FRAME, KEY_FRAME }, 1, 0, { 0, 0 }, { 100, 100 }, { NULL, NULL }, { 0, 0 }, { NULL, NULL }, NULL, 0, 1 };
 	diff *d = diff_new(f.a[0], f.a[1], &base);
 	/* KEY is given by length: "d:5" names d. A gate fires on the interval's low end: a's
 	 * delta is -20 in [-33.58, -6.42], above -40 for sure but not surely above -25. A key in
@@ -279,8 +279,9 @@ static void test_gates(void **state)
 	release(&f);
 }
 
-/* Two inputs per side: each input's share is a replicate (Mann-Whitney p, bootstrap
- * interval of the mean share's change); significant rows first unless sort_delta. */
+/* Two inputs per side: each input's share is a replicate, and one t statistic gives the
+ * interval and p (Welch's; paired when base.pair says which inputs go together). Reference
+ * values from mpmath. */
 static void test_replicates(void **state)
 {
 	(void)state;
@@ -305,29 +306,53 @@ static void test_replicates(void **state)
 				  .inputs = { before, after }, .ninputs = { 2, 2 },
 				  .input_samples = { samples, samples } };
 	diff *d = diff_new(sum[0], sum[1], &base);
-	assert_string_equal(diff_method(d), "Mann-Whitney over inputs");
+	assert_string_equal(diff_method(d), "Welch t test over inputs");
+	assert_string_equal(diff_test_name(d), "welch-t");
+	assert_false(diff_paired(d));
 	const struct diff_row *r = diff_rows(d);
 	size_t len;
 	assert_string_equal(diff_key(d, &r[0], 0, &len), "a");
 	assert_true(r[0].delta == -18.0);
-	/* Resampled means are 58..60 and 40..42: each extreme has 1/16 > 2.5% chance. */
-	assert_true(r[0].ci_low == -20.0 && r[0].ci_high == -16.0);
-	assert_true(fabs(r[0].p - 0.2453) < 0.0001); /* 2 against 2 can never be significant */
-	assert_true(r[0].q == r[0].p && !r[0].significant);
-	assert_int_equal(diff_significant_count(d), 0);
+	/* Shares 60, 58 against 40, 42: se sqrt(2), 2 df, t -12.73. */
+	assert_true(fabs(r[0].ci_low + 24.084869844593311) < 1e-9 && fabs(r[0].ci_high + 11.915130155406689) < 1e-9);
+	assert_true(fabs(r[0].p - 0.006116265326381102) < 1e-12);
+	assert_true(r[0].tested && r[0].q == r[0].p && r[0].significant); /* b's p is the same */
+	assert_int_equal(diff_significant_count(d), 2);
+	assert_int_equal(diff_tested_count(d), 2);
 	/* Each side's spread over its inputs: a is 58 or 60 before, 40 or 42 after. */
 	assert_true(diff_has_spread(d));
 	assert_true(r[0].spread[0][0] == 58.0 && r[0].spread[0][1] == 59.0 && r[0].spread[0][2] == 60.0);
 	assert_true(r[0].spread[1][0] == 40.0 && r[0].spread[1][1] == 41.0 && r[0].spread[1][2] == 42.0);
-	table *t = diff_table(d, 1);
+	table *t = diff_table(d, 1, DIFF_TABLE_TEST);
 	char *text = written(t, TABLE_TSV);
 	assert_string_equal(text, "frame\tbefore\tafter\tbefore_pct\tafter_pct\tdelta_pts\tratio\tflag\t"
-				  "delta_ci_low\tdelta_ci_high\tp_value\tq_value\tsig\tbefore_min\t"
+				  "delta_ci_low\tdelta_ci_high\tp_value\tq_value\tsig\ttest\tbefore_min\t"
 				  "before_median\tbefore_max\tafter_min\tafter_median\tafter_max\n"
-				  "a\t118\t82\t59.00\t41.00\t-18.00\t0.69\t\t-20.00\t-16.00\t0.2453\t"
-				  "0.2453\t\t58.00\t59.00\t60.00\t40.00\t41.00\t42.00\n");
+				  "a\t118\t82\t59.00\t41.00\t-18.00\t0.69\t\t-24.08\t-11.92\t0.0061\t"
+				  "0.0061\t*\twelch-t\t58.00\t59.00\t60.00\t40.00\t41.00\t42.00\n");
 	free(text);
 	table_free(t);
+	diff_free(d);
+	/* Paired, input 0 with input 0: differences -20 and -16, se 2 on 1 df. */
+	const size_t pair[2] = { 0, 1 };
+	base.pair = pair;
+	d = diff_new(sum[0], sum[1], &base);
+	r = diff_rows(d);
+	assert_true(diff_paired(d));
+	assert_string_equal(diff_test_name(d), "paired-t");
+	assert_string_equal(diff_key(d, &r[0], 0, &len), "a");
+	assert_true(fabs(r[0].p - 0.070446574954554549) < 1e-12);
+	assert_true(fabs(r[0].ci_low + 43.412409472349409) < 1e-9 && fabs(r[0].ci_high - 7.4124094723494093) < 1e-9);
+	assert_false(r[0].significant);
+	diff_free(d);
+	/* Keys below --min-share on both sides keep interval and p, but are not tested. */
+	base.pair = NULL;
+	base.min_share = 60;
+	d = diff_new(sum[0], sum[1], &base);
+	r = diff_rows(d);
+	assert_int_equal(diff_tested_count(d), 0);
+	assert_int_equal(diff_significant_count(d), 0);
+	assert_true(!r[0].tested && isnan(r[0].q) && fabs(r[0].p - 0.006116265326381102) < 1e-12);
 	diff_free(d);
 	for (int s = 0; s < 2; s++) {
 		agg_free(sum[s]);
@@ -353,7 +378,8 @@ static void test_significant_first(void **state)
 	agg *a[2] = { agg_new_spec(p[0], &by_frame), agg_new_spec(p[1], &by_frame) };
 	struct diff_base base = { .keys = { KEY_FRAME, KEY_FRAME }, .nkeys = 1, .samples = { 100, 100 } };
 	diff *d = diff_new(a[0], a[1], &base);
-	assert_string_equal(diff_method(d), "two-proportion test, optimistic");
+	assert_string_equal(diff_method(d), "two-proportion test of counts: sampling noise only");
+	assert_string_equal(diff_test_name(d), "counts-sampling-noise-only");
 	assert_int_equal(diff_significant_count(d), 2);
 	const struct diff_row *r = diff_rows(d);
 	size_t len;
@@ -373,6 +399,46 @@ static void test_significant_first(void **state)
 		agg_free(a[s]);
 		prof_free(p[s]);
 	}
+}
+
+/* Inputs pair by label, else by the part of their file names that differs within a side. */
+static void test_pair_inputs(void **state)
+{
+	(void)state;
+	size_t pair[4];
+	char *b1[] = { "run1/rank0.txt", "run1/rank1.txt", "run1/rank2.txt" };
+	char *a1[] = { "run2/rank2.txt", "run2/rank0.txt", "run2/rank1.txt" };
+	char **files[2] = { b1, a1 };
+	size_t n[2] = { 3, 3 };
+	assert_string_equal(diff_pair_inputs(files, n, NULL, 0, pair), "file name");
+	assert_true(pair[0] == 1 && pair[1] == 2 && pair[2] == 0);
+	/* tp0..tp3 before and after, prefixes and suffixes of their own. */
+	char *b2[] = { "before-tp0.txt", "before-tp1.txt", "before-tp2.txt", "before-tp3.txt" };
+	char *a2[] = { "x/after-tp0.prof", "x/after-tp1.prof", "x/after-tp2.prof", "x/after-tp3.prof" };
+	files[0] = b2, files[1] = a2, n[0] = n[1] = 4;
+	assert_string_equal(diff_pair_inputs(files, n, NULL, 0, pair), "file name");
+	assert_true(pair[0] == 0 && pair[1] == 1 && pair[2] == 2 && pair[3] == 3);
+	/* rank10..rank11 keep their digits: they are not ranks 0 and 1. */
+	char *b3[] = { "rank10.txt", "rank11.txt" }, *a3[] = { "rank0.txt", "rank1.txt" };
+	files[0] = b3, files[1] = a3, n[0] = n[1] = 2;
+	assert_null(diff_pair_inputs(files, n, NULL, 0, pair));
+	/* Different ranks, different counts, one input: no pairs. */
+	char *b4[] = { "rank0.txt", "rank1.txt" }, *a4[] = { "rank2.txt", "rank3.txt" };
+	files[0] = b4, files[1] = a4;
+	assert_null(diff_pair_inputs(files, n, NULL, 0, pair));
+	n[1] = 1;
+	assert_null(diff_pair_inputs(files, n, NULL, 0, pair));
+	n[0] = 1;
+	assert_null(diff_pair_inputs(files, n, NULL, 0, pair));
+	/* Labels name the pairs when every input has one. */
+	char *labels[] = { "r0=rank0.txt", "r1=rank1.txt", "r1=rank2.txt", "r0=rank3.txt" };
+	n[0] = n[1] = 2;
+	assert_string_equal(diff_pair_inputs(files, n, labels, 4, pair), "label");
+	assert_true(pair[0] == 1 && pair[1] == 0);
+	/* Two inputs with one name pair with nothing. */
+	char *b5[] = { "a/rank0.txt", "b/rank0.txt" }, *a5[] = { "c/rank0.txt", "d/rank1.txt" };
+	files[0] = b5, files[1] = a5;
+	assert_null(diff_pair_inputs(files, n, NULL, 0, pair));
 }
 
 static void test_folded(void **state)
@@ -403,6 +469,7 @@ int main(void)
 		cmocka_unit_test(test_any_grows),
 		cmocka_unit_test(test_replicates),
 		cmocka_unit_test(test_significant_first),
+		cmocka_unit_test(test_pair_inputs),
 		cmocka_unit_test(test_folded),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -19,7 +19,7 @@ static struct series *fill(struct series_set *set, const char *source, enum tput
 {
 	struct series *s = series_get(set, source, unit);
 	for (size_t i = 0; i < n; i++)
-		series_add(s, (struct series_point){ v[i], st ? st[i] : -1, rk ? rk[i] : -1 });
+		series_add(s, (struct series_point){ v[i], st ? st[i] : -1, rk ? rk[i] : -1, NAN });
 	return s;
 }
 
@@ -35,7 +35,7 @@ static void test_get_by_source_and_unit(void **state)
 	(void)state;
 	struct series_set set = { NULL, 0, 0 };
 	struct series *a = series_get(&set, "a.log", TPUT_TOKENS_S);
-	series_add(a, (struct series_point){ 1, 1, 0 });
+	series_add(a, (struct series_point){ 1, 1, 0, NAN });
 	series_get(&set, "a.log", TPUT_IT_S)->nan++;
 	series_get(&set, "b.log", TPUT_TOKENS_S);
 	assert_int_equal(set.n, 3);
@@ -220,51 +220,135 @@ static void test_pool_and_summary(void **state)
 	assert_int_equal(sum.n, 3);
 	assert_true(sum.median == 3 && sum.min == 1 && sum.max == 7);
 	assert_values(&k, (const double[]){ 1, 3, 7 }, 3);  /* order kept */
+	assert_int_equal(k.nbatch, 0);   /* 2 and 1 values: too few for batches */
+	assert_int_equal(k.cumulative, 0);
 	free(k.v);
+	free(k.batch);
 	series_set_free(&set);
+}
+
+/* A kept sample of n values with their batch medians, as series_pool makes it. */
+static struct series_kept kept_of(const double *v, size_t n, double *batch)
+{
+	struct series_kept k = { (double *)v, n, 0, 0, batch, 0, 0 };
+	k.nbatch = stats_batch_medians(v, n, batch);
+	return k;
 }
 
 static void test_compare_faster_and_slower(void **state)
 {
 	(void)state;
 	const double b[] = { 100, 100, 100, 100, 100 }, a[] = { 200, 200, 200, 200, 200 };
+	double bb[STATS_MAX_BATCHES], ab[STATS_MAX_BATCHES];
+	struct series_kept kb = kept_of(b, 5, bb), ka = kept_of(a, 5, ab);
 	struct series_cmp c;
-	series_compare_values(b, 5, a, 5, 0, &c);
+	series_compare_kept(&kb, &ka, 0, SERIES_MIN_EFFECT, &c);
 	assert_int_equal(c.ok, 1);
+	assert_true(c.batches[0] == 2 && c.batches[1] == 2);
 	assert_string_equal(c.verdict, "faster");
-	/* Every resample's medians are 100 and 200. */
-	assert_true(c.ci.ratio == 2 && c.ci.low == 2 && c.ci.high == 2);
+	/* No spread in any batch: the ratio is certain. */
+	near(c.speedup, 2);
+	near(c.low, 2);
+	near(c.high, 2);
+	assert_true(c.p == 0);
 	assert_true(c.before.median == 100 && c.after.median == 200);
-	/* U = 0; ties: 2 groups of 5, variance 25/12 * (11 - 240/90) = 625/36; |z| = 12 / (25/6) */
-	assert_true(c.mw.u == 0);
-	near(c.mw.z, -2.88);
-	near(c.mw.p, erfc(2.88 / sqrt(2.0)));
 	/* The same figures as times per step: twice the time is half the speed. */
-	series_compare_values(b, 5, a, 5, 1, &c);
+	series_compare_kept(&kb, &ka, 1, SERIES_MIN_EFFECT, &c);
 	assert_string_equal(c.verdict, "slower");
-	assert_true(c.ci.ratio == 0.5 && c.ci.low == 0.5 && c.ci.high == 0.5);
+	near(c.speedup, 0.5);
+	near(c.low, 0.5);
+	near(c.high, 0.5);
+}
+
+/* Significant, but inside +-1%: no meaningful change; with --min-effect 0, faster. Batch
+ * medians 100, 100.1 against 100.5, 100.6: the speedup 1.005 with 6 df. */
+static void test_compare_min_effect(void **state)
+{
+	(void)state;
+	double bb[] = { 100, 100.1, 100, 100.1 }, ab[] = { 100.5, 100.6, 100.5, 100.6 };
+	struct series_kept kb = { bb, 4, 0, 0, bb, 4, 0 }, ka = { ab, 4, 0, 0, ab, 4, 0 };
+	struct series_cmp c;
+	series_compare_kept(&kb, &ka, 0, SERIES_MIN_EFFECT, &c);
+	assert_true(c.p < 0.001 && c.low > 1.003 && c.high < 1.007);
+	assert_true(fabs(c.speedup - exp((log(100.5) + log(100.6) - log(100) - log(100.1)) / 2)) < 1e-12);
+	assert_string_equal(c.verdict, "no meaningful change");
+	series_compare_kept(&kb, &ka, 0, 0, &c);
+	assert_string_equal(c.verdict, "faster");
+	series_compare_kept(&kb, &ka, 1, 0, &c);
+	assert_string_equal(c.verdict, "slower");
 }
 
 static void test_compare_no_change_and_too_little(void **state)
 {
 	(void)state;
 	const double x[] = { 1, 2, 3, 4, 5 };
+	double xb[STATS_MAX_BATCHES], yb[STATS_MAX_BATCHES];
+	struct series_kept kx = kept_of(x, 5, xb);
 	struct series_cmp c;
-	series_compare_values(x, 5, x, 5, 0, &c);
+	series_compare_kept(&kx, &kx, 0, SERIES_MIN_EFFECT, &c);
 	assert_int_equal(c.ok, 1);
 	assert_string_equal(c.verdict, "no significant change");
-	assert_true(c.ci.ratio == 1);
-	assert_true(c.mw.u == 12.5 && c.mw.z == 0 && c.mw.p == 1);
-	series_compare_values(x, 0, x, 5, 0, &c);
+	assert_true(c.speedup == 1 && c.p == 1);
+	/* Fewer than 4 values: fewer than 2 batches, no spread to test against. */
+	struct series_kept few = kept_of(x, 3, yb);
+	series_compare_kept(&few, &kx, 0, SERIES_MIN_EFFECT, &c);
 	assert_int_equal(c.ok, 0);
 	assert_string_equal(c.verdict, "not enough data");
-	assert_true(isnan(c.ci.ratio) && isnan(c.ci.low) && isnan(c.mw.p));
-	assert_int_equal(c.before.n, 0);
-	assert_true(c.after.median == 3);
-	/* A median of 0 has no ratio. */
-	const double z[] = { 0, 0, 0 };
-	series_compare_values(z, 3, x, 5, 0, &c);
+	assert_true(isnan(c.speedup) && isnan(c.low) && isnan(c.p));
+	assert_true(c.before.n == 3 && c.after.median == 3);
+	/* A batch median of 0 has no ratio. */
+	const double z[] = { 0, 0, 0, 0 };
+	struct series_kept kz = kept_of(z, 4, yb);
+	series_compare_kept(&kz, &kx, 0, SERIES_MIN_EFFECT, &c);
 	assert_string_equal(c.verdict, "not enough data");
+}
+
+/* modded-nanogpt's step_avg: train_time / (step - 10), the clock in ms; per-step values are
+ * the clock's differences over the steps'. A per-step series with a clock is not cumulative. */
+static void test_cumulative(void **state)
+{
+	(void)state;
+	struct series_set set = { NULL, 0, 0 };
+	struct series *s = series_get(&set, "a.log", TPUT_MS_STEP);
+	const double per[] = { 250, 260, 240, 255, 245, 250, 300, 250 };
+	double clock = 0;
+	for (int i = 0; i < 8; i++) {
+		clock += per[i];
+		/* printed to 2 decimals, as the log does */
+		double avg = round(clock / (i + 1) * 100) / 100;
+		series_add(s, (struct series_point){ avg, 11 + i, -1, clock / 1000 });
+	}
+	double since;
+	assert_true(series_cumulative(s, &since));
+	assert_true(fabs(since - 10) < 0.01);
+	double out[8];
+	series_per_step(s, out);
+	assert_true(isnan(out[0]));
+	for (int i = 1; i < 8; i++)
+		assert_true(fabs(out[i] - per[i]) < 1e-9);
+	struct series_kept k;
+	size_t nan;
+	series_pool(&set, TPUT_MS_STEP, &(struct series_keep){ 0, 0, 0 }, &k, &nan);
+	assert_int_equal(k.cumulative, 1);
+	assert_int_equal(k.n, 7);
+	for (int i = 0; i < 7; i++)
+		assert_true(fabs(k.v[i] - per[i + 1]) < 1e-9);
+	assert_int_equal(k.nbatch, 2);   /* floor(sqrt(7)): 260 240 255, 245 250 300 250 */
+	assert_true(fabs(k.batch[0] - 255) < 1e-9 && fabs(k.batch[1] - 250) < 1e-9);
+	free(k.v);
+	free(k.batch);
+	/* The same clock with the per-step figures themselves: not cumulative. */
+	struct series *t = series_get(&set, "b.log", TPUT_MS_STEP);
+	clock = 0;
+	for (int i = 0; i < 8; i++) {
+		clock += per[i];
+		series_add(t, (struct series_point){ per[i], 11 + i, -1, clock / 1000 });
+	}
+	assert_false(series_cumulative(t, &since));
+	/* Not a time per step, or no clock: never cumulative. */
+	s->unit = TPUT_TOKENS_S;
+	assert_false(series_cumulative(s, &since));
+	series_set_free(&set);
 }
 
 static void test_compare_units(void **state)
@@ -278,7 +362,7 @@ static void test_compare_units(void **state)
 	fill(&after, "a1", TPUT_TFLOPS, hundred, NULL, NULL, 5);
 	fill(&after, "a1", TPUT_IT_S, fifty, NULL, NULL, 5);
 	size_t n;
-	struct series_unit_cmp *c = series_compare(&before, &after, &(struct series_keep){ 0, 0, 1 }, &n);
+	struct series_unit_cmp *c = series_compare(&before, &after, &(struct series_keep){ 0, 0, 1 }, SERIES_MIN_EFFECT, &n);
 	/* before's units in order, then after's own */
 	assert_int_equal(n, 3);
 	assert_int_equal(c[0].unit, TPUT_MFU);
@@ -294,7 +378,10 @@ static void test_compare_units(void **state)
 	assert_int_equal(c[1].after.n, 4);
 	assert_null(c[1].before.v);
 	assert_string_equal(c[1].cmp.verdict, "slower");
-	assert_true(c[1].cmp.ci.ratio == 0.5 && c[1].cmp.ci.high == 0.5);
+	/* b1 and b2 make 2 batches each, a1 2: every batch median 100 or 50 */
+	assert_true(c[1].cmp.batches[0] == 4 && c[1].cmp.batches[1] == 2);
+	near(c[1].cmp.speedup, 0.5);
+	near(c[1].cmp.high, 0.5);
 	free(c);
 	series_set_free(&before);
 	series_set_free(&after);
@@ -312,7 +399,9 @@ int main(void)
 		cmocka_unit_test(test_rank_copies),
 		cmocka_unit_test(test_pool_and_summary),
 		cmocka_unit_test(test_compare_faster_and_slower),
+		cmocka_unit_test(test_compare_min_effect),
 		cmocka_unit_test(test_compare_no_change_and_too_little),
+		cmocka_unit_test(test_cumulative),
 		cmocka_unit_test(test_compare_units),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,4 +1,5 @@
-/* test_stats: summaries, quantiles, the PRNG, bootstrap ratio CI and Mann-Whitney U. */
+/* test_stats: summaries, quantiles, the PRNG, Student's t (distribution, Welch, paired, one
+ * statistic for interval and p, coverage), batch medians, count tests, Benjamini-Hochberg. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -89,49 +90,142 @@ static void test_rng_deterministic(void **state)
 		assert_true(counts[i] > 900 && counts[i] < 1100);
 }
 
-static void test_bootstrap_clear_shift(void **state)
+/* Student's t: reference values from mpmath (betainc, 30 digits). */
+static void test_t_distribution(void **state)
 {
 	(void)state;
-	double before[30], after[30];
-	for (int i = 0; i < 30; i++) {
-		before[i] = 100 + (i % 10);      /* median 104.5 */
-		after[i] = 120 + (i % 10);       /* median 124.5 */
-	}
-	struct stats_ratio_ci ci, again;
-	assert_int_equal(stats_bootstrap_median_ratio(before, 30, after, 30, 2000, 7, 0.95, &ci), 0);
-	near(ci.ratio, 124.5 / 104.5);
-	assert_true(ci.low > 1.15 && ci.high < 1.25 && ci.low <= ci.ratio && ci.ratio <= ci.high);
-	assert_int_equal(stats_bootstrap_median_ratio(before, 30, after, 30, 2000, 7, 0.95, &again), 0);
-	assert_true(ci.low == again.low && ci.high == again.high); /* fixed seed, same figures */
-	assert_int_equal(stats_bootstrap_median_ratio(before, 0, after, 30, 2000, 7, 0.95, &ci), -1);
-	double zero[] = { 0, 0, 0 };
-	assert_int_equal(stats_bootstrap_median_ratio(zero, 3, after, 30, 2000, 7, 0.95, &ci), -1);
+	assert_true(fabs(stats_t_two_sided_p(2, 10) - 0.073388034770740366) < 1e-13);
+	assert_true(fabs(stats_t_two_sided_p(-2, 10) - 0.073388034770740366) < 1e-13);
+	assert_true(fabs(stats_t_two_sided_p(1.5, 3.7) - 0.21359816920201353) < 1e-13);
+	assert_true(fabs(stats_t_two_sided_p(3, 7) - 0.019942126131992538) < 1e-13);
+	near(stats_t_two_sided_p(0, 5), 1);
+	near(stats_t_two_sided_p(INFINITY, 5), 0);
+	assert_true(isnan(stats_t_two_sided_p(1, 0)) && isnan(stats_t_two_sided_p(NAN, 3)));
+	assert_true(fabs(stats_t_critical(1, 0.95) - 12.706204736174693) < 1e-10);
+	assert_true(fabs(stats_t_critical(2, 0.95) - 4.3026527297494618) < 1e-11);
+	assert_true(fabs(stats_t_critical(10, 0.95) - 2.2281388519862742) < 1e-11);
+	assert_true(fabs(stats_t_critical(5.5, 0.95) - 2.5018586175892397) < 1e-11);
+	assert_true(fabs(stats_t_critical(1e6, 0.95) - 1.9599663568141067) < 1e-9); /* lgamma of 5e5 */
+	assert_true(isnan(stats_t_critical(3, 1)) && isnan(stats_t_critical(-1, 0.95)));
 }
 
-static void test_mann_whitney(void **state)
+/* Welch: {1,2,3,4} against {2,4,6,8,10}; reference values from mpmath. */
+static void test_welch(void **state)
 {
 	(void)state;
-	struct stats_mwu m;
-	/* Separated samples, no ties: U = 0, z = (12.5 - 0.5) / sqrt(25 / 12 * 11) = 2.50672,
-	 * p = 0.0121860 (scipy mannwhitneyu, asymptotic with continuity, agrees). */
-	double a[] = { 1, 2, 3, 4, 5 }, b[] = { 6, 7, 8, 9, 10 };
-	assert_int_equal(stats_mann_whitney(a, 5, b, 5, &m), 0);
-	near(m.u, 0);
-	assert_true(fabs(m.z + 2.506718) < 1e-6);
-	assert_true(fabs(m.p - 0.012186) < 1e-6);
-	/* Ties: a = {1,2,2,3}, b = {2,3,3,4}: midranks 1, 3, 3, 6 give U = 13 - 10 = 3; two tie
-	 * groups of 3 make the variance 16/12 * (9 - 48/56); z = -(|3 - 8| - 0.5) / sd */
-	double ta[] = { 1, 2, 2, 3 }, tb[] = { 2, 3, 3, 4 };
-	assert_int_equal(stats_mann_whitney(ta, 4, tb, 4, &m), 0);
-	near(m.u, 3);
-	double z = 4.5 / sqrt(16.0 / 12.0 * (9.0 - 48.0 / 56.0));
-	near(m.z, -z);
-	near(m.p, erfc(z / sqrt(2.0)));
-	/* Identical samples: no evidence at all. */
-	double c[] = { 5, 5, 5 };
-	assert_int_equal(stats_mann_whitney(c, 3, c, 3, &m), 0);
-	near(m.p, 1);
-	assert_int_equal(stats_mann_whitney(c, 0, c, 3, &m), -1);
+	const double before[] = { 1, 2, 3, 4 }, after[] = { 2, 4, 6, 8, 10 };
+	struct stats_t_test t;
+	assert_int_equal(stats_welch(before, 4, after, 5, 0.95, &t), 0);
+	assert_int_equal(t.paired, 0);
+	near(t.diff, 3.5);
+	assert_true(fabs(t.se - 1.5545631755148025) < 1e-12);
+	assert_true(fabs(t.df - 5.5207877461706783) < 1e-12);
+	assert_true(fabs(t.t - 2.2514363231593691) < 1e-12);
+	assert_true(fabs(t.p - 0.069133593192392413) < 1e-12);
+	assert_true(fabs(t.low + 0.38536808051404367) < 1e-9);
+	assert_true(fabs(t.high - 7.3853680805140437) < 1e-9);
+	/* No spread on either side: equal means are no change, unequal ones a sure one. */
+	const double ones[] = { 1, 1 }, twos[] = { 2, 2 };
+	assert_int_equal(stats_welch(ones, 2, twos, 2, 0.95, &t), 0);
+	assert_true(t.p == 0 && t.low == 1 && t.high == 1 && isinf(t.t));
+	assert_int_equal(stats_welch(ones, 2, ones, 2, 0.95, &t), 0);
+	assert_true(t.p == 1 && t.low == 0 && t.high == 0 && t.t == 0);
+	assert_int_equal(stats_welch(before, 1, after, 5, 0.95, &t), -1);
+	assert_int_equal(stats_welch(before, 4, after, 0, 0.95, &t), -1);
+}
+
+/* Paired: differences {1,2,1,1}, mean 1.25, se 0.25, t 5 on 3 df. */
+static void test_paired(void **state)
+{
+	(void)state;
+	const double before[] = { 10, 12, 9, 11 }, after[] = { 11, 14, 10, 12 };
+	struct stats_t_test t;
+	assert_int_equal(stats_paired_t(before, after, 4, 0.95, &t), 0);
+	assert_int_equal(t.paired, 1);
+	near(t.diff, 1.25);
+	near(t.se, 0.25);
+	near(t.df, 3);
+	near(t.t, 5);
+	assert_true(fabs(t.p - 0.015392438073302301) < 1e-12);
+	assert_true(fabs(t.low - 0.45438842367907289) < 1e-9);
+	assert_true(fabs(t.high - 2.0456115763209271) < 1e-9);
+	assert_int_equal(stats_paired_t(before, after, 1, 0.95, &t), -1);
+}
+
+/* One statistic: the 95% interval excludes 0 exactly when p < 0.05, on 20,000 random pairs
+ * of samples of 2 to 9 values each, Welch's and paired, near the boundary and far from it. */
+static void test_interval_agrees_with_p(void **state)
+{
+	(void)state;
+	struct stats_rng rng;
+	stats_rng_seed(&rng, 27);
+	size_t called = 0;
+	for (int i = 0; i < 20000; i++) {
+		double b[9], a[9];
+		size_t nb = 2 + stats_rng_below(&rng, 8), na = 2 + stats_rng_below(&rng, 8);
+		double shift = (double)stats_rng_below(&rng, 5) * 0.5;
+		for (size_t k = 0; k < 9; k++) {
+			b[k] = (double)stats_rng_below(&rng, 1000) / 100;
+			a[k] = (double)stats_rng_below(&rng, 1000) / 100 + shift;
+		}
+		struct stats_t_test t;
+		if (i % 2)
+			assert_int_equal(stats_paired_t(b, a, nb, 0.95, &t), 0);
+		else
+			assert_int_equal(stats_welch(b, nb, a, na, 0.95, &t), 0);
+		int excludes = t.low > 0 || t.high < 0;
+		assert_int_equal(excludes, t.p < 0.05);
+		called += (size_t)excludes;
+	}
+	assert_int_equal(called, 1840);
+}
+
+/* A/A coverage: with no change, Welch's 95% interval misses 0 about 5% of the time, for 2
+ * to 16 values a side (normal values, Box-Muller on the seeded generator). */
+static void test_welch_coverage(void **state)
+{
+	(void)state;
+	struct stats_rng rng;
+	stats_rng_seed(&rng, 20);
+	const size_t sizes[] = { 2, 3, 4, 8, 16 };
+	for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+		size_t misses = 0;
+		for (int i = 0; i < 4000; i++) {
+			double x[2][16];
+			for (int side = 0; side < 2; side++)
+				for (size_t k = 0; k < sizes[s]; k++) {
+					double u1 = ((double)(stats_rng_next(&rng) >> 11) + 1) / 9007199254740993.0;
+					double u2 = (double)(stats_rng_next(&rng) >> 11) / 9007199254740992.0;
+					x[side][k] = 10 + (side ? 3 : 1) * sqrt(-2 * log(u1)) * cos(2 * M_PI * u2);
+				}
+			struct stats_t_test t;
+			assert_int_equal(stats_welch(x[0], sizes[s], x[1], sizes[s], 0.95, &t), 0);
+			misses += t.low > 0 || t.high < 0;
+		}
+		assert_true(misses >= 120 && misses <= 260); /* 3% to 6.5% of 4000 */
+	}
+}
+
+static void test_batch_medians(void **state)
+{
+	(void)state;
+	double x[2000], out[STATS_MAX_BATCHES];
+	for (size_t i = 0; i < 10; i++)
+		x[i] = (double)(10 - i);   /* 10 9 8 7 6 5 4 3 2 1 */
+	/* floor(sqrt(10)) = 3 batches: [0,3) [3,6) [6,10) */
+	assert_int_equal(stats_batch_medians(x, 10, out), 3);
+	near(out[0], 9);
+	near(out[1], 6);
+	near(out[2], 2.5);
+	assert_int_equal(stats_batch_medians(x, 3, out), 0);   /* one batch: no spread to test */
+	assert_int_equal(stats_batch_medians(x, 4, out), 2);
+	near(out[0], 9.5);
+	near(out[1], 7.5);
+	for (size_t i = 0; i < 2000; i++)
+		x[i] = (double)i;
+	assert_int_equal(stats_batch_medians(x, 2000, out), STATS_MAX_BATCHES);
+	near(out[0], 32.5);            /* [0, 66): 0..65 */
+	near(out[29], 1966);           /* [1933, 2000): 1933..1999 */
 }
 
 /* Benjamini-Hochberg: q = min over k >= rank of p_k * n / k, in the input order. */
@@ -170,18 +264,6 @@ static void test_two_proportion_and_rate(void **state)
 	assert_int_equal(stats_two_rate(1, 0, 1, 1, 0.95, &ci, &p), -1);
 }
 
-static void test_bootstrap_mean_diff(void **state)
-{
-	(void)state;
-	const double before[2] = { 58, 60 }, after[2] = { 40, 42 };
-	struct stats_diff_ci ci, again;
-	assert_int_equal(stats_bootstrap_mean_diff(before, 2, after, 2, 4000, STATS_SEED, 0.95, &ci), 0);
-	assert_true(ci.diff == -18 && ci.low == -20 && ci.high == -16);
-	assert_int_equal(stats_bootstrap_mean_diff(before, 2, after, 2, 4000, STATS_SEED, 0.5, &again), 0);
-	assert_true(again.low >= -19 && again.high <= -17); /* a narrower interval */
-	assert_int_equal(stats_bootstrap_mean_diff(before, 0, after, 2, 4000, STATS_SEED, 0.95, &ci), -1);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -190,11 +272,14 @@ int main(void)
 		cmocka_unit_test(test_quantile_interpolates),
 		cmocka_unit_test(test_median_select),
 		cmocka_unit_test(test_rng_deterministic),
-		cmocka_unit_test(test_bootstrap_clear_shift),
-		cmocka_unit_test(test_mann_whitney),
+		cmocka_unit_test(test_t_distribution),
+		cmocka_unit_test(test_welch),
+		cmocka_unit_test(test_paired),
+		cmocka_unit_test(test_interval_agrees_with_p),
+		cmocka_unit_test(test_welch_coverage),
+		cmocka_unit_test(test_batch_medians),
 		cmocka_unit_test(test_bh),
 		cmocka_unit_test(test_two_proportion_and_rate),
-		cmocka_unit_test(test_bootstrap_mean_diff),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -144,8 +144,8 @@ static void test_stats_table(void **state)
 	struct series *s = series_get(&set, "a.log", TPUT_TOKENS_S);
 	const double v[] = { 99, 10, 20, 30, 40 };
 	for (size_t i = 0; i < 5; i++)
-		series_add(s, (struct series_point){ v[i], (long long)i, 0 });
-	series_add(s, (struct series_point){ 1000, 4, 1 });  /* rank 1's copy of step 4 */
+		series_add(s, (struct series_point){ v[i], (long long)i, 0, NAN });
+	series_add(s, (struct series_point){ 1000, 4, 1, NAN });  /* rank 1's copy of step 4 */
 	s->nan = 2;
 	struct stats_call c = { &set, { 0, 0, 1 }, TABLE_TSV };
 	char *text = written(call_stats, &c);
@@ -185,19 +185,19 @@ static void test_compare_output(void **state)
 	(void)state;
 	struct series_set before = { NULL, 0, 0 }, after = { NULL, 0, 0 };
 	for (int i = 0; i < 5; i++) {
-		series_add(series_get(&before, "b", TPUT_IT_S), (struct series_point){ 100, i, 0 });
-		series_add(series_get(&after, "a", TPUT_IT_S), (struct series_point){ 200, i, 0 });
+		series_add(series_get(&before, "b", TPUT_IT_S), (struct series_point){ 100, i, 0, NAN });
+		series_add(series_get(&after, "a", TPUT_IT_S), (struct series_point){ 200, i, 0, NAN });
 	}
-	series_add(series_get(&before, "b", TPUT_MFU), (struct series_point){ 30, 0, 0 });
+	series_add(series_get(&before, "b", TPUT_MFU), (struct series_point){ 30, 0, 0, NAN });
 	series_get(&after, "a", TPUT_IT_S)->nan = 1;
 	struct compare_call c = { NULL, 0, TABLE_TSV };
-	c.c = series_compare(&before, &after, &(struct series_keep){ 0, 0, 0 }, &c.n);
+	c.c = series_compare(&before, &after, &(struct series_keep){ 0, 0, 0 }, SERIES_MIN_EFFECT, &c.n);
 	assert_int_equal(c.n, 2);  /* MFU% only before: left out of the tables */
 	char *text = written(call_compare, &c);
 	assert_string_equal(text,
 			    "unit\tbefore_n\tafter_n\tbefore_median\tafter_median\tbefore_cv_pct\tafter_cv_pct\t"
-			    "speedup\tci_low\tci_high\tp_value\tverdict\n"
-			    "it/s\t5\t5\t100.0000\t200.0000\t0.00\t0.00\t2.0000\t2.0000\t2.0000\t0.003977\tfaster\n");
+			    "before_batches\tafter_batches\tspeedup\tci_low\tci_high\tp_value\tverdict\n"
+			    "it/s\t5\t5\t100.0000\t200.0000\t0.00\t0.00\t2\t2\t2.0000\t2.0000\t2.0000\t0.000000\tfaster\n");
 	free(text);
 	c.format = TABLE_TEXT;
 	text = written(call_compare, &c);
@@ -208,10 +208,10 @@ static void test_compare_output(void **state)
 			    "before  it/s  5       0    0    0  100.0000  100.0000  100.0000  100.0000  0.0000    0.00  100.0000  100.0000\n"
 			    "after   it/s  5       0    0    1  200.0000  200.0000  200.0000  200.0000  0.0000    0.00  200.0000  200.0000\n"
 			    "\n"
-			    "unit  before_n  after_n  before_median  after_median  before_cv_pct  after_cv_pct  speedup  ci_low  ci_high   p_value  verdict\n"
-			    "it/s         5        5       100.0000      200.0000           0.00          0.00   2.0000  2.0000   2.0000  0.003977  faster\n"
+			    "unit  before_n  after_n  before_median  after_median  before_cv_pct  after_cv_pct  before_batches  after_batches  speedup  ci_low  ci_high   p_value  verdict\n"
+			    "it/s         5        5       100.0000      200.0000           0.00          0.00               2              2   2.0000  2.0000   2.0000  0.000000  faster\n"
 			    "\n"
-			    "it/s: faster: speedup 2.0000 (95% CI 2.0000 to 2.0000), Mann-Whitney p 0.00398\n");
+			    "it/s: faster: speedup 2.0000 (95% CI 2.0000 to 2.0000), Welch t on 2 and 2 batch medians, p 0\n");
 	free(text);
 	free(c.c);
 	series_set_free(&before);
