@@ -78,7 +78,7 @@ struct opts {
 	struct diff_gate *gates;  /* KEY may itself hold ':' (frames do): POINTS is after the last */
 	size_t ngates;
 	double any_points;    /* --fail-if-any-grows; NAN when not given */
-	double min_share;     /* --min-share, percent */
+	double min_share;     /* --min-share, percent; NAN: the default */
 	enum pair_mode pair;
 	const char *table_option; /* the last option given that only the table uses */
 	char **files[2];      /* before, after */
@@ -170,13 +170,13 @@ static void write_header(const diff *d, const struct diff_base *base, const size
 int main(int argc, char **argv)
 {
 	struct opts o = { .keys = { { KEY_FRAME, KEY_FRAME }, 1, NULL, 0 }, .limit = 20, .format = TABLE_TEXT,
-			 .any_points = NAN, .min_share = DIFF_MIN_SHARE };
+			 .any_points = NAN, .min_share = NAN };
 	struct rules_opts ropts = { 0 };
 	char msg[256];
 	struct load_opts lopts = { 0 };
 	struct err_lines errs;
 	const char *value;
-	int key, first, exact = 0;
+	int key, first, exact = 0, min_share_given = 0;
 
 	err_set_prog(argv[0]);
 	err_lines_init(&errs);
@@ -207,6 +207,7 @@ int main(int argc, char **argv)
 		case OPT_MIN_SHARE:
 			o.table_option = "--min-share";
 			o.min_share = cli_double(&spec, "--min-share", value);
+			min_share_given = 1;
 			if (!(o.min_share >= 0 && o.min_share <= 100))
 				cli_usage_error(&spec, "invalid value for --min-share: '%s' (a percentage, 0 to 100)", value);
 			break;
@@ -236,6 +237,8 @@ int main(int argc, char **argv)
 	if (ropts.nfiles || agg_spec_needs_rules(&o.keys))
 		o.keys.rules = rules_opts_load(&ropts); /* read (and checked) before any input */
 	int npos = argc - first;
+	if (isnan(o.min_share))
+		o.min_share = DIFF_MIN_SHARE;
 	if (o.nfiles[0] || o.nfiles[1]) {
 		if (!o.nfiles[0] || !o.nfiles[1] || npos != 0)
 			cli_usage_error(&spec, "give both --before and --after, and no other files");
@@ -248,6 +251,10 @@ int main(int argc, char **argv)
 			o.nfiles[s] = 1;
 		}
 	}
+
+	/* By source, each input's keys hold about 1/n of the samples: the default scales. */
+	if (agg_spec_has(&o.keys, KEY_SOURCE) && !min_share_given)
+		o.min_share /= (double)(o.nfiles[0] > o.nfiles[1] ? o.nfiles[0] : o.nfiles[1]);
 
 	/* The difffolded lines need every stack; the table needs only the sums. */
 	prof *ps[2] = { NULL, NULL };

@@ -5,6 +5,7 @@
 
 #include "xalloc.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,7 +117,7 @@ static int steps_increase(const struct series *s, const char *drop)
 /* series_keep with values[i] in place of point i's value (NULL: the points' own); a NaN
  * value is no measurement: left out, and not counted. */
 static void keep_values(const struct series *s, const struct series_keep *how, const double *values,
-			struct series_kept *k)
+			struct series_kept *k, long long *steps)
 {
 	memset(k, 0, sizeof *k);
 	char *drop = xcalloc(s->n ? s->n : 1, 1);
@@ -149,15 +150,18 @@ static void keep_values(const struct series *s, const struct series_keep *how, c
 		double v = values ? values[i] : s->pts[i].value;
 		if (warm)
 			k->warmup++;
-		else if (!isnan(v))
+		else if (!isnan(v)) {
+			if (steps)
+				steps[k->n] = s->pts[i].step;
 			k->v[k->n++] = v;
+		}
 	}
 	free(drop);
 }
 
 void series_keep(const struct series *s, const struct series_keep *how, struct series_kept *k)
 {
-	keep_values(s, how, NULL, k);
+	keep_values(s, how, NULL, k, NULL);
 }
 
 /* Points of s with a step, a clock and a value above 0. */
@@ -228,7 +232,7 @@ void series_per_step(const struct series *s, double *out)
 void series_pool(const struct series_set *set, enum tput_unit unit, const struct series_keep *how,
 		 struct series_kept *out, size_t *nan)
 {
-	size_t cap = 0, bcap = 0;
+	size_t cap = 0, scap = 0;
 	memset(out, 0, sizeof *out);
 	*nan = 0;
 	for (size_t i = 0; i < set->n; i++) {
@@ -242,13 +246,12 @@ void series_pool(const struct series_set *set, enum tput_unit unit, const struct
 			series_per_step(s, per);
 			out->cumulative++;
 		}
-		keep_values(s, how, per, &k);
+		out->step = xgrow(out->step, &scap, out->n + s->n + 1, sizeof *out->step);
+		keep_values(s, how, per, &k, out->step + out->n);
+		out->nseries++;
 		free(per);
 		out->v = xgrow(out->v, &cap, out->n + k.n + 1, sizeof *out->v);
 		memcpy(out->v + out->n, k.v, k.n * sizeof *k.v);
-		/* Batches within each series: a batch never spans two logs. */
-		out->batch = xgrow(out->batch, &bcap, out->nbatch + STATS_MAX_BATCHES + 1, sizeof *out->batch);
-		out->nbatch += stats_batch_medians(k.v, k.n, out->batch + out->nbatch);
 		out->n += k.n;
 		out->warmup += k.warmup;
 		out->dups += k.dups;
@@ -265,6 +268,8 @@ void series_summary(const struct series_kept *k, struct stats_summary *out)
 	free(scratch);
 }
 
+#define SERIES_PLACE_BATCHES 10u
+
 /* Logarithms of x[0..n), or -1 when a value is not above 0. */
 static int logs_of(const double *x, size_t n, double *out)
 {
@@ -276,20 +281,150 @@ static int logs_of(const double *x, size_t n, double *out)
 	return 0;
 }
 
+/* The values of k whose step is in [lo, hi], with their steps. */
+static size_t in_steps(const struct series_kept *k, long long lo, long long hi, double *v, long long *st)
+{
+	size_t m = 0;
+	for (size_t i = 0; i < k->n; i++)
+		if (k->step[i] >= lo && k->step[i] <= hi) {
+			v[m] = k->v[i];
+			st[m++] = k->step[i];
+		}
+	return m;
+}
+
+static int cmp_step(const void *a, const void *b)
+{
+	long long x = *(const long long *)a, y = *(const long long *)b;
+	return (x > y) - (x < y);
+}
+
+/* Median of the values of v[0..n) whose step is in [from, to), into *out; 0 when none. */
+static int batch_median(const double *v, const long long *st, size_t n, long long from, long long to,
+			double *scratch, double *out)
+{
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++)
+		if (st[i] >= from && st[i] < to)
+			scratch[m++] = v[i];
+	if (m == 0)
+		return 0;
+	*out = stats_median_select(scratch, m);
+	return 1;
+}
+
+/* Do k's steps count the run: known for every value, going up, and going down only where
+ * the next pooled log starts? An iteration counter that starts again each epoch does not. */
+static int steps_count_run(const struct series_kept *k)
+{
+	size_t ups = 0, downs = 0;
+	for (size_t i = 0; k->step && i < k->n; i++) {
+		if (k->step[i] < 0)
+			return 0;
+		ups += i && k->step[i] > k->step[i - 1];
+		downs += i && k->step[i] < k->step[i - 1];
+	}
+	return k->step && ups > 0 && downs + 1 <= (k->nseries ? k->nseries : 1);
+}
+
+/* Batches of the same steps on both sides, over the steps both cover: the before side's
+ * steps there cut into floor(sqrt(n)) groups of near-equal count (2 to STATS_MAX_BATCHES),
+ * each side's median in each. Only when both sides' steps count the run and each side has
+ * at least 4 values, and half of its values, in the common steps. Returns the pairs (medians
+ * in mb, ma), 0 when the sides do not pair so. */
+static size_t step_batches(const struct series_kept *b, const struct series_kept *a, double *mb, double *ma)
+{
+	if (b->n < 4 || a->n < 4 || !steps_count_run(b) || !steps_count_run(a))
+		return 0;
+	long long lo[2] = { LLONG_MAX, LLONG_MAX }, hi[2] = { -1, -1 };
+	const struct series_kept *side[2] = { b, a };
+	for (int s = 0; s < 2; s++)
+		for (size_t i = 0; i < side[s]->n; i++) {
+			long long st = side[s]->step[i];
+			if (st < 0)
+				return 0;
+			lo[s] = st < lo[s] ? st : lo[s];
+			hi[s] = st > hi[s] ? st : hi[s];
+		}
+	long long from = lo[0] > lo[1] ? lo[0] : lo[1], to = hi[0] < hi[1] ? hi[0] : hi[1];
+	double *v[2];
+	long long *st[2];
+	size_t n[2];
+	for (int s = 0; s < 2; s++) {
+		v[s] = xmalloc(side[s]->n * sizeof *v[s]);
+		st[s] = xmalloc(side[s]->n * sizeof *st[s]);
+		n[s] = from <= to ? in_steps(side[s], from, to, v[s], st[s]) : 0;
+	}
+	size_t pairs = 0;
+	if (n[0] >= 4 && n[1] >= 4 && 2 * n[0] >= b->n && 2 * n[1] >= a->n) {
+		size_t least = n[0] < n[1] ? n[0] : n[1];
+		size_t nb = (size_t)floor(sqrt((double)least));
+		nb = nb > STATS_MAX_BATCHES ? STATS_MAX_BATCHES : nb;
+		long long *edges = xmalloc(n[0] * sizeof *edges);
+		memcpy(edges, st[0], n[0] * sizeof *edges);
+		qsort(edges, n[0], sizeof *edges, cmp_step);
+		double *scratch = xmalloc((n[0] > n[1] ? n[0] : n[1]) * sizeof *scratch);
+		for (size_t k = 0; k < nb; k++) {
+			/* batch k: from the (k * n / nb)th step of the before side to the next edge */
+			long long start = k ? edges[k * n[0] / nb] : from;
+			long long end = k + 1 < nb ? edges[(k + 1) * n[0] / nb] : to + 1;
+			if (start >= end)
+				continue;  /* one step held more than a batch's points */
+			if (batch_median(v[0], st[0], n[0], start, end, scratch, &mb[pairs]) &&
+			    batch_median(v[1], st[1], n[1], start, end, scratch, &ma[pairs]))
+				pairs++;
+		}
+		free(scratch);
+		free(edges);
+	}
+	for (int s = 0; s < 2; s++) {
+		free(v[s]);
+		free(st[s]);
+	}
+	return pairs >= 2 ? pairs : 0;
+}
+
+/* Batches at the same place in both sides' runs: each side's values in order cut into the
+ * same number of near-equal batches, floor(sqrt(n)) of the shorter side but at most
+ * SERIES_PLACE_BATCHES; batch k of one side is paired with batch k of the other. Places
+ * are told by counting points, so a side whose points are unevenly spread in time (a log
+ * with gaps) drifts against the other by about sqrt(n) points: few, long batches keep that
+ * drift small beside a batch. */
+static size_t position_batches(const struct series_kept *b, const struct series_kept *a, double *mb, double *ma)
+{
+	size_t least = b->n < a->n ? b->n : a->n, nb = (size_t)floor(sqrt((double)least));
+	nb = nb > SERIES_PLACE_BATCHES ? SERIES_PLACE_BATCHES : nb;
+	if (nb < 2)
+		return 0;
+	double *scratch = xmalloc((b->n > a->n ? b->n : a->n) * sizeof *scratch);
+	const struct series_kept *side[2] = { b, a };
+	double *out[2] = { mb, ma };
+	for (int s = 0; s < 2; s++)
+		for (size_t k = 0; k < nb; k++) {
+			size_t from = k * side[s]->n / nb, to = (k + 1) * side[s]->n / nb;
+			memcpy(scratch, side[s]->v + from, (to - from) * sizeof *scratch);
+			out[s][k] = stats_median_select(scratch, to - from);
+		}
+	free(scratch);
+	return nb;
+}
+
 void series_compare_kept(const struct series_kept *before, const struct series_kept *after, int lower_is_better,
 			 double min_effect, struct series_cmp *out)
 {
 	series_summary(before, &out->before);
 	series_summary(after, &out->after);
 	out->speedup = out->low = out->high = out->p = NAN;
-	out->batches[0] = before->nbatch;
-	out->batches[1] = after->nbatch;
-	double *lb = xmalloc((before->nbatch + 1) * sizeof *lb), *la = xmalloc((after->nbatch + 1) * sizeof *la);
+	/* Batch k of each side at the same steps, else at the same place in the runs. */
+	double pb[STATS_MAX_BATCHES], pa[STATS_MAX_BATCHES], lb[STATS_MAX_BATCHES], la[STATS_MAX_BATCHES];
+	size_t pairs = step_batches(before, after, pb, pa);
+	out->paired = pairs ? PAIRED_BY_STEP : 0;
+	if (!pairs && (pairs = position_batches(before, after, pb, pa)) > 0)
+		out->paired = PAIRED_BY_PLACE;
+	out->batches[0] = out->batches[1] = pairs;
 	struct stats_t_test t;
-	out->ok = logs_of(before->batch, before->nbatch, lb) == 0 && logs_of(after->batch, after->nbatch, la) == 0 &&
-		  stats_welch(lb, before->nbatch, la, after->nbatch, 0.95, &t) == 0;
-	free(lb);
-	free(la);
+	out->ok = pairs > 0 && logs_of(pb, pairs, lb) == 0 && logs_of(pa, pairs, la) == 0 &&
+		  stats_paired_t(lb, la, pairs, 0.95, &t) == 0;
 	if (!out->ok) {
 		out->verdict = "not enough data";
 		return;
@@ -343,9 +478,10 @@ struct series_unit_cmp *series_compare(const struct series_set *before, const st
 			series_compare_kept(&c->before, &c->after, tput_unit_lower_is_better(unit), min_effect, &c->cmp);
 			free(c->before.v);
 			free(c->after.v);
-			free(c->before.batch);
-			free(c->after.batch);
-			c->before.v = c->after.v = c->before.batch = c->after.batch = NULL;
+			free(c->before.step);
+			free(c->after.step);
+			c->before.v = c->after.v = NULL;
+			c->before.step = c->after.step = NULL;
 		}
 	}
 	return out;

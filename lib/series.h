@@ -52,11 +52,9 @@ int series_keep_parse(struct series_keep *how, const char *text);
 struct series_kept {
 	double *v;
 	size_t n, warmup, dups;
-	/* series_pool: each series' batch medians (stats_batch_medians of its kept values,
-	 * per-step values for a cumulative series), the replicates a comparison tests. */
-	double *batch;
-	size_t nbatch;
-	size_t cumulative;  /* series that were cumulative averages */
+	size_t cumulative;  /* series_pool: series that were cumulative averages */
+	long long *step;    /* series_pool: each value's step (-1 unknown), beside v */
+	size_t nseries;     /* series_pool: how many series were pooled */
 };
 
 void series_keep(const struct series *s, const struct series_keep *how, struct series_kept *out);
@@ -68,24 +66,30 @@ int series_cumulative(const struct series *s, double *since);
 /* The per-step values of a cumulative series: the clock's difference over the steps'
  * (ms/step), point i against the point before it of its rank; NaN for the first. */
 void series_per_step(const struct series *s, double *out);
-/* Every series of one unit in set, each losing its own warm-up and copies, pooled, with
- * each series' batch medians; a cumulative series gives its per-step values. Their nan counts
- * are summed into *nan. Free out->v and out->batch. */
+/* Every series of one unit in set, each losing its own warm-up and copies, pooled with their
+ * steps; a cumulative series gives its per-step values. Their nan counts are summed into
+ * *nan. Free out->v and out->step. */
 void series_pool(const struct series_set *set, enum tput_unit unit, const struct series_keep *how,
 		 struct series_kept *out, size_t *nan);
 /* stats_summarize on a copy: k stays in input order. */
 void series_summary(const struct series_kept *k, struct stats_summary *out);
 
-/* Two sides compared by their batch medians (a series' consecutive values in batches, so
- * that steps that move together stay in one replicate): Welch's t test on the logarithms of
- * the batch medians gives the speedup (the ratio of their geometric means, after/before, or
- * before/after when lower_is_better, so that above 1 is always faster), its 95% interval and
- * p, all from one statistic. A change inside +-min_effect is no meaningful change. */
+/* Two sides compared by batch medians: consecutive values in batches, so that steps that
+ * move together stay in one replicate, and batch k of one side paired with batch k of the
+ * other, so that what a run goes through at a point (warm-up, an evaluation every N steps,
+ * a slow phase) cancels out: the same steps when both sides' steps count the run and cover
+ * mostly the same range, else the same place in each run (its k-th of floor(sqrt(n))
+ * parts). The paired t test on the logarithms of the pairs' ratios gives the speedup (the
+ * ratio of geometric means, after/before, or before/after when lower_is_better, so that
+ * above 1 is always faster), its 95% interval and p, all from one statistic. A change inside
+ * +-min_effect is no meaningful change. */
+enum { PAIRED_BY_STEP = 1, PAIRED_BY_PLACE = 2 };
 struct series_cmp {
 	struct stats_summary before, after;
 	double speedup, low, high, p;  /* NaN when not ok */
 	size_t batches[2];
-	int ok;                        /* at least 2 batches a side, every median above 0 */
+	int paired;                    /* PAIRED_BY_STEP or PAIRED_BY_PLACE; 0 when not ok */
+	int ok;                        /* at least 2 batch pairs (4 values a side), medians above 0 */
 	const char *verdict;           /* "faster", "slower", "no meaningful change" (significant,
 					* but the interval reaches inside +-min_effect), "no
 					* significant change", "not enough data" */

@@ -1,5 +1,5 @@
-/* stats: robust summaries, Student's t tests (Welch and paired) with their intervals, batch
- * medians, the count tests and Benjamini-Hochberg. */
+/* stats: robust summaries, Student's t tests (Welch and paired) with their intervals, the count
+ * tests and Benjamini-Hochberg. */
 #include "stats.h"
 #include "xalloc.h"
 
@@ -249,24 +249,6 @@ int stats_paired_t(const double *before, const double *after, size_t n, double c
 	free(d);
 	t_finish(out, se, confidence);
 	return 0;
-}
-
-size_t stats_batch_medians(const double *x, size_t n, double *out)
-{
-	size_t nb = (size_t)floor(sqrt((double)n));
-	if (nb > STATS_MAX_BATCHES)
-		nb = STATS_MAX_BATCHES;
-	if (nb < 2)
-		return 0;
-	double *scratch = xmalloc(n * sizeof *scratch);
-	/* Batch b holds x[b*n/nb, (b+1)*n/nb): sizes differ by one at most. */
-	for (size_t b = 0; b < nb; b++) {
-		size_t from = b * n / nb, to = (b + 1) * n / nb;
-		memcpy(scratch, x + from, (to - from) * sizeof *scratch);
-		out[b] = stats_median_select(scratch, to - from);
-	}
-	free(scratch);
-	return nb;
 }
 
 /* The normal quantile of the interval: 1.959964 for 95%, by bisection on erfc. */

@@ -1,5 +1,5 @@
 /* stats: summaries (quantiles, spread), a seeded PRNG, Student's t tests (Welch, paired) with
- * their intervals, batch medians, two-proportion and two-rate tests, Benjamini-Hochberg. */
+ * their intervals, two-proportion and two-rate tests, Benjamini-Hochberg. */
 #ifndef SIFT_STATS_H
 #define SIFT_STATS_H
 
@@ -48,11 +48,8 @@ int stats_welch(const double *before, size_t nb, const double *after, size_t na,
 int stats_paired_t(const double *before, const double *after, size_t n, double confidence,
 		   struct stats_t_test *out);
 
-/* Batch medians of a series (consecutive values, so that autocorrelation stays inside a
- * batch): floor(sqrt(n)) batches of near-equal size, at most STATS_MAX_BATCHES, into out
- * (room for that many). Returns the number of batches; 0 when n < 4. */
+/* The most batches a series is cut into for a comparison (series.c). */
 #define STATS_MAX_BATCHES 30u
-size_t stats_batch_medians(const double *x, size_t n, double *out);
 
 /* A difference (after - before) and its interval. */
 struct stats_diff_ci {

@@ -303,9 +303,11 @@ void tputout_compare(FILE *out, const struct series_unit_cmp *c, size_t n, const
 			const struct series_unit_cmp *u = &c[i];
 			if (u->side != SERIES_BOTH)
 				continue;
-			fprintf(out, "%s: %s: speedup %.4f (95%% CI %.4f to %.4f), Welch t on %zu and %zu batch medians, p %.3g\n",
-				tput_unit_names[u->unit], u->cmp.verdict, u->cmp.speedup, u->cmp.low, u->cmp.high,
-				u->cmp.batches[0], u->cmp.batches[1], u->cmp.p);
+			fprintf(out, "%s: %s: speedup %.4f (95%% CI %.4f to %.4f), paired t on %zu batch medians a side%s, "
+				"p %.3g\n", tput_unit_names[u->unit], u->cmp.verdict, u->cmp.speedup, u->cmp.low,
+				u->cmp.high, u->cmp.batches[0],
+				u->cmp.paired == PAIRED_BY_STEP ? " (the same steps)"
+				: u->cmp.paired == PAIRED_BY_PLACE ? " (the same place in each run)" : "", u->cmp.p);
 			if (u->before.cumulative || u->after.cumulative)
 				fprintf(out, "%s: a cumulative average (the clock over the steps): compared as per-step "
 					"values, the clock's differences\n", tput_unit_names[u->unit]);

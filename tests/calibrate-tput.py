@@ -31,6 +31,7 @@ LOGS = [
     ("deepspeed-sft-opt1.3b-timer-samplespersec.log.zst", [(r"(?<=CurrSamplesPerSec=)[\d.]+", "rate")]),
     ("paddledetection-ssod-dino-workerlog0-ips.log.zst",
      [(r"(?<=ips: )[\d.]+", "rate"), (r"(?<=batch_cost: )[\d.]+", "time")]),
+    ("mmdetection2-fasterrcnn-r50-textlogger-time.log.zst", [(r"(?<=, time: )[\d.]+", "time")]),
 ]
 
 
@@ -92,18 +93,20 @@ def main():
         path = os.path.join(LONG, name)
         lines = read_lines(path)
         points = point_lines(binary, path)
-        calls = found = 0
+        calls = found = significant = 0
         worst_p = 1.0
         with tempfile.TemporaryDirectory() as tmp:
             for seed in range(SPLITS):
                 rows = verdict(binary, *split_once(lines, points, seed, scales, False, tmp))
                 calls += any(r["verdict"] in ("faster", "slower") for r in rows)
+                significant += any(r["p_value"] and float(r["p_value"]) < 0.05 for r in rows)
                 worst_p = min([worst_p] + [float(r["p_value"]) for r in rows if r["p_value"]])
                 rows = verdict(binary, *split_once(lines, points, seed, scales, True, tmp))
                 # every unit the log gives must be found slower
                 found += bool(rows) and all(r["verdict"] == "slower" for r in rows)
         print(f"{name}: {len(points)} points in blocks of {BLOCK}; A/A: a change called in {calls} of "
-              f"{SPLITS} splits (least p {worst_p:.3g}); 8% slower: found in {found} of {SPLITS}")
+              f"{SPLITS} splits (p < 0.05 in {significant}, least p {worst_p:.3g}); 8% slower: found in "
+              f"{found} of {SPLITS}")
         if calls > 3 or found < 24:
             failed.append(name)
     if failed:

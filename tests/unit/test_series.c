@@ -220,18 +220,17 @@ static void test_pool_and_summary(void **state)
 	assert_int_equal(sum.n, 3);
 	assert_true(sum.median == 3 && sum.min == 1 && sum.max == 7);
 	assert_values(&k, (const double[]){ 1, 3, 7 }, 3);  /* order kept */
-	assert_int_equal(k.nbatch, 0);   /* 2 and 1 values: too few for batches */
 	assert_int_equal(k.cumulative, 0);
+	assert_int_equal(k.nseries, 2);
 	free(k.v);
-	free(k.batch);
+	free(k.step);
 	series_set_free(&set);
 }
 
-/* A kept sample of n values with their batch medians, as series_pool makes it. */
-static struct series_kept kept_of(const double *v, size_t n, double *batch)
+/* A kept sample of n values without steps: compared batch by batch at the same place. */
+static struct series_kept kept_of(const double *v, size_t n)
 {
-	struct series_kept k = { (double *)v, n, 0, 0, batch, 0, 0 };
-	k.nbatch = stats_batch_medians(v, n, batch);
+	struct series_kept k = { (double *)v, n, 0, 0, 0, NULL, 1 };
 	return k;
 }
 
@@ -239,12 +238,11 @@ static void test_compare_faster_and_slower(void **state)
 {
 	(void)state;
 	const double b[] = { 100, 100, 100, 100, 100 }, a[] = { 200, 200, 200, 200, 200 };
-	double bb[STATS_MAX_BATCHES], ab[STATS_MAX_BATCHES];
-	struct series_kept kb = kept_of(b, 5, bb), ka = kept_of(a, 5, ab);
+	struct series_kept kb = kept_of(b, 5), ka = kept_of(a, 5);
 	struct series_cmp c;
 	series_compare_kept(&kb, &ka, 0, SERIES_MIN_EFFECT, &c);
 	assert_int_equal(c.ok, 1);
-	assert_true(c.batches[0] == 2 && c.batches[1] == 2);
+	assert_true(c.batches[0] == 2 && c.batches[1] == 2 && c.paired == PAIRED_BY_PLACE);
 	assert_string_equal(c.verdict, "faster");
 	/* No spread in any batch: the ratio is certain. */
 	near(c.speedup, 2);
@@ -261,16 +259,16 @@ static void test_compare_faster_and_slower(void **state)
 }
 
 /* Significant, but inside +-1%: no meaningful change; with --min-effect 0, faster. Batch
- * medians 100, 100.1 against 100.5, 100.6: the speedup 1.005 with 6 df. */
+ * medians 100.05, 100.1 against 100.55, 100.6: a speedup near 1.005 in both pairs. */
 static void test_compare_min_effect(void **state)
 {
 	(void)state;
-	double bb[] = { 100, 100.1, 100, 100.1 }, ab[] = { 100.5, 100.6, 100.5, 100.6 };
-	struct series_kept kb = { bb, 4, 0, 0, bb, 4, 0 }, ka = { ab, 4, 0, 0, ab, 4, 0 };
+	const double bb[] = { 100, 100.1, 100.05, 100.15 }, ab[] = { 100.5, 100.6, 100.55, 100.65 };
+	struct series_kept kb = kept_of(bb, 4), ka = kept_of(ab, 4);
 	struct series_cmp c;
 	series_compare_kept(&kb, &ka, 0, SERIES_MIN_EFFECT, &c);
-	assert_true(c.p < 0.001 && c.low > 1.003 && c.high < 1.007);
-	assert_true(fabs(c.speedup - exp((log(100.5) + log(100.6) - log(100) - log(100.1)) / 2)) < 1e-12);
+	assert_true(c.p < 0.01 && c.low > 1.004 && c.high < 1.006);
+	near(c.speedup, exp((log(100.55 / 100.05) + log(100.6 / 100.1)) / 2));
 	assert_string_equal(c.verdict, "no meaningful change");
 	series_compare_kept(&kb, &ka, 0, 0, &c);
 	assert_string_equal(c.verdict, "faster");
@@ -282,15 +280,14 @@ static void test_compare_no_change_and_too_little(void **state)
 {
 	(void)state;
 	const double x[] = { 1, 2, 3, 4, 5 };
-	double xb[STATS_MAX_BATCHES], yb[STATS_MAX_BATCHES];
-	struct series_kept kx = kept_of(x, 5, xb);
+	struct series_kept kx = kept_of(x, 5);
 	struct series_cmp c;
 	series_compare_kept(&kx, &kx, 0, SERIES_MIN_EFFECT, &c);
 	assert_int_equal(c.ok, 1);
 	assert_string_equal(c.verdict, "no significant change");
 	assert_true(c.speedup == 1 && c.p == 1);
 	/* Fewer than 4 values: fewer than 2 batches, no spread to test against. */
-	struct series_kept few = kept_of(x, 3, yb);
+	struct series_kept few = kept_of(x, 3);
 	series_compare_kept(&few, &kx, 0, SERIES_MIN_EFFECT, &c);
 	assert_int_equal(c.ok, 0);
 	assert_string_equal(c.verdict, "not enough data");
@@ -298,7 +295,7 @@ static void test_compare_no_change_and_too_little(void **state)
 	assert_true(c.before.n == 3 && c.after.median == 3);
 	/* A batch median of 0 has no ratio. */
 	const double z[] = { 0, 0, 0, 0 };
-	struct series_kept kz = kept_of(z, 4, yb);
+	struct series_kept kz = kept_of(z, 4);
 	series_compare_kept(&kz, &kx, 0, SERIES_MIN_EFFECT, &c);
 	assert_string_equal(c.verdict, "not enough data");
 }
@@ -333,10 +330,10 @@ static void test_cumulative(void **state)
 	assert_int_equal(k.n, 7);
 	for (int i = 0; i < 7; i++)
 		assert_true(fabs(k.v[i] - per[i + 1]) < 1e-9);
-	assert_int_equal(k.nbatch, 2);   /* floor(sqrt(7)): 260 240 255, 245 250 300 250 */
-	assert_true(fabs(k.batch[0] - 255) < 1e-9 && fabs(k.batch[1] - 250) < 1e-9);
+	for (int i = 0; i < 7; i++)
+		assert_true(k.step[i] == 12 + i);
 	free(k.v);
-	free(k.batch);
+	free(k.step);
 	/* The same clock with the per-step figures themselves: not cumulative. */
 	struct series *t = series_get(&set, "b.log", TPUT_MS_STEP);
 	clock = 0;
@@ -378,8 +375,8 @@ static void test_compare_units(void **state)
 	assert_int_equal(c[1].after.n, 4);
 	assert_null(c[1].before.v);
 	assert_string_equal(c[1].cmp.verdict, "slower");
-	/* b1 and b2 make 2 batches each, a1 2: every batch median 100 or 50 */
-	assert_true(c[1].cmp.batches[0] == 4 && c[1].cmp.batches[1] == 2);
+	/* 8 values before, 4 after, no steps: 2 batches a side at the same place */
+	assert_true(c[1].cmp.batches[0] == 2 && c[1].cmp.batches[1] == 2 && c[1].cmp.paired == PAIRED_BY_PLACE);
 	near(c[1].cmp.speedup, 0.5);
 	near(c[1].cmp.high, 0.5);
 	free(c);

@@ -1,5 +1,5 @@
 /* test_stats: summaries, quantiles, the PRNG, Student's t (distribution, Welch, paired, one
- * statistic for interval and p, coverage), batch medians, count tests, Benjamini-Hochberg. */
+ * statistic for interval and p, coverage), count tests, Benjamini-Hochberg. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -206,28 +206,6 @@ static void test_welch_coverage(void **state)
 	}
 }
 
-static void test_batch_medians(void **state)
-{
-	(void)state;
-	double x[2000], out[STATS_MAX_BATCHES];
-	for (size_t i = 0; i < 10; i++)
-		x[i] = (double)(10 - i);   /* 10 9 8 7 6 5 4 3 2 1 */
-	/* floor(sqrt(10)) = 3 batches: [0,3) [3,6) [6,10) */
-	assert_int_equal(stats_batch_medians(x, 10, out), 3);
-	near(out[0], 9);
-	near(out[1], 6);
-	near(out[2], 2.5);
-	assert_int_equal(stats_batch_medians(x, 3, out), 0);   /* one batch: no spread to test */
-	assert_int_equal(stats_batch_medians(x, 4, out), 2);
-	near(out[0], 9.5);
-	near(out[1], 7.5);
-	for (size_t i = 0; i < 2000; i++)
-		x[i] = (double)i;
-	assert_int_equal(stats_batch_medians(x, 2000, out), STATS_MAX_BATCHES);
-	near(out[0], 32.5);            /* [0, 66): 0..65 */
-	near(out[29], 1966);           /* [1933, 2000): 1933..1999 */
-}
-
 /* Benjamini-Hochberg: q = min over k >= rank of p_k * n / k, in the input order. */
 static void test_bh(void **state)
 {
@@ -277,7 +255,6 @@ int main(void)
 		cmocka_unit_test(test_paired),
 		cmocka_unit_test(test_interval_agrees_with_p),
 		cmocka_unit_test(test_welch_coverage),
-		cmocka_unit_test(test_batch_medians),
 		cmocka_unit_test(test_bh),
 		cmocka_unit_test(test_two_proportion_and_rate),
 	};

@@ -211,7 +211,7 @@ static void test_compare_output(void **state)
 			    "unit  before_n  after_n  before_median  after_median  before_cv_pct  after_cv_pct  before_batches  after_batches  speedup  ci_low  ci_high   p_value  verdict\n"
 			    "it/s         5        5       100.0000      200.0000           0.00          0.00               2              2   2.0000  2.0000   2.0000  0.000000  faster\n"
 			    "\n"
-			    "it/s: faster: speedup 2.0000 (95% CI 2.0000 to 2.0000), Welch t on 2 and 2 batch medians, p 0\n");
+			    "it/s: faster: speedup 2.0000 (95% CI 2.0000 to 2.0000), paired t on 2 batch medians a side (the same steps), p 0\n");
 	free(text);
 	free(c.c);
 	series_set_free(&before);
