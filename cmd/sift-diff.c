@@ -22,6 +22,7 @@ enum {
 };
 static const char *const sort_names[] = { "significance", "delta", NULL };
 enum pair_mode { PAIR_AUTO, PAIR_ORDER, PAIR_NONE };
+enum { DIFF_BLOCKS = 20 };  /* blocks of time a side, when one input each has time */
 static const char *const pair_names[] = { "auto", "order", "none", NULL };
 
 static const struct cli_option options[] = {
@@ -153,7 +154,8 @@ static const char *pair_inputs(const struct opts *o, const struct load_opts *lop
 }
 
 /* Text starts with both sides' samples, what was tested and how. */
-static void write_header(const diff *d, const struct diff_base *base, const size_t nfiles[2], const char *paired_by)
+static void write_header(const diff *d, const struct diff_base *base, const size_t nfiles[2], const char *paired_by,
+			 int blocks)
 {
 	printf("before %llu samples  after %llu samples  %zu of %zu keys tested changed significantly "
 	       "(q < %g; tested: keys with %g%% of the samples or more on either side)\n",
@@ -161,6 +163,9 @@ static void write_header(const diff *d, const struct diff_base *base, const size
 	       diff_significant_count(d), diff_tested_count(d), DIFF_ALPHA, base->min_share);
 	if (diff_paired(d))
 		printf("test: %s, %zu pairs (paired by %s)\n", diff_method(d), nfiles[0], paired_by);
+	else if (diff_has_spread(d) && base->work[0] <= 0 && blocks)
+		printf("test: %s, %zu before and %zu after (one input a side: each thread's time in %g s "
+		       "windows, grouped)\n", diff_method(d), nfiles[0], nfiles[1], SUM_BLOCK_WINDOW);
 	else if (diff_has_spread(d) && base->work[0] <= 0)
 		printf("test: %s, %zu before and %zu after (not paired)\n", diff_method(d), nfiles[0], nfiles[1]);
 	else
@@ -263,10 +268,15 @@ int main(int argc, char **argv)
 				  .total = o.total, .work = { o.work[0], o.work[1] }, .sort_delta = o.sort_delta,
 				  .min_share = o.min_share };
 	agg **inputs[2] = { NULL, NULL };
+	size_t nblocks[2] = { 0, 0 };  /* blocks of time of a side's one input */
 	uint64_t *input_samples[2] = { NULL, NULL };
 	int status = 0, empty_side = 0, noted = 0;
 	struct load_stats read[2];
 	int replicates = !o.folded && diff_replicates_apply(o.nfiles, &o.keys);
+	/* One input a side with time: its blocks of time are the replicates. */
+	int blocks = !o.folded && !replicates && o.work[0] <= 0 && o.nfiles[0] == 1 && o.nfiles[1] == 1 &&
+		     !agg_spec_has(&o.keys, KEY_SOURCE) && sum_file_has_time(o.files[0][0], lopts.from) &&
+		     sum_file_has_time(o.files[1][0], lopts.from);
 	for (int s = 0; s < 2; s++) {
 		struct load_stats st = { 0 };
 		if (o.folded) {
@@ -282,6 +292,14 @@ int main(int argc, char **argv)
 			} else {
 				status |= sum_files(o.files[s], o.nfiles[s], &lopts, &o.keys, 0, &errs, &sum);
 			}
+			if (blocks) {
+				int bad;
+				inputs[s] = xcalloc(DIFF_BLOCKS, sizeof *inputs[s]);
+				input_samples[s] = xcalloc(DIFF_BLOCKS, sizeof *input_samples[s]);
+				nblocks[s] = sum_file_blocks(o.files[s][0], &lopts, &o.keys, DIFF_BLOCKS, &errs,
+							     inputs[s], input_samples[s], &bad);
+				status |= bad;
+			}
 			sums[s] = sum.table;
 			st = sum.stats;
 			if (!noted && st.samples_read) /* once: the note is about how both were recorded */
@@ -292,7 +310,11 @@ int main(int argc, char **argv)
 	}
 	size_t *pair = NULL;
 	const char *paired_by = NULL;
-	if (replicates) {
+	int by_time = blocks && nblocks[0] >= 2 && nblocks[1] >= 2;
+	if (by_time) {
+		diff_base_replicates(&base, inputs, input_samples, nblocks);
+		base.time_blocks = 1;
+	} else if (replicates) {
 		diff_base_replicates(&base, inputs, input_samples, o.nfiles);
 		pair = xmalloc(o.nfiles[0] * sizeof *pair);
 		paired_by = pair_inputs(&o, &lopts, pair);
@@ -319,7 +341,7 @@ int main(int argc, char **argv)
 		status = EXIT_USAGE; /* reported once everything is freed */
 	} else if (d) {
 		if (o.format == TABLE_TEXT)
-			write_header(d, &base, o.nfiles, paired_by);
+			write_header(d, &base, by_time ? nblocks : o.nfiles, paired_by, by_time);
 		table *t = diff_table(d, o.limit, o.format == TABLE_TEXT ? 0 : DIFF_TABLE_TEST);
 		table_write(t, stdout, o.format, o.keys.nkeys == 1 ? TABLE_TEXT_KEY_LAST : 0);
 		table_free(t);
@@ -334,7 +356,7 @@ int main(int argc, char **argv)
 		agg_free(sums[s]);
 		prof_free(ps[s]);
 		free(o.files[s]);
-		for (size_t i = 0; inputs[s] && i < o.nfiles[s]; i++)
+		for (size_t i = 0; inputs[s] && i < (blocks ? nblocks[s] : o.nfiles[s]); i++)
 			agg_free(inputs[s][i]);
 		free(inputs[s]);
 		free(input_samples[s]);

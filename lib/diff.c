@@ -187,7 +187,8 @@ int diff_paired(const diff *d) { return d->replicates && d->base.pair != NULL; }
 const char *diff_method(const diff *d)
 {
 	if (d->replicates)
-		return d->base.pair ? "paired t test over inputs" : "Welch t test over inputs";
+		return d->base.pair ? "paired t test over inputs"
+		       : d->base.time_blocks ? "Welch t test over blocks of time" : "Welch t test over inputs";
 	return d->base.work[0] > 0 ? "two-rate test of counts: sampling noise only"
 				   : "two-proportion test of counts: sampling noise only";
 }
@@ -195,7 +196,7 @@ const char *diff_method(const diff *d)
 const char *diff_test_name(const diff *d)
 {
 	if (d->replicates)
-		return d->base.pair ? "paired-t" : "welch-t";
+		return d->base.pair ? "paired-t" : d->base.time_blocks ? "welch-t-time-blocks" : "welch-t";
 	return "counts-sampling-noise-only";
 }
 

@@ -30,6 +30,7 @@ struct diff_base {
 	 * compares the sides as independent samples. */
 	const size_t *pair;
 	double min_share;       /* rows tested: share of samples (%) at least this on either side */
+	int time_blocks;        /* the inputs are blocks of time of one input a side */
 	int sort_delta;         /* sort by the size of the change only, significant or not */
 };
 
@@ -66,7 +67,8 @@ size_t diff_significant_count(const diff *d);
 size_t diff_tested_count(const diff *d);
 /* Non-zero when inputs were compared pair by pair. */
 int diff_paired(const diff *d);
-/* The test in a word for scripts: "paired-t", "welch-t" or "counts-sampling-noise-only". */
+/* The test in a word for scripts: "paired-t", "welch-t", "welch-t-time-blocks" or
+ * "counts-sampling-noise-only". */
 const char *diff_test_name(const diff *d);
 /* Non-zero when rows have a spread over inputs (at least 2 per side). */
 int diff_has_spread(const diff *d);

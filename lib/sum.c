@@ -453,3 +453,98 @@ void sum_result_free(struct sum_result *out)
 	agg_free(out->table);
 	out->table = NULL;
 }
+
+int sum_file_has_time(const char *path, enum load_format forced)
+{
+	if (forced == LOAD_SPEEDSCOPE || forced == LOAD_CHROME)
+		return 1;
+	struct stat st;
+	if (forced != LOAD_AUTO || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+		return 0;  /* a pipe cannot be read twice; what cannot be read is reported later */
+	char *paths[1] = { (char *)path };
+	in_reader *in = in_open(paths, 1);
+	sniff *s = sniff_new(in, LOAD_AUTO);
+	struct in_line line;
+	enum load_format format = LOAD_AUTO;
+	int got = sniff_next(s, &line, &format);
+	sniff_free(s);
+	in_close(in);
+	return got > 0 && (format == LOAD_SPEEDSCOPE || format == LOAD_CHROME);
+}
+
+/* One file's stacks, each into the sum of its window of time. */
+struct windows {
+	prof *frames;
+	const struct agg_spec *spec;
+	agg **each;
+	uint64_t *samples;
+	size_t n, cap, at;
+	double width;
+};
+
+static void window_at(void *ctx, double start)
+{
+	struct windows *w = ctx;
+	double k = start / w->width + 0.5;
+	w->at = k > 0 ? (size_t)k : 0;
+	if (w->at >= w->n) {
+		size_t old = w->n;
+		w->each = xgrow(w->each, &w->cap, w->at + 1, sizeof *w->each);
+		w->samples = xrealloc(w->samples, w->cap * sizeof *w->samples);
+		for (size_t i = old; i <= w->at; i++) {
+			w->each[i] = agg_open(prof_frames_const(w->frames), w->spec);
+			w->samples[i] = 0;
+		}
+		w->n = w->at + 1;
+	}
+}
+
+static void window_stack(void *ctx, const uint32_t *ids, size_t n, uint64_t count)
+{
+	struct windows *w = ctx;
+	if (w->n == 0)
+		window_at(w, 0);
+	agg_add(w->each[w->at], ids, n, count);
+	w->samples[w->at] += count;
+}
+
+size_t sum_file_blocks(const char *path, const struct load_opts *opts, const struct agg_spec *spec,
+		       size_t most, struct err_lines *errs, agg **blocks, uint64_t *samples, int *status)
+{
+	struct windows w = { prof_new(), spec, NULL, NULL, 0, 0, 0, SUM_BLOCK_WINDOW };
+	struct load_opts o = *opts;
+	o.win.width = w.width;
+	o.consumer = window_stack;
+	o.window_fn = window_at;
+	o.consumer_ctx = &w;
+	struct load_stats stats = { 0 };
+	char *paths[1] = { (char *)path };
+	*status = load_files(w.frames, paths, 1, &o, errs, &stats);
+	/* Consecutive windows grouped into at most `most` blocks of near-equal length, each of
+	 * SUM_BLOCK_SAMPLES samples or more on average, so that a key's share in a block is
+	 * not a handful of samples. */
+	uint64_t all = 0;
+	for (size_t i = 0; i < w.n; i++)
+		all += w.samples[i];
+	size_t nb = w.n < most ? w.n : most;
+	if (all / SUM_BLOCK_SAMPLES < nb)
+		nb = (size_t)(all / SUM_BLOCK_SAMPLES);
+	intern *no_frames = intern_new(); /* merged rows carry their keys: no frame is looked up */
+	for (size_t b = 0; b < nb; b++) {
+		blocks[b] = agg_open(no_frames, spec);
+		samples[b] = 0;
+		for (size_t i = b * w.n / nb; i < (b + 1) * w.n / nb; i++) {
+			agg_close(w.each[i]);
+			agg_merge(blocks[b], w.each[i]);
+			samples[b] += w.samples[i];
+		}
+		agg_close(blocks[b]);
+	}
+	for (size_t i = 0; i < w.n; i++)
+		agg_free(w.each[i]);
+	free(w.each);
+	free(w.samples);
+	prof_free(w.frames);
+	intern_free(no_frames);
+	return nb;
+}

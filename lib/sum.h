@@ -47,6 +47,18 @@ int sum_files_each(char *const *paths, size_t npaths, const struct load_opts *op
 		   const struct agg_spec *spec, struct err_lines *errs, agg **each,
 		   uint64_t *each_samples, struct sum_result *pooled);
 
+/* Does path hold time (a speedscope or chrometrace profile, by content unless forced)? */
+int sum_file_has_time(const char *path, enum load_format forced);
+/* One input as replicates: path's stacks summed by windows of time (SUM_BLOCK_WINDOW
+ * seconds of each thread's own time), consecutive windows grouped into at most `most`
+ * blocks of near-equal length and SUM_BLOCK_SAMPLES samples or more on average, into
+ * blocks[b] with their samples in samples[b] (room for most). Returns the number of
+ * blocks; *status 1 when the file could not be read. */
+#define SUM_BLOCK_WINDOW 0.1
+#define SUM_BLOCK_SAMPLES 250u
+size_t sum_file_blocks(const char *path, const struct load_opts *opts, const struct agg_spec *spec,
+		       size_t most, struct err_lines *errs, agg **blocks, uint64_t *samples, int *status);
+
 /* Samples per thread that look recorded with py-spy record --idle (every thread sampled at
  * every tick, so shares are of wall time): three or more threads, all with the same samples
  * to within 1%. Returns 1 with the fewest and most in *min and *max, else 0. */

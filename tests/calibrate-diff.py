@@ -9,9 +9,15 @@ against run 2, rank with rank (paired by file name), over the 70 choices of 4 ra
 Power: one function's self samples x1.5 on all 8 ranks, against the ranks as recorded, paired
 and not: found when its row is significant (q < 0.05) with the interval above 0 (across runs:
 reported only).
+One input a side with time (testdata/diff/aa/time: the same program's ranks recorded as py-spy
+speedscope files): each side's blocks of time are its replicates. A/A: every pair of one run's
+ranks, and each rank against itself in the other run; power: one function's samples x1.5 (each
+of its samples followed by a copy, half of the time) against the same rank as recorded.
 With --assert, exits 1 when a figure is outside its bound (the bounds of issue 27)."""
 import itertools
+import json
 import os
+import random
 import re
 import subprocess
 import sys
@@ -78,6 +84,63 @@ def scaled(run, r, function, factor, tmp):
     return out
 
 
+def time_file(run, r):
+    return os.path.join(AA, "time", f"run{run}", f"rank{r}.speedscope.json.zst")
+
+
+def time_scaled(run, r, function, tmp):
+    """One rank's speedscope profile with function's leaf samples x1.5 in expectation."""
+    doc = json.loads(subprocess.run(["zstdcat", time_file(run, r)], capture_output=True, check=True).stdout)
+    frames = doc["shared"]["frames"]
+    rng = random.Random(r)
+    for prof in doc["profiles"]:
+        samples, weights = [], []
+        for stack, w in zip(prof["samples"], prof["weights"]):
+            samples.append(stack)
+            weights.append(w)
+            if stack and frames[stack[-1]]["name"] == function and rng.random() < 0.5:
+                samples.append(stack)
+                weights.append(w)
+        prof["samples"], prof["weights"] = samples, weights
+        prof["endValue"] = sum(weights)
+    out = os.path.join(tmp, f"rank{r}.speedscope.json")
+    with open(out, "w") as f:
+        json.dump(doc, f)
+    return out
+
+
+def time_blocks(binary, failed):
+    tot, fired, n = [0, 0, 0, 0], 0, 0
+    pairs = [((1, a), (1, b)) for a, b in itertools.combinations(range(RANKS), 2)]
+    pairs += [((1, r), (2, r)) for r in range(RANKS)]
+    for (ra, a), (rb, b) in pairs:
+        rows, _, _ = diff(binary, [time_file(ra, a)], [time_file(rb, b)])
+        assert rows and rows[0]["test"] == "welch-t-time-blocks", rows[:1]
+        tot = [x + y for x, y in zip(tot, score(rows))]
+        _, status, _ = diff(binary, [time_file(ra, a)], [time_file(rb, b)], ("--fail-if-any-grows", "0.5"))
+        fired += status == 1
+        n += 1
+    tested, excl, sig, disagree = tot
+    print(f"A/A one input a side, blocks of time ({n} pairs of ranks, within a run and across runs): "
+          f"{tested} tested key rows: interval excludes 0 in {excl} ({100 * excl / tested:.1f}%), significant "
+          f"{sig} ({100 * sig / tested:.1f}%), interval and p disagree {disagree}; --fail-if-any-grows 0.5 "
+          f"fired on {fired} of {n}")
+    # Blocks of one run see how a share moves within it, not what differs between runs (a
+    # run's own drift): a looser bound than for ranks, said in sift-diff(1).
+    if excl > 0.10 * tested or disagree or fired > 0.06 * n:
+        failed.append("A/A time blocks")
+    found = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for r in range(RANKS):
+            rows, _, _ = diff(binary, [time_file(1, r)], [time_scaled(1, r, "iterencode", tmp)])
+            row = next(x for x in rows if x["function"].startswith("iterencode "))
+            found += row["sig"] == "*" and float(row["delta_ci_low"]) > 0
+    print(f"power, blocks of time: iterencode x1.5 in one rank's profile, against it as recorded: "
+          f"found in {found} of {RANKS} ranks")
+    if found < RANKS * 3 // 4:
+        failed.append("power time blocks")
+
+
 def main():
     binary = sys.argv[1]
     check = "--assert" in sys.argv[2:]
@@ -116,6 +179,7 @@ def main():
                   f"q {row['q_value']}, {row['test']}: {'found' if found else 'missed'}")
             if not found and run == 1:
                 failed.append(f"power {function} ({how})")
+    time_blocks(binary, failed)
     if failed:
         print("outside the bounds: " + "; ".join(failed))
     return 1 if check and failed else 0

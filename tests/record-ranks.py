@@ -1,10 +1,12 @@
-"""record-ranks.py SECONDS OUTDIR: a CPU-bound stand-in for a data-parallel training job, profiled
+"""record-ranks.py SECONDS OUTDIR [speedscope]: a CPU-bound stand-in for a data-parallel training job, profiled
 as it runs. NRANKS worker processes each run the same loop: data loading (JSON, hashing), a
 pure-Python forward and backward over small matrices, an optimizer step, a hand-off through a
 queue; rank 0 also saves a checkpoint every 20 steps, as real jobs do. A thread in each rank
 samples the main thread's stack every 5 ms (sys._current_frames) and writes OUTDIR/rankN.txt
-in py-spy's raw format (`thread (TID): MainThread;NAME (FILE:LINE);... COUNT`): real samples of
-a real run, for sift-diff's A/A and power tests (py-spy itself is not packaged in Debian)."""
+in py-spy's raw format (`thread (TID): MainThread;NAME (FILE:LINE);... COUNT`), or with
+`speedscope` OUTDIR/rankN.speedscope.json, sampled, each sample weighed in seconds, in time
+order, as py-spy --format speedscope writes them: real samples of a real run, for sift-diff's
+A/A and power tests (py-spy itself is not packaged in Debian)."""
 import collections
 import hashlib
 import io
@@ -20,9 +22,11 @@ import time
 NRANKS = 8
 SECONDS = float(sys.argv[1]) if len(sys.argv) > 1 else 20.0
 OUTDIR = sys.argv[2] if len(sys.argv) > 2 else "."
+SPEEDSCOPE = len(sys.argv) > 3 and sys.argv[3] == "speedscope"
+INTERVAL = 0.005
 
 
-def sampler(main, tid, counts, stop):
+def sampler(main, tid, counts, order, stop):
     while not stop.is_set():
         frame = sys._current_frames().get(main)
         stack = []
@@ -31,8 +35,32 @@ def sampler(main, tid, counts, stop):
             stack.append(f"{code.co_name} ({os.path.basename(code.co_filename)}:{frame.f_lineno})")
             frame = frame.f_back
         if stack:
-            counts[f"thread ({tid}): MainThread;" + ";".join(reversed(stack))] += 1
-        time.sleep(0.005)
+            text = f"thread ({tid}): MainThread;" + ";".join(reversed(stack))
+            counts[text] += 1
+            order.append(text)
+        time.sleep(INTERVAL)
+
+
+def write_speedscope(path, tid, order):
+    frames, index, samples = [], {}, []
+    for text in order:
+        ids = []
+        for f in text.split(";")[1:]:
+            if f not in index:
+                name, rest = f.rsplit(" (", 1)
+                file, line = rest.rstrip(")").rsplit(":", 1)
+                index[f] = len(frames)
+                frames.append({"name": name, "file": file, "line": int(line)})
+            ids.append(index[f])
+        samples.append(ids)
+    doc = {"$schema": "https://www.speedscope.app/file-format-schema.json",
+           "shared": {"frames": frames},
+           "profiles": [{"type": "sampled", "name": f"Process {os.getpid()} Thread {tid} \"MainThread\"",
+                         "unit": "seconds", "startValue": 0.0, "endValue": len(samples) * INTERVAL,
+                         "samples": samples, "weights": [INTERVAL] * len(samples)}],
+           "name": "record-ranks.py", "activeProfileIndex": 0, "exporter": "record-ranks.py"}
+    with open(path, "w") as out:
+        json.dump(doc, out, separators=(",", ":"))
 
 
 def save_checkpoint(w, step):
@@ -77,13 +105,18 @@ def optimizer_step(w, grad, lr=1e-3):
 
 
 def rank_main(rank, q):
-    counts = collections.Counter()
+    sys.setswitchinterval(0.001)  # the sampler thread needs the GIL often to keep its pace
+    counts, order = collections.Counter(), []
     stop = threading.Event()
-    t = threading.Thread(target=sampler, args=(threading.main_thread().ident, threading.get_native_id(), counts, stop), daemon=True)
+    tid = threading.get_native_id()
+    t = threading.Thread(target=sampler, args=(threading.main_thread().ident, tid, counts, order, stop), daemon=True)
     t.start()
     train(rank, q)
     stop.set()
     t.join()
+    if SPEEDSCOPE:
+        write_speedscope(os.path.join(OUTDIR, f"rank{rank}.speedscope.json"), tid, order)
+        return
     with open(os.path.join(OUTDIR, f"rank{rank}.txt"), "w") as out:
         for stack, n in counts.items():
             out.write(f"{stack} {n}\n")

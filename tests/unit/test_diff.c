@@ -66,7 +66,7 @@ static void test_self_shares(void **state)
 	(void)state;
 	struct fixture f;
 	sums(&f, &by_frame);
-	struct diff_base base = { { KEY_FRAME, KEY_FRAME }, 1, 0, { 0, 0 }, { 100, 100 }, { NULL, NULL }, { 0, 0 }, { NULL, NULL }, NULL, 0, 1 };
+	struct diff_base base = { { KEY_FRAME, KEY_FRAME }, 1, 0, { 0, 0 }, { 100, 100 }, { NULL, NULL }, { 0, 0 }, { NULL, NULL }, NULL, 0, 0, 1 };
 	diff *d = diff_new(f.a[0], f.a[1], &base);
 	/* m has no self samples on either side: left out. By the size of the change. */
 	assert_int_equal(diff_row_count(d), 4);
@@ -105,7 +105,7 @@ static void test_total_and_ties(void **state)
 	struct fixture f;
 	sums(&f, &by_frame);
 	/* Shares of 200 samples each: equal changes tie on samples, then on key text. */
-	struct diff_base base = { { KEY_FRAME, KEY_FRAME }, 1, 1, { 0, 0 }, { 200, 200 }, { NULL, NULL }, { 0, 0 }, { NULL, NULL }, NULL, 0, 1 };
+	struct diff_base base = { { KEY_FRAME, KEY_FRAME }, 1, 1, { 0, 0 }, { 200, 200 }, { NULL, NULL }, { 0, 0 }, { NULL, NULL }, NULL, 0, 0, 1 };
 	diff *d = diff_new(f.a[0], f.a[1], &base);
 	table *t = diff_table(d, 0, 0);
 	char *text = written(t, TABLE_TSV);
@@ -128,7 +128,7 @@ static void test_total_and_ties(void **state)
 	add(p[1], "y", 10);
 	add(p[1], "x", 10);
 	agg *a[2] = { agg_new(p[0], KEY_FRAME), agg_new(p[1], KEY_FRAME) };
-	struct diff_base b2 = { { KEY_FRAME, KEY_FRAME }, 1, 0, { 0, 0 }, { 20, 20 }, { NULL, NULL }, { 0, 0 }, { NULL, NULL }, NULL, 0, 1 };
+	struct diff_base b2 = { { KEY_FRAME, KEY_FRAME }, 1, 0, { 0, 0 }, { 20, 20 }, { NULL, NULL }, { 0, 0 }, { NULL, NULL }, NULL, 0, 0, 1 };
 	d = diff_new(a[0], a[1], &b2);
 	size_t len;
 	assert_string_equal(diff_key(d, &diff_rows(d)[0], 0, &len), "x");
@@ -146,7 +146,7 @@ static void test_per_work(void **state)
 	struct fixture f;
 	sums(&f, &by_frame);
 	/* 50 units before, 100 after: samples per 1,000 units. */
-	struct diff_base base = { { KEY_FRAME, KEY_FRAME }, 1, 0, { 50, 100 }, { 100, 100 }, { NULL, NULL }, { 0, 0 }, { NULL, NULL }, NULL, 0, 1 };
+	struct diff_base base = { { KEY_FRAME, KEY_FRAME }, 1, 0, { 50, 100 }, { 100, 100 }, { NULL, NULL }, { 0, 0 }, { NULL, NULL }, NULL, 0, 0, 1 };
 	diff *d = diff_new(f.a[0], f.a[1], &base);
 	table *t = diff_table(d, 0, 0);
 	char *text = written(t, TABLE_TSV);
@@ -171,7 +171,7 @@ static void test_pairs(void **state)
 	add(p[1], "thread (2): u;a", 10);
 	const struct agg_spec spec = { { KEY_THREAD, KEY_FRAME }, 2, NULL, 0 };
 	agg *a[2] = { agg_new_spec(p[0], &spec), agg_new_spec(p[1], &spec) };
-	struct diff_base base = { { KEY_THREAD, KEY_FRAME }, 2, 0, { 0, 0 }, { 10, 40 }, { NULL, NULL }, { 0, 0 }, { NULL, NULL }, NULL, 0, 1 };
+	struct diff_base base = { { KEY_THREAD, KEY_FRAME }, 2, 0, { 0, 0 }, { 10, 40 }, { NULL, NULL }, { 0, 0 }, { NULL, NULL }, NULL, 0, 0, 1 };
 	diff *d = diff_new(a[0], a[1], &base);
 	table *t = diff_table(d, 0, 0);
 	char *text = written(t, TABLE_TSV);
@@ -217,7 +217,7 @@ static void test_any_grows(void **state)
 	err_set_prog("sift-diff");
 	struct fixture f;
 	sums(&f, &by_frame);
-	struct diff_base base = { { KEY_FRAME, KEY_FRAME }, 1, 0, { 0, 0 }, { 100, 100 }, { NULL, NULL }, { 0, 0 }, { NULL, NULL }, NULL, 0, 1 };
+	struct diff_base base = { { KEY_FRAME, KEY_FRAME }, 1, 0, { 0, 0 }, { 100, 100 }, { NULL, NULL }, { 0, 0 }, { NULL, NULL }, NULL, 0, 0, 1 };
 	diff *d = diff_new(f.a[0], f.a[1], &base);
 	struct captured c;
 	struct any a = { d, 5 };
@@ -245,7 +245,7 @@ static void test_gates(void **state)
 	err_set_prog("sift-diff");
 	struct fixture f;
 	sums(&f, &by_frame);
-	struct diff_base base = { { KEY_FRAME, KEY_FRAME }, 1, 0, { 0, 0 }, { 100, 100 }, { NULL, NULL }, { 0, 0 }, { NULL, NULL }, NULL, 0, 1 };
+	struct diff_base base = { { KEY_FRAME, KEY_FRAME }, 1, 0, { 0, 0 }, { 100, 100 }, { NULL, NULL }, { 0, 0 }, { NULL, NULL }, NULL, 0, 0, 1 };
 	diff *d = diff_new(f.a[0], f.a[1], &base);
 	/* KEY is given by length: "d:5" names d. A gate fires on the interval's low end: a's
 	 * delta is -20 in [-33.58, -6.42], above -40 for sure but not surely above -25. A key in

@@ -1,4 +1,5 @@
-/* test_sum: one reader or several give the same sums, counts and messages. */
+/* test_sum: one reader or several give the same sums, counts and messages; one input's
+ * blocks of time. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -87,10 +88,52 @@ static void test_looks_idle(void **state)
 	assert_int_equal(sum_looks_idle(zero, 3, &lo, &hi), 0);
 }
 
+/* One input's blocks of time: windows of 0.1 s of each thread's own time, grouped into at
+ * most `most` blocks of SUM_BLOCK_SAMPLES (250) samples or more on average. */
+static void test_blocks_of_time(void **state)
+{
+	(void)state;
+	err_set_prog("test_sum");
+	assert_true(sum_file_has_time(fixture("pyspy/rec-speedscope-threads.json"), LOAD_AUTO));
+	assert_true(sum_file_has_time(fixture("pyspy/rec-chrometrace-threads.json"), LOAD_AUTO));
+	assert_false(sum_file_has_time(fixture("pyspy/rec-raw-threads.txt"), LOAD_AUTO));
+	assert_false(sum_file_has_time("-", LOAD_AUTO));
+	assert_true(sum_file_has_time("-", LOAD_SPEEDSCOPE));
+	struct load_opts opts = { 0 };
+	const struct agg_spec spec = { { KEY_FRAME, KEY_FRAME }, 1, NULL, 0 };
+	struct err_lines errs;
+	err_lines_init(&errs);
+	agg *blocks[20];
+	uint64_t samples[20];
+	int status;
+	/* 100 samples: too few for two blocks */
+	assert_int_equal(sum_file_blocks(fixture("pyspy/rec-speedscope-threads.json"), &opts, &spec, 20, &errs,
+					 blocks, samples, &status), 0);
+	/* 2,098 samples: 8 blocks; 3 when at most 3 are asked for */
+	size_t most[2] = { 20, 3 }, want[2] = { 8, 3 };
+	for (int k = 0; k < 2; k++) {
+		size_t n = sum_file_blocks(fixture("speedscope/voronoi-pyspy.speedscope.json.zst"), &opts, &spec,
+					   most[k], &errs, blocks, samples, &status);
+		assert_int_equal(status, 0);
+		assert_int_equal(n, want[k]);
+		uint64_t all = 0, self = 0; /* every block's rows add up to its samples */
+		for (size_t b = 0; b < n; b++) {
+			all += samples[b];
+			for (size_t r = 0; r < agg_row_count(blocks[b]); r++)
+				self += agg_rows(blocks[b])[r].self;
+			agg_free(blocks[b]);
+		}
+		assert_int_equal(all, 2098);
+		assert_int_equal(self, 2098);
+	}
+	err_lines_finish(&errs);
+}
+
 int main(void)
 {
 	err_set_prog("test_sum");
 	const struct CMUnitTest tests[] = { cmocka_unit_test(test_workers_agree),
-					    cmocka_unit_test(test_looks_idle) };
+					    cmocka_unit_test(test_looks_idle),
+					    cmocka_unit_test(test_blocks_of_time) };
 	return cmocka_run_group_tests_name("sum", tests, NULL, NULL);
 }
