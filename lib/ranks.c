@@ -260,6 +260,9 @@ static struct proc *proc_of(ranks *r, const struct dump_thread *t)
 		r->nprocs = (size_t)id + 1;
 	}
 	struct proc *p = &r->procs[id];
+	size_t cl;
+	if (dp && dp->cmd.len && (str_of(r, p->cmd, &cl), cl == 0)) /* --json may lack it */
+		p->cmd = str_id(r, &dp->cmd);
 	if (!p->nfiles || p->files[p->nfiles - 1] != file) {
 		size_t i = 0;
 		while (i < p->nfiles && p->files[i] != file)
@@ -1029,10 +1032,33 @@ table *ranks_table(const ranks *r)
 
 /* ---- the verdict ---- */
 
-/* " in LEAF under SHARED": where a differing group is, and what it shares with the rest. */
+/* The frame a verdict names a group by: its innermost Python frame (a native leaf says
+ * little: [libc.so.6]), else its leaf. */
+static uint32_t python_leaf(const ranks *r, const struct group *g)
+{
+	const struct obs *o = last_obs(&r->procs[g->members[0]]);
+	if (o->sel == NONE)
+		return NONE;
+	size_t n;
+	uint32_t *f = stack_copy(r, o->sel, &n), found = n ? f[n - 1] : NONE;
+	for (size_t i = n; i-- > 0;) {
+		size_t len;
+		const char *text = frame_text(r, f[i], &len);
+		struct frame_parts parts;
+		frame_split(text, len, &parts);
+		if (parts.kind == FRAME_CODE && parts.file_len && !parts.native) {
+			found = f[i];
+			break;
+		}
+	}
+	free(f);
+	return found;
+}
+
+/* " in FRAME under SHARED": where a group is, and what it shares with the largest. */
 static void where(const ranks *r, const struct group *g, struct sb *out)
 {
-	uint32_t leaf = leaf_of(r, g);
+	uint32_t leaf = python_leaf(r, g);
 	if (leaf != NONE) {
 		sb_str(out, " in ");
 		put_frame(r, leaf, out);
@@ -1043,12 +1069,14 @@ static void where(const ranks *r, const struct group *g, struct sb *out)
 	}
 }
 
-/* The frame a large group is told apart by: where it parts from the other large group. */
-static uint32_t telling_frame(const ranks *r, size_t i)
+/* " 5 ranks (0-1,3-4,7)", " 1 process (pid 9)": a large group of a split. */
+static void count_who(const ranks *r, const struct group *g, int named, struct sb *out)
 {
-	const struct group *g = &r->groups[i];
-	uint32_t f = i == 0 ? r->groups[1].theirs : g->mine;
-	return f != NONE ? f : leaf_of(r, g);
+	struct sb set = { 0 };
+	rank_set(r, g, &set);
+	const char *word = named ? (g->n == 1 ? "rank" : "ranks") : (g->n == 1 ? "process" : "processes");
+	sb_printf(out, " %zu %s (%s)", g->n, word, set.s);
+	free(set.s);
 }
 
 /* The main kind's verdict: all agree, the odd ones out, or a split between large groups. */
@@ -1091,10 +1119,14 @@ static void main_verdict(const ranks *r, size_t m, size_t total, struct sb *out)
 			const struct group *g = &r->groups[i];
 			if (i && 2 * g->n <= g0->n)
 				continue;
-			sb_printf(out, "%s %zu (", i ? "," : "", g->n);
-			who(r, g, out);
-			sb_str(out, ") in ");
-			put_frame(r, telling_frame(r, i), out);
+			if (i)
+				sb_put(out, ",", 1);
+			count_who(r, g, named, out);
+			uint32_t f = python_leaf(r, g);
+			if (f != NONE) {
+				sb_str(out, " in ");
+				put_frame(r, f, out);
+			}
 		}
 		if (r->groups[1].shared != NONE) {
 			sb_str(out, ", parting under ");

@@ -113,7 +113,7 @@ static enum sniff_label_kind label_at(const char *s, const char *end, const char
 			*text = s + 1;
 			*len = (size_t)(p - s - 1);
 			p += 1 + (p[1] == ':');
-			*used = (size_t)(p - s) + (p < end && *p == ' ');
+			*used = (size_t)(p - s); /* the space after is the caller's to take */
 			return SNIFF_LABEL_BRACKET;
 		}
 	}
@@ -134,7 +134,7 @@ static enum sniff_label_kind label_at(const char *s, const char *end, const char
 size_t sniff_label(const char *text, size_t len, const struct sniff_label *want, struct sniff_label *out)
 {
 	const char *s = text, *end = text + len;
-	struct sniff_label l = { SNIFF_LABEL_NONE, 0, NULL, 0 };
+	struct sniff_label l = { SNIFF_LABEL_NONE, 0, 0, NULL, 0 };
 	size_t used;
 	/* A label, then a timestamp (compose's `name | TIME `), or a timestamp, then a label. */
 	for (int step = 0; step < 3; step++) {
@@ -153,6 +153,12 @@ size_t sniff_label(const char *text, size_t len, const struct sniff_label *want,
 		l.text = lt;
 		l.len = ll;
 		s += used;
+		if (k == SNIFF_LABEL_BRACKET) { /* torchrun's [default3]: has none: the file's first says */
+			l.space = want ? want->space : s < end && *s == ' ';
+			if (l.space && (s == end || *s != ' ') && !(want && s == end))
+				return 0;
+			s += l.space && s < end;
+		}
 	}
 	if (s == text || (want && (want->kind != l.kind || want->stamp != l.stamp)))
 		return 0;

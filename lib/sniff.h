@@ -45,6 +45,7 @@ enum sniff_label_kind { SNIFF_LABEL_NONE, SNIFF_LABEL_SRUN, SNIFF_LABEL_BRACKET,
 struct sniff_label {
 	enum sniff_label_kind kind;
 	int stamp;                 /* a timestamp was part of the prefix */
+	int space;                 /* a space after the label was (`[rank3]: ` or `[default3]:`) */
 	const char *text;          /* the label (points into the line), len 0 when none */
 	size_t len;
 };
