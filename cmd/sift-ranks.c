@@ -7,6 +7,7 @@
 #include "../lib/table.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 enum { OPT_FORMAT = 'f', OPT_THREAD = 't', OPT_VERBOSE = 'v', OPT_FROM = 0x2000, OPT_ALL_THREADS,
@@ -14,12 +15,10 @@ enum { OPT_FORMAT = 'f', OPT_THREAD = 't', OPT_VERBOSE = 'v', OPT_FROM = 0x2000,
 
 static const struct cli_option options[] = {
 	{ "format", OPT_FORMAT, "FMT", "text (default), tsv, csv, json, md" },
-	{ "thread", OPT_THREAD, "RE", "group by the first thread whose `thread (TID): NAME` matches\n"
-				       "(a NCCL watchdog, forward_thread_func), not the main thread" },
+	{ "thread", OPT_THREAD, "RE", "group by the first thread whose `thread (TID): NAME` matches RE" },
 	{ "all-threads", OPT_ALL_THREADS, NULL, "group by the whole set of a process's thread stacks" },
 	{ "no-lines", OPT_NO_LINES, NULL, "compare frames without their line numbers" },
-	{ "rank-from", OPT_RANK_FROM, "RE", "a process's rank: group 1 (else the match) of RE in its command\n"
-					    "line, its paste label or its file name, the first it matches" },
+	{ "rank-from", OPT_RANK_FROM, "RE", "rank: RE's group 1 in the command line, label or file name" },
 	{ "tree", OPT_TREE, NULL, "the merged prefix tree: each frame once, with the ranks that reached it" },
 	{ "folded", OPT_FOLDED, NULL, "folded stacks, each group's under a root frame [ranks LIST]" },
 	{ "from", OPT_FROM, "FMT", "dump input format: auto (default, from content), dump, json" },
@@ -38,6 +37,9 @@ static const struct cli_spec spec = {
 	"with where it parts from the largest; then a verdict naming the odd one out.",
 	options,
 	"Stacks are compared with addresses collapsed per library and thread ids dropped.\n"
+	"--rank-from takes group 1 of RE (else the whole match) in a process's command line, its\n"
+	"paste label or its file name, the first it matches. --thread matches `thread (TID): NAME`\n"
+	"(a NCCL watchdog, forward_thread_func).\n"
 	"Exit status: 0 ok, 1 unreadable input, no dump snapshot, or bad lines with --strict,\n"
 	"2 usage error.\n",
 };
@@ -107,9 +109,22 @@ static void write_table(const ranks *r, enum table_format format, const struct s
 	table *t = ranks_table(r);
 	table_write(t, stdout, format, 0);
 	table_free(t);
-	if (format == TABLE_TEXT || format == TABLE_MD) {
+	if (format == TABLE_TEXT) {
 		putchar('\n');
 		ranks_write_verdict(r, stdout);
+	} else if (format == TABLE_MD) { /* a list, so markdown keeps the lines apart */
+		char *text = NULL;
+		size_t len = 0;
+		FILE *mem = open_memstream(&text, &len);
+		int ok = mem && ranks_write_verdict(r, mem) == 0;
+		if (mem && fclose(mem) != 0)
+			ok = 0;
+		if (ok) {
+			putchar('\n');
+			for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"))
+				printf("- %s\n", line);
+		}
+		free(text);
 	}
 }
 
@@ -130,7 +145,9 @@ int main(int argc, char **argv)
 	err_lines_finish(&errs);
 	ranks_finish(r);
 
-	if (o.tree) {
+	if (!found.snapshots && found.lines) {
+		/* nothing parsed: said on stderr, no empty table */
+	} else if (o.tree) {
 		ranks_write_tree(r, stdout);
 		putchar('\n');
 		ranks_write_verdict(r, stdout);

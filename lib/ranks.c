@@ -48,6 +48,7 @@ struct obs {
 	uint64_t snapshot;
 	uint32_t sel;              /* the grouping thread's stack, NONE when the snapshot lacks it */
 	enum dump_status status;   /* of that thread */
+	int cut;                   /* the paste ended inside that thread: its root is missing */
 	uint32_t *all;             /* --all-threads: every thread's stack, its thread frame first */
 	size_t nall, all_cap;
 	uint32_t sig;              /* what groups are made of (ranks_finish) */
@@ -107,7 +108,8 @@ static void capture(void *ctx, const uint32_t *frames, size_t n, uint64_t count)
 	ranks *r = ctx;
 	(void)count;
 	r->got = xgrow(r->got, &r->got_cap, n + 1, sizeof *r->got);
-	memcpy(r->got, frames, n * sizeof *frames);
+	if (n) /* an empty stack may come as NULL */
+		memcpy(r->got, frames, n * sizeof *frames);
 	r->ngot = n;
 }
 
@@ -299,6 +301,7 @@ void ranks_thread(void *ctx, const struct dump_thread *t)
 	if (o->sel == NONE && selected(r, t)) {
 		o->sel = stack_of(r, t, 0);
 		o->status = t->status;
+		o->cut = t->cut_off;
 	}
 }
 
@@ -590,15 +593,17 @@ static void make_groups(ranks *r)
 		for (size_t k = 0; k + 1 < p->nobs; k++)
 			p->moved |= p->obs[k].sig != sig;
 		r->over_time |= p->nobs > 1;
-		/* a fragment is its own group: its key is its index */
-		uint32_t key[3] = { p->kind, sig, sig == NONE ? (uint32_t)i : NONE };
+		/* a fragment (no main thread in the paste) is its own group: its key is its index;
+		 * without the thread --thread names, processes of a kind are one group */
+		int fragment = sig == NONE && !r->opts->thread;
+		uint32_t key[3] = { p->kind, sig, fragment ? (uint32_t)i : NONE };
 		uint32_t g = intern_add(keys, (const char *)key, sizeof key);
 		if (g >= r->ngroups) {
 			r->groups = xgrow(r->groups, &r->groups_cap, (size_t)g + 1, sizeof *r->groups);
 			memset(&r->groups[g], 0, sizeof r->groups[g]);
 			r->groups[g].kind = p->kind;
 			r->groups[g].sig = sig;
-			r->groups[g].fragment = sig == NONE;
+			r->groups[g].fragment = fragment;
 			r->groups[g].shared = r->groups[g].mine = r->groups[g].theirs = NONE;
 			r->groups[g].title = NONE;
 			r->ngroups = (size_t)g + 1;
@@ -891,13 +896,15 @@ static void who(const ranks *r, const struct group *g, struct sb *out)
  * pids of processes that have no rank. */
 static void rank_set(const ranks *r, const struct group *g, struct sb *out)
 {
-	struct sb unranked = { 0 };
-	group_list(r, g, WHO_RANKS, out);
+	struct sb set = { 0 }, unranked = { 0 };
+	group_list(r, g, WHO_RANKS, &set);
 	group_list(r, g, WHO_UNRANKED, &unranked);
 	if (unranked.len)
-		sb_printf(out, "%spid %s", out->len ? "," : "", unranked.s);
-	if (!out->len)
-		sb_printf(out, "%zu process%s", g->n, g->n > 1 ? "es" : "");
+		sb_printf(&set, "%spid %s", set.len ? "," : "", unranked.s);
+	if (!set.len)
+		sb_printf(&set, "%zu process%s", g->n, g->n > 1 ? "es" : "");
+	sb_put(out, set.s, set.len);
+	free(set.s);
 	free(unranked.s);
 }
 
@@ -1062,6 +1069,8 @@ static void where(const ranks *r, const struct group *g, struct sb *out)
 	if (leaf != NONE) {
 		sb_str(out, " in ");
 		put_frame(r, leaf, out);
+	} else if (g->sig == NONE) {
+		sb_str(out, " with no thread --thread matches");
 	}
 	if (g->compared && g->shared != NONE && g->shared != leaf) {
 		sb_str(out, " under ");
@@ -1176,14 +1185,22 @@ static void other_lines(const ranks *r, FILE *out)
 			if (st.len)
 				sb_printf(&line, ", %s", st.s);
 			free(st.s);
-			uint32_t leaf = leaf_of(r, g);
-			if (leaf != NONE) {
-				sb_str(&line, " in ");
-				put_frame(r, leaf, &line);
-			}
+			where(r, g, &line);
 		}
 		if (line.len)
 			fprintf(out, "%s\n", line.s);
+		free(line.s);
+	}
+	for (size_t i = 0; i < r->nprocs; i++) {
+		if (!last_obs(&r->procs[i])->cut)
+			continue;
+		struct group one = { 0 };
+		size_t idx = i;
+		one.members = &idx;
+		one.n = 1;
+		struct sb line = { 0 };
+		who(r, &one, &line);
+		fprintf(out, "cut off: %s: the paste ends inside its stack, its outer frames are missing\n", line.s);
 		free(line.s);
 	}
 }

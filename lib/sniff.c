@@ -453,7 +453,13 @@ struct stream {
 	char *label;
 	size_t label_len;
 	uint64_t local, global;     /* the parser's snapshot and its number across all */
+	struct held *held;          /* a label's lines, read when its file ends */
+	size_t nheld, held_cap;
 };
+
+/* Labelled lines wait for their file's end, so that each label's threads come out together
+ * and snapshots in order; past this many bytes they are read as they come. */
+enum { SNIFF_LABEL_HOLD = 64 << 20 };
 
 struct dumps_reader {
 	dump_fn *fn;
@@ -465,6 +471,7 @@ struct dumps_reader {
 	size_t nlabelled, labelled_cap;
 	struct sniff_label style;   /* the open file's prefix, kind NONE until one proves a dump */
 	int styled;
+	size_t held_bytes;
 };
 
 static void stream_thread(void *ctx, const struct dump_thread *t)
@@ -480,10 +487,28 @@ static void stream_thread(void *ctx, const struct dump_thread *t)
 	st->r->fn(st->r->ctx, &copy);
 }
 
-/* The file ended: its labels' last threads go out. */
-static void end_labels(struct dumps_reader *r)
+/* Each label's held lines to its parser, label by label. */
+static void read_held(struct dumps_reader *r)
 {
 	for (size_t i = 0; i < r->nlabelled; i++) {
+		struct stream *st = r->labelled[i];
+		for (size_t k = 0; k < st->nheld; k++) {
+			struct held *h = &st->held[k];
+			struct in_line line = { h->text, h->len, h->file, h->lineno, h->unterminated };
+			dump_line(st->dp, &line);
+			free(h->text);
+		}
+		st->nheld = 0;
+	}
+	r->held_bytes = 0;
+}
+
+/* The file ended: its labels' threads go out. */
+static void end_labels(struct dumps_reader *r)
+{
+	read_held(r);
+	for (size_t i = 0; i < r->nlabelled; i++) {
+		free(r->labelled[i]->held);
 		dump_finish(r->labelled[i]->dp);
 		dump_free(r->labelled[i]->dp);
 		free(r->labelled[i]->label);
@@ -530,10 +555,19 @@ static void text_line(struct dumps_reader *r, struct in_line *line)
 		dump_line(r->text.dp, line);
 		return;
 	}
-	struct stream *st = l.len ? label_stream(r, l.text, l.len) : &r->text;
 	line->text += n;
 	line->len -= n;
-	dump_line(st->dp, line);
+	if (!l.len) {
+		dump_line(r->text.dp, line);
+		return;
+	}
+	struct stream *st = label_stream(r, l.text, l.len);
+	st->held = xgrow(st->held, &st->held_cap, st->nheld + 1, sizeof *st->held);
+	st->held[st->nheld++] = (struct held){ xstrndup(line->text, line->len), line->len, line->file,
+					       line->lineno, line->unterminated };
+	r->held_bytes += line->len + sizeof *st->held;
+	if (r->held_bytes > SNIFF_LABEL_HOLD)
+		read_held(r);
 }
 
 int sniff_read_dumps(char *const *paths, size_t npaths, enum load_format forced,
