@@ -831,8 +831,10 @@ enum { WHO_PIDS, WHO_RANKS, WHO_FILES, WHO_UNRANKED };
  * of the members that have no rank. */
 static void group_list(const ranks *r, const struct group *g, int what, struct sb *out)
 {
-	uint32_t *ids = xmalloc((g->n * 4 + 1) * sizeof *ids);
-	size_t n = 0;
+	size_t n = 0, cap = g->n + 1;
+	for (size_t i = 0; i < g->n; i++)
+		cap += r->procs[g->members[i]].nfiles;
+	uint32_t *ids = xmalloc(cap * sizeof *ids);
 	char num[24];
 	for (size_t i = 0; i < g->n; i++) {
 		const struct proc *p = &r->procs[g->members[i]];
@@ -844,7 +846,7 @@ static void group_list(const ranks *r, const struct group *g, int what, struct s
 		} else if (what == WHO_RANKS && p->name != NONE) {
 			ids[n++] = p->name;
 		} else if (what == WHO_FILES) {
-			for (size_t k = 0; k < p->nfiles && n < g->n * 4; k++)
+			for (size_t k = 0; k < p->nfiles; k++)
 				ids[n++] = p->files[k];
 		} else if (what == WHO_UNRANKED && p->name == NONE && p->pid != NONE) {
 			ids[n++] = p->pid;
