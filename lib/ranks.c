@@ -434,14 +434,10 @@ static void name_proc(ranks *r, struct proc *p, int alone)
 		if (rank_from(r, subj, lens, &name))
 			num = number_at(name.s, name.len);
 	}
-	if (!name.len && title_rank(cmd, cl, &name, &num)) {
-	} else if (!name.len && flag_rank(cmd, cl, &name, &num)) {
-	} else if (!name.len && label) {
-		sb_put(&name, label, ll);
-		num = trailing_number(label, ll);
-	} else if (!name.len && file) {
-		sb_put(&name, file, fl);
-		num = trailing_number(file, fl);
+	int found = name.len > 0 || title_rank(cmd, cl, &name, &num) || flag_rank(cmd, cl, &name, &num);
+	if (!found && (label || file)) { /* "3", "rank3", "trainer-3": the number it ends in */
+		sb_put(&name, label ? label : file, label ? ll : fl);
+		num = trailing_number(name.s, name.len);
 	}
 	if (name.len) {
 		p->name = intern_add(r->strs, name.s, name.len);
@@ -507,9 +503,13 @@ static void kind_proc(ranks *r, struct proc *p)
 	size_t len;
 	const char *cmd = str_of(r, p->cmd, &len);
 	char *key = xmalloc(len + 1);
-	for (size_t i = 0; i < len; i++)
-		key[i] = cmd[i] >= '0' && cmd[i] <= '9' ? '#' : cmd[i];
-	p->kind = intern_add(r->kinds, key, len);
+	size_t n = 0;
+	for (size_t i = 0; i < len; i++) { /* a run of digits is one '#': rank 9 and rank 10 alike */
+		int digit = cmd[i] >= '0' && cmd[i] <= '9';
+		if (!digit || !n || key[n - 1] != '#')
+			key[n++] = digit ? '#' : cmd[i];
+	}
+	p->kind = intern_add(r->kinds, key, n);
 	free(key);
 	if (p->kind >= r->kind_label_cap || intern_count(r->kinds) > r->kind_label_cap) {
 		size_t old = r->kind_label_cap;

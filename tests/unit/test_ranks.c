@@ -235,6 +235,23 @@ static void test_identity(void **state)
 	done(&k);
 }
 
+/* Command lines alike but for their digits are one kind, however many digits. */
+static void test_kinds(void **state)
+{
+	(void)state;
+	static char text[1 << 12];
+	text[0] = '\0';
+	proc(text, sizeof text, 9, "python t.py --local_rank=9 --port 29500", "idle", "a (a.py:1)");
+	proc(text, sizeof text, 10, "python t.py --local_rank=10 --port 29501", "idle", "a (a.py:1)");
+	proc(text, sizeof text, 11, "python other.py --local_rank=11", "idle", "a (a.py:1)");
+	struct fixture f = { 0 };
+	run(&f, "k.txt", text);
+	assert_output(f.r, ranks_write_verdict,
+		      "verdict: all 2 ranks agree (t.py): idle in a (a.py:1)\n"
+		      "another kind, not compared: other.py rank 11 (pid 11), idle in a (a.py:1)\n");
+	done(&f);
+}
+
 /* A process whose main thread was not pasted is its own group; --thread groups by another
  * thread; --all-threads by every thread. */
 static void test_fragment_and_threads(void **state)
@@ -338,6 +355,7 @@ int main(void)
 		cmocka_unit_test(test_split_and_addresses),
 		cmocka_unit_test(test_agree_and_lines),
 		cmocka_unit_test(test_identity),
+		cmocka_unit_test(test_kinds),
 		cmocka_unit_test(test_fragment_and_threads),
 		cmocka_unit_test(test_over_time),
 		cmocka_unit_test(test_label),
