@@ -487,35 +487,34 @@ static void stream_thread(void *ctx, const struct dump_thread *t)
 	st->r->fn(st->r->ctx, &copy);
 }
 
-/* Each label's held lines to its parser, label by label. */
-static void read_held(struct dumps_reader *r)
+/* A label's held lines to its parser. */
+static void read_held(struct stream *st)
+{
+	for (size_t k = 0; k < st->nheld; k++) {
+		struct held *h = &st->held[k];
+		struct in_line line = { h->text, h->len, h->file, h->lineno, h->unterminated };
+		dump_line(st->dp, &line);
+		free(h->text);
+	}
+	st->nheld = 0;
+}
+
+/* The file ended: each label's lines are read and its last thread given out before the
+ * next label's, so snapshots come out in order. */
+static void end_labels(struct dumps_reader *r)
 {
 	for (size_t i = 0; i < r->nlabelled; i++) {
 		struct stream *st = r->labelled[i];
-		for (size_t k = 0; k < st->nheld; k++) {
-			struct held *h = &st->held[k];
-			struct in_line line = { h->text, h->len, h->file, h->lineno, h->unterminated };
-			dump_line(st->dp, &line);
-			free(h->text);
-		}
-		st->nheld = 0;
-	}
-	r->held_bytes = 0;
-}
-
-/* The file ended: its labels' threads go out. */
-static void end_labels(struct dumps_reader *r)
-{
-	read_held(r);
-	for (size_t i = 0; i < r->nlabelled; i++) {
-		free(r->labelled[i]->held);
-		dump_finish(r->labelled[i]->dp);
-		dump_free(r->labelled[i]->dp);
-		free(r->labelled[i]->label);
-		free(r->labelled[i]);
+		read_held(st);
+		dump_finish(st->dp);
+		dump_free(st->dp);
+		free(st->held);
+		free(st->label);
+		free(st);
 	}
 	r->nlabelled = 0;
 	r->styled = 0;
+	r->held_bytes = 0;
 }
 
 static struct stream *label_stream(struct dumps_reader *r, const char *label, size_t len)
@@ -566,8 +565,11 @@ static void text_line(struct dumps_reader *r, struct in_line *line)
 	st->held[st->nheld++] = (struct held){ xstrndup(line->text, line->len), line->len, line->file,
 					       line->lineno, line->unterminated };
 	r->held_bytes += line->len + sizeof *st->held;
-	if (r->held_bytes > SNIFF_LABEL_HOLD)
-		read_held(r);
+	if (r->held_bytes > SNIFF_LABEL_HOLD) { /* too much to hold: read as it comes */
+		for (size_t i = 0; i < r->nlabelled; i++)
+			read_held(r->labelled[i]);
+		r->held_bytes = 0;
+	}
 }
 
 int sniff_read_dumps(char *const *paths, size_t npaths, enum load_format forced,
@@ -587,15 +589,19 @@ int sniff_read_dumps(char *const *paths, size_t npaths, enum load_format forced,
 	unsigned long lines = 0;
 	while (sniff_next(sn, &line, &fmt)) {
 		lines += line.len > 0;
-		if (line.lineno == 1)
+		if (line.lineno == 1 && r.nlabelled) { /* the file's own threads first, then its labels' */
+			dump_finish(r.text.dp);
 			end_labels(&r);
+		}
+		if (line.lineno == 1)
+			r.styled = 0;  /* each file its own prefix */
 		if (fmt == LOAD_JSON)
 			dumpjson_line(dj, &line);
 		else /* folded stacks hold no snapshots: read as text, everything is skipped */
 			text_line(&r, &line);
 	}
-	end_labels(&r);
 	dump_finish(r.text.dp);
+	end_labels(&r);
 	dumpjson_finish(dj);
 	int status = in_failed(in) ? 1 : 0;
 	found->snapshots = r.count;
