@@ -279,9 +279,12 @@ static struct proc *proc_of(ranks *r, const struct dump_thread *t)
 
 static struct obs *obs_of(struct proc *p, uint64_t snapshot)
 {
-	for (size_t i = p->nobs; i-- > 0;)
-		if (p->obs[i].snapshot == snapshot)
-			return &p->obs[i];
+	if (p->nobs && p->obs[p->nobs - 1].snapshot == snapshot)
+		return &p->obs[p->nobs - 1];
+	/* snapshots come in order: only an older one is looked for */
+	for (size_t i = p->nobs; i-- > 0 && p->obs[i].snapshot > snapshot;)
+		if (i && p->obs[i - 1].snapshot == snapshot)
+			return &p->obs[i - 1];
 	p->obs = xgrow(p->obs, &p->obs_cap, p->nobs + 1, sizeof *p->obs);
 	struct obs *o = &p->obs[p->nobs++];
 	memset(o, 0, sizeof *o);

@@ -536,7 +536,8 @@ static struct stream *label_stream(struct dumps_reader *r, const char *label, si
  * it to its label's parser. */
 static void text_line(struct dumps_reader *r, struct in_line *line)
 {
-	line->len = dump_strip_ansi(line->text, line->len);
+	if (line->len && line->text[0] == '\x1b') /* compose colours the label at the start */
+		line->len = dump_strip_ansi(line->text, line->len);
 	struct sniff_label l;
 	size_t n = 0;
 	if (!r->styled) {
