@@ -1224,6 +1224,18 @@ static void time_lines(const ranks *r, FILE *out)
 		return;
 	fprintf(out, "over time: %zu of %zu processes seen in several snapshots stayed (the same stack in each)%s\n",
 		stayed, seen, stayed == seen ? ": stuck" : "");
+	if (stayed) {
+		struct group still = { 0 };
+		still.members = xmalloc(stayed * sizeof *still.members);
+		for (size_t i = 0; i < r->nprocs; i++)
+			if (r->procs[i].nobs > 1 && !r->procs[i].moved)
+				still.members[still.n++] = i;
+		struct sb line = { 0 };
+		who(r, &still, &line);
+		fprintf(out, "stayed: %s\n", line.s);
+		free(line.s);
+		free(still.members);
+	}
 	for (size_t i = 0; i < r->nprocs; i++) {
 		const struct proc *p = &r->procs[i];
 		if (p->nobs < 2 || !p->moved)

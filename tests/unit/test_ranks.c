@@ -315,6 +315,7 @@ static void test_over_time(void **state)
 		      "verdict: no odd one out, the ranks split: 1 rank (0) in all_reduce (c.py:1), "
 		      "1 rank (1) in forward (m.py:2), parting under run\n"
 		      "over time: 1 of 2 processes seen in several snapshots stayed (the same stack in each)\n"
+		      "stayed: rank 0 (pid 40)\n"
 		      "moved: rank 1 (pid 41), its stack changed 1 time in 2 snapshots\n");
 	done(&f);
 }
