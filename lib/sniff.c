@@ -38,7 +38,158 @@ enum load_format sniff_json_kind(const char *text, size_t len)
 	return f;
 }
 
+static int is_digit(char c) { return c >= '0' && c <= '9'; }
+
+/* n digits at s; returns 1 when there are. */
+static int digits(const char *s, const char *end, size_t n)
+{
+	if ((size_t)(end - s) < n)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!is_digit(s[i]))
+			return 0;
+	return 1;
+}
+
+/* A timestamp and the one space after it: `2024-05-01T12:00:00.123Z `, `2024-05-01
+ * 12:00:00,123 `, `2024/05/01 12:00:00 `, each maybe in brackets. Returns its length or 0. */
+static size_t stamp_len(const char *s, const char *end)
+{
+	const char *p = s;
+	int bracket = p < end && *p == '[';
+	p += bracket;
+	if (!digits(p, end, 4) || end - p < 19 || (p[4] != '-' && p[4] != '/') || p[7] != p[4] ||
+	    !digits(p + 5, end, 2) || !digits(p + 8, end, 2) || (p[10] != 'T' && p[10] != ' ') ||
+	    !digits(p + 11, end, 2) || p[13] != ':' || !digits(p + 14, end, 2) || p[16] != ':' ||
+	    !digits(p + 17, end, 2))
+		return 0;
+	p += 19;
+	if (p < end && (*p == '.' || *p == ',') && p + 1 < end && is_digit(p[1]))
+		for (p++; p < end && is_digit(*p); p++)
+			;
+	if (p < end && *p == 'Z') {
+		p++;
+	} else if (p < end && (*p == '+' || *p == '-') && digits(p + 1, end, 2)) {
+		p += 3;
+		p += p < end && *p == ':';
+		p += digits(p, end, 2) ? 2 : 0;
+	}
+	if (bracket) {
+		if (p >= end || *p != ']')
+			return 0;
+		p++;
+	}
+	if (p < end && *p != ' ')
+		return 0;
+	return (size_t)(p - s) + (p < end);
+}
+
+static int label_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_digit(c) || c == '_' || c == '-' ||
+	       c == '.' || c == '/' || c == ':' || c == '@';
+}
+
+/* One rank label and what follows it up to the text: its kind, or NONE. */
+static enum sniff_label_kind label_at(const char *s, const char *end, const char **text, size_t *len,
+				      size_t *used)
+{
+	const char *p = s;
+	while (p < end && p - s < 6 && *p == ' ') /* srun pads task ids to one width */
+		p++;
+	const char *d = p;
+	while (p < end && is_digit(*p) && p - d < 7)
+		p++;
+	if (p > d && p < end && *p == ':' && (p + 1 == end || p[1] == ' ')) {
+		*text = d;
+		*len = (size_t)(p - d);
+		*used = (size_t)(p + 1 - s) + (p + 1 < end);
+		return SNIFF_LABEL_SRUN;
+	}
+	if (s < end && *s == '[') { /* [rank3]:, [default3]:, [host:3]:, [pod/NAME/CONTAINER] */
+		for (p = s + 1; p < end && p - s < 128 && label_char(*p); p++)
+			;
+		if (p > s + 1 && p < end && *p == ']' && p + 1 < end && (p[1] == ':' || p[1] == ' ')) {
+			*text = s + 1;
+			*len = (size_t)(p - s - 1);
+			p += 1 + (p[1] == ':');
+			*used = (size_t)(p - s); /* the space after is the caller's to take */
+			return SNIFF_LABEL_BRACKET;
+		}
+	}
+	for (p = s; p < end && p - s < 128 && label_char(*p) && *p != ':'; p++)
+		;
+	const char *name_end = p;
+	while (p < end && *p == ' ')
+		p++;
+	if (name_end > s && p > name_end && p < end && *p == '|' && (p + 1 == end || p[1] == ' ')) {
+		*text = s;
+		*len = (size_t)(name_end - s);
+		*used = (size_t)(p + 1 - s) + (p + 1 < end);
+		return SNIFF_LABEL_COMPOSE;
+	}
+	return SNIFF_LABEL_NONE;
+}
+
+size_t sniff_label(const char *text, size_t len, const struct sniff_label *want, struct sniff_label *out)
+{
+	const char *s = text, *end = text + len;
+	struct sniff_label l = { SNIFF_LABEL_NONE, 0, 0, NULL, 0 };
+	size_t used;
+	/* A label, then a timestamp (compose's `name | TIME `), or a timestamp, then a label. */
+	for (int step = 0; step < 3; step++) {
+		size_t n = stamp_len(s, end);
+		if (n && !l.stamp) {
+			l.stamp = 1;
+			s += n;
+			continue;
+		}
+		const char *lt;
+		size_t ll;
+		enum sniff_label_kind k = l.kind ? SNIFF_LABEL_NONE : label_at(s, end, &lt, &ll, &used);
+		if (k == SNIFF_LABEL_NONE)
+			break;
+		l.kind = k;
+		l.text = lt;
+		l.len = ll;
+		s += used;
+		if (k == SNIFF_LABEL_BRACKET) { /* torchrun's [default3]: has none: the file's first says */
+			l.space = want ? want->space : s < end && *s == ' ';
+			if (l.space && (s == end || *s != ' ') && !(want && s == end))
+				return 0;
+			s += l.space && s < end;
+		}
+	}
+	if (s == text || (want && (want->kind != l.kind || want->stamp != l.stamp)))
+		return 0;
+	*out = l;
+	return (size_t)(s - text);
+}
+
+static enum load_format line_format(const char *text, size_t len, int labels);
+
+/* The dump line after a label or timestamp prefix proves a dump. */
+static int labelled_dump(const char *text, size_t len)
+{
+	char buf[256];
+	if (memchr(text, '\x1b', len < sizeof buf ? len : sizeof buf)) { /* compose colours its labels */
+		len = len < sizeof buf - 1 ? len : sizeof buf - 1;
+		memcpy(buf, text, len);
+		len = dump_strip_ansi(buf, len);
+		text = buf;
+	}
+	struct sniff_label l;
+	size_t n = sniff_label(text, len, NULL, &l);
+	return n && n < len && line_format(text + n, len - n, 0) == LOAD_DUMP;
+}
+
 enum load_format sniff_line(const char *text, size_t len)
+{
+	return line_format(text, len, 1);
+}
+
+/* labels: also look behind a rank label or timestamp (one level: never recursive). */
+static enum load_format line_format(const char *text, size_t len, int labels)
 {
 	const char *s = text, *end = text + len;
 	/* Indentation and colour codes say nothing. */
@@ -75,6 +226,8 @@ enum load_format sniff_line(const char *text, size_t len)
 		return LOAD_SVG;
 	if (austin_is_sample(s, n))
 		return LOAD_AUSTIN;
+	if (labels && (*s == '[' || is_digit(*s) || label_char(*s)) && labelled_dump(text, len))
+		return LOAD_DUMP;
 	struct folded_line fl;
 	const char *reason;
 	if (folded_parse(text, len, &fl, &reason) == FOLDED_OK &&
@@ -290,55 +443,174 @@ int sniff_next(sniff *s, struct in_line *line, enum load_format *format)
 	}
 }
 
-/* Text and JSON parsers count snapshots apart: number them again as they arrive. */
-struct renumber {
-	dump_fn *fn;
-	void *ctx;
-	const void *last_parser;
-	uint64_t last_snapshot, count;
+/* Each parser (text, JSON, one per rank label) counts snapshots apart: they are numbered
+ * again as they arrive, one number per parser's snapshot. */
+struct dumps_reader;
+
+struct stream {
+	struct dumps_reader *r;
+	dump_parser *dp;            /* a label's own text parser; NULL for the shared ones */
+	char *label;
+	size_t label_len;
+	uint64_t local, global;     /* the parser's snapshot and its number across all */
+	struct held *held;          /* a label's lines, read when its file ends */
+	size_t nheld, held_cap;
 };
 
-static void renumber(struct renumber *r, const void *parser, const struct dump_thread *t)
+/* Labelled lines wait for their file's end, so that each label's threads come out together
+ * and snapshots in order; past this many bytes they are read as they come. */
+enum { SNIFF_LABEL_HOLD = 64 << 20 };
+
+struct dumps_reader {
+	dump_fn *fn;
+	void *ctx;
+	struct err_lines *errs;
+	uint64_t count;
+	struct stream text, json;
+	struct stream **labelled;   /* the open file's label streams */
+	size_t nlabelled, labelled_cap;
+	struct sniff_label style;   /* the open file's prefix, kind NONE until one proves a dump */
+	int styled;
+	size_t held_bytes;
+};
+
+static void stream_thread(void *ctx, const struct dump_thread *t)
 {
-	if (parser != r->last_parser || t->snapshot != r->last_snapshot) {
-		r->count++;
-		r->last_parser = parser;
-		r->last_snapshot = t->snapshot;
+	struct stream *st = ctx;
+	if (!st->global || t->snapshot != st->local) {
+		st->local = t->snapshot;
+		st->global = ++st->r->count;
 	}
 	struct dump_thread copy = *t;
-	copy.snapshot = r->count;
-	r->fn(r->ctx, &copy);
+	copy.snapshot = st->global;
+	copy.label = (struct dump_text){ st->label, st->label_len };
+	st->r->fn(st->r->ctx, &copy);
 }
 
-static void from_text(void *ctx, const struct dump_thread *t) { renumber(ctx, "text", t); }
-static void from_json(void *ctx, const struct dump_thread *t) { renumber(ctx, "json", t); }
+/* A label's held lines to its parser. */
+static void read_held(struct stream *st)
+{
+	for (size_t k = 0; k < st->nheld; k++) {
+		struct held *h = &st->held[k];
+		struct in_line line = { h->text, h->len, h->file, h->lineno, h->unterminated };
+		dump_line(st->dp, &line);
+		free(h->text);
+	}
+	st->nheld = 0;
+}
+
+/* The file ended: each label's lines are read and its last thread given out before the
+ * next label's, so snapshots come out in order. */
+static void end_labels(struct dumps_reader *r)
+{
+	for (size_t i = 0; i < r->nlabelled; i++) {
+		struct stream *st = r->labelled[i];
+		read_held(st);
+		dump_finish(st->dp);
+		dump_free(st->dp);
+		free(st->held);
+		free(st->label);
+		free(st);
+	}
+	r->nlabelled = 0;
+	r->styled = 0;
+	r->held_bytes = 0;
+}
+
+static struct stream *label_stream(struct dumps_reader *r, const char *label, size_t len)
+{
+	for (size_t i = 0; i < r->nlabelled; i++)
+		if (r->labelled[i]->label_len == len && memcmp(r->labelled[i]->label, label, len) == 0)
+			return r->labelled[i];
+	struct stream *st = xcalloc(1, sizeof *st);
+	st->r = r;
+	st->label = xstrndup(label, len);
+	st->label_len = len;
+	st->dp = dump_new(r->errs, stream_thread, st);
+	r->labelled = xgrow(r->labelled, &r->labelled_cap, r->nlabelled + 1, sizeof *r->labelled);
+	r->labelled[r->nlabelled++] = st;
+	return st;
+}
+
+/* A text line: cut its prefix once the file's first prefixed dump line set one, and give
+ * it to its label's parser. */
+static void text_line(struct dumps_reader *r, struct in_line *line)
+{
+	if (line->len && line->text[0] == '\x1b') /* compose colours the label at the start */
+		line->len = dump_strip_ansi(line->text, line->len);
+	struct sniff_label l;
+	size_t n = 0;
+	if (!r->styled) {
+		n = sniff_label(line->text, line->len, NULL, &l);
+		if (n && n < line->len && line_format(line->text + n, line->len - n, 0) == LOAD_DUMP) {
+			r->style = l;
+			r->styled = 1;
+		} else {
+			n = 0;
+		}
+	} else {
+		n = sniff_label(line->text, line->len, &r->style, &l);
+	}
+	if (!n) {
+		dump_line(r->text.dp, line);
+		return;
+	}
+	line->text += n;
+	line->len -= n;
+	if (!l.len) {
+		dump_line(r->text.dp, line);
+		return;
+	}
+	struct stream *st = label_stream(r, l.text, l.len);
+	st->held = xgrow(st->held, &st->held_cap, st->nheld + 1, sizeof *st->held);
+	st->held[st->nheld++] = (struct held){ xstrndup(line->text, line->len), line->len, line->file,
+					       line->lineno, line->unterminated };
+	r->held_bytes += line->len + sizeof *st->held;
+	if (r->held_bytes > SNIFF_LABEL_HOLD) { /* too much to hold: read as it comes */
+		for (size_t i = 0; i < r->nlabelled; i++)
+			read_held(r->labelled[i]);
+		r->held_bytes = 0;
+	}
+}
 
 int sniff_read_dumps(char *const *paths, size_t npaths, enum load_format forced,
 		     struct err_lines *errs, dump_fn *fn, void *ctx, struct sniff_dumps *found)
 {
-	struct renumber r = { fn, ctx, NULL, 0, 0 };
+	struct dumps_reader r = { 0 };
+	r.fn = fn;
+	r.ctx = ctx;
+	r.errs = errs;
+	r.text.r = r.json.r = &r;
+	r.text.dp = dump_new(errs, stream_thread, &r.text);
+	dumpjson *dj = dumpjson_new(errs, stream_thread, &r.json);
 	in_reader *in = in_open(paths, npaths);
 	sniff *sn = sniff_new(in, forced);
-	dump_parser *dp = dump_new(errs, from_text, &r);
-	dumpjson *dj = dumpjson_new(errs, from_json, &r);
 	struct in_line line;
 	enum load_format fmt;
 	unsigned long lines = 0;
 	while (sniff_next(sn, &line, &fmt)) {
 		lines += line.len > 0;
+		if (line.lineno == 1 && r.nlabelled) { /* the file's own threads first, then its labels' */
+			dump_finish(r.text.dp);
+			end_labels(&r);
+		}
+		if (line.lineno == 1)
+			r.styled = 0;  /* each file its own prefix */
 		if (fmt == LOAD_JSON)
 			dumpjson_line(dj, &line);
 		else /* folded stacks hold no snapshots: read as text, everything is skipped */
-			dump_line(dp, &line);
+			text_line(&r, &line);
 	}
-	dump_finish(dp);
+	dump_finish(r.text.dp);
+	end_labels(&r);
 	dumpjson_finish(dj);
 	int status = in_failed(in) ? 1 : 0;
 	found->snapshots = r.count;
 	found->lines = lines;
 	found->looks_like = sniff_looks_like(sn);
-	dump_free(dp);
+	dump_free(r.text.dp);
 	dumpjson_free(dj);
+	free(r.labelled);
 	sniff_free(sn);
 	in_close(in);
 	return status;

@@ -37,6 +37,22 @@ const char *sniff_guess(const char *text, size_t len);
 int sniff_next(sniff *s, struct in_line *line, enum load_format *format);
 void sniff_free(sniff *s);
 
+/* A prefix a tool put before each line of a pasted dump: a rank label (`srun -l`'s
+ * `3: `, torchrun's `[rank3]:` or `[default3]:`, kubectl's `[pod/NAME/CONTAINER] `,
+ * docker-compose's `name  | `) and/or a timestamp (ISO, `2024-05-01 12:00:00,123`,
+ * bracketed). */
+enum sniff_label_kind { SNIFF_LABEL_NONE, SNIFF_LABEL_SRUN, SNIFF_LABEL_BRACKET, SNIFF_LABEL_COMPOSE };
+struct sniff_label {
+	enum sniff_label_kind kind;
+	int stamp;                 /* a timestamp was part of the prefix */
+	int space;                 /* a space after the label was (`[rank3]: ` or `[default3]:`) */
+	const char *text;          /* the label (points into the line), len 0 when none */
+	size_t len;
+};
+/* The length of the prefix at the start of a line (0: none), its label in *label. With
+ * want non-NULL, only a prefix of that kind and stamp counts (a file's lines share one). */
+size_t sniff_label(const char *text, size_t len, const struct sniff_label *want, struct sniff_label *label);
+
 /* What sniff_read_dumps found. */
 struct sniff_dumps {
 	uint64_t snapshots;      /* numbered 1, 2, ... across all files and both formats */
@@ -45,8 +61,10 @@ struct sniff_dumps {
 };
 
 /* Read files (none: stdin) as py-spy dumps, text or JSON by content unless forced: each
- * thread of each snapshot goes to fn. Returns 0, or 1 when a file could not be read
- * (reported). */
+ * thread of each snapshot goes to fn. A file whose dump lines carry a rank label
+ * (sniff_label) is read as one dump per label, the lines of each label apart (interleaved
+ * output of many ranks), and each thread carries its label. Returns 0, or 1 when a file
+ * could not be read (reported). */
 int sniff_read_dumps(char *const *paths, size_t npaths, enum load_format forced,
 		     struct err_lines *errs, dump_fn *fn, void *ctx, struct sniff_dumps *found);
 /* After sniff_read_dumps: when lines were read but no snapshot found, say so on stderr with

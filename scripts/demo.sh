@@ -118,6 +118,7 @@ if [ -f "$1" ]; then
 		table "Threads" sift-threads "$@"
 	fi
 	table "GIL from the snapshots" sift-gil --dumps "$@"
+	table "Processes of the snapshots, by what their main thread does" sift-ranks "$@"
 else
 	note "skipped: no dump-*.txt snapshots in $dir"
 fi

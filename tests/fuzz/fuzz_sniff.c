@@ -10,6 +10,12 @@ static void on_line(void *ctx, struct in_line *line)
 	(void)ctx;
 	if (sniff_line(line->text, line->len) > LOAD_AUSTIN) /* the last format */
 		abort();
+	struct sniff_label l, again;
+	size_t n = sniff_label(line->text, line->len, NULL, &l);
+	if (n > line->len || (n && l.len && (l.text < line->text || l.text + l.len > line->text + n)))
+		abort(); /* the prefix and its label lie inside the line */
+	if (n && sniff_label(line->text, line->len, &l, &again) != n)
+		abort(); /* a line's own prefix style takes the same prefix */
 }
 
 static void on_thread(void *ctx, const struct dump_thread *t)

@@ -48,6 +48,51 @@ static void test_lines(void **state)
 	assert_int_equal(sniff_json_kind("  {", 3), LOAD_AUTO);
 }
 
+/* Rank labels and timestamps before pasted dump lines: how much is cut, and the label. */
+static size_t label(const char *s, const struct sniff_label *want, char *out)
+{
+	struct sniff_label l;
+	size_t n = sniff_label(s, strlen(s), want, &l);
+	out[0] = '\0';
+	if (n && l.len) {
+		memcpy(out, l.text, l.len);
+		out[l.len] = '\0';
+	}
+	return n;
+}
+
+static void test_labels(void **state)
+{
+	(void)state;
+	char got[64];
+	assert_int_equal(label("3: Thread 12 (idle): \"MainThread\"", NULL, got), 3);
+	assert_string_equal(got, "3");
+	assert_int_equal(label(" 3:     wait (q.py:1)", NULL, got), 4);
+	assert_string_equal(got, "3");
+	assert_int_equal(label("[default3]:Process 1: python", NULL, got), 11);
+	assert_string_equal(got, "default3");
+	assert_int_equal(label("[rank3]: Process 1: python", NULL, got), 9);
+	assert_int_equal(label("[pod/trainer-0/main] Thread 1 (idle)", NULL, got), 21);
+	assert_string_equal(got, "pod/trainer-0/main");
+	assert_int_equal(label("trainer-1  | Thread 1 (idle)", NULL, got), 13);
+	assert_string_equal(got, "trainer-1");
+	assert_int_equal(label("trainer-1  | 2026-05-08T22:26:06.123456789Z Thread 1 (idle)", NULL, got), 44);
+	assert_int_equal(label("2024-05-01 12:00:00,123 Thread 1 (idle)", NULL, got), 24);
+	assert_string_equal(got, "");
+	assert_int_equal(label("[2024-05-01 12:00:00] 3: x", NULL, got), 25);
+	assert_string_equal(got, "3");
+	assert_int_equal(label("Thread 12 (idle): \"MainThread\"", NULL, got), 0);
+	assert_int_equal(label("    forward (model.py:42)", NULL, got), 0);
+	/* a file's style: torchrun's [default3]: has no space, so a frame keeps its indentation */
+	struct sniff_label bare = { SNIFF_LABEL_BRACKET, 0, 0, NULL, 0 }, srun = { SNIFF_LABEL_SRUN, 0, 0, NULL, 0 };
+	assert_int_equal(label("[default3]:    wait (q.py:1)", &bare, got), 11);
+	assert_int_equal(label("3:", &srun, got), 2);
+	assert_int_equal(label("trainer-1  | x", &srun, got), 0);
+	assert_int_equal(f("3: Thread 12 (idle): \"MainThread\""), LOAD_DUMP);
+	assert_int_equal(f("name_1  | Process 12: python x.py"), LOAD_DUMP);
+	assert_int_equal(f("3: step 10 loss 2.1"), LOAD_AUTO);
+}
+
 /* A pretty-printed document waits for the key that tells its kind; held lines keep their
  * numbers and come out in order. */
 static void test_pretty_json(void **state)
@@ -80,6 +125,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lines),
 		cmocka_unit_test(test_pretty_json),
+		cmocka_unit_test(test_labels),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
