@@ -83,7 +83,14 @@ void table_set_real(table *t, size_t column, double value)
 	if (isnan(value))
 		return;
 	int decimals = t->columns[column].type == TABLE_PCT ? 2 : t->columns[column].decimals;
-	char buf[64];
+	if (t->columns[column].type == TABLE_SIG) {
+		/* places for that many significant digits: 0.00123001 for 1/813, 14676.7; a
+		 * rounding error's 1e-17 (the stddev of equal values) is 0 */
+		int magnitude = fabs(value) < 1e-12 ? decimals - 1 : (int)floor(log10(fabs(value)));
+		decimals = decimals - 1 - magnitude;
+		decimals = decimals < 0 ? 0 : decimals > 15 ? 15 : decimals;
+	}
+	char buf[400];
 	c->len = (size_t)snprintf(buf, sizeof buf, "%.*f", decimals, value);
 	if (strcmp(buf, "-0.00") == 0 || (buf[0] == '-' && strspn(buf + 1, "0.") == c->len - 1)) {
 		memmove(buf, buf + 1, c->len); /* no "-0.00" */

@@ -11,6 +11,7 @@ enum table_type {
 	TABLE_UINT,  /* exact unsigned integer */
 	TABLE_PCT,   /* percentage, two decimals */
 	TABLE_REAL,  /* real number, `decimals` places */
+	TABLE_SIG,   /* real number, `decimals` significant digits (at least; no exponent) */
 };
 
 enum table_format { TABLE_TEXT, TABLE_TSV, TABLE_CSV, TABLE_JSON, TABLE_MD };

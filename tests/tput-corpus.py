@@ -7,7 +7,11 @@ row per log (set, file, expected, got, exact) and the share exact per set and ov
 Expected units may be written as the log says them: s/step (read as ms/step), steps/s (it/s),
 s/it (it/s, the median inverted: within 0.5% as the median of inverses differs a little for
 an even count). Other medians must agree to 4 significant digits or 1e-4, sift-tput's print.
-A set's first run (before any fix) is in its RESULTS.tsv; this is the figure now."""
+A set's first run (before any fix) is in its RESULTS.tsv; this is the figure now.
+
+With --floor FILE (tests/tput-corpus.floor: "SET EXACT" lines, "all" for the sum), exits 1 when
+a set reads fewer logs exactly than its floor, and names the sets whose floor can be raised:
+the floor only rises (make check runs it so)."""
 import os
 import subprocess
 import sys
@@ -76,9 +80,26 @@ def show(series):
     return "; ".join("%s %d %.6g" % (u, v[0], v[1]) for u, v in sorted(series.items()))
 
 
+def read_floor(path):
+    floor = {}
+    with open(path) as f:
+        for line in f:
+            words = line.split()
+            if len(words) == 2 and not line.startswith("#"):
+                floor[words[0]] = int(words[1])
+    return floor
+
+
 def main():
-    binary = os.path.join(sys.argv[1], "sift-tput")
-    sets = sys.argv[2:] or ["real", "holdout", "holdout2", "holdout3", "holdout4", "holdout5", "holdout6"]
+    args = sys.argv[1:]
+    floor = None
+    if "--floor" in args:
+        at = args.index("--floor")
+        floor = read_floor(args[at + 1])
+        del args[at:at + 2]
+    binary = os.path.join(args[0], "sift-tput")
+    sets = args[1:] or ["real", "holdout", "holdout2", "holdout3", "holdout4", "holdout5", "holdout6"]
+    counts = {}
     total = exact_total = 0
     summary = []
     print("set\tfile\texpected\tgot\texact")
@@ -99,13 +120,26 @@ def main():
             exact += ok
             print("%s\t%s\t%s\t%s\t%s" % (name, row[0], row[1], show(got), "yes" if ok else "no"))
         summary.append("%s: %d of %d exact" % (name, exact, count))
+        counts[name] = exact
         total += count
         exact_total += exact
     for line in summary:
         print(line, file=sys.stderr)
     if total:
         print("all: %d of %d exact (%.0f%%)" % (exact_total, total, 100.0 * exact_total / total), file=sys.stderr)
+    counts["all"] = exact_total
+    if floor is None:
+        return 0
+    below = [f"{k} {counts.get(k, 0)} < {v}" for k, v in sorted(floor.items()) if counts.get(k, 0) < v]
+    above = [f"{k} {counts[k]}" for k, v in sorted(floor.items()) if counts.get(k, 0) > v]
+    if above:
+        print("tput-corpus: above the floor, raise it in the floor file: " + ", ".join(above), file=sys.stderr)
+    if below:
+        print("tput-corpus: below the floor: " + ", ".join(below), file=sys.stderr)
+        return 1
+    print("tput-corpus: %d of %d exact, at or above the floor" % (exact_total, total), file=sys.stderr)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
