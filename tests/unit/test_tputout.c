@@ -162,8 +162,8 @@ static void test_stats_table(void **state)
 	assert_string_equal(text,
 			    "warm-up: first 50% of points skipped per series\n"
 			    "bad lines 3\n"
-			    "source  unit      n  warmup  dup  nan      mean   median       p5       p95    stddev  cv_pct      min        max\n"
-			    "a.log   tokens/s  3       3    0    2  356.6667  40.0000  31.0000  904.0000  557.1654  156.21  30.0000  1000.0000\n");
+			    "source  unit      n  warmup  dup  nan     mean   median       p5      p95   stddev  cv_pct      min      max\n"
+			    "a.log   tokens/s  3       3    0    2  356.667  40.0000  31.0000  904.000  557.165  156.21  30.0000  1000.00\n");
 	free(text);
 	series_set_free(&set);
 }
@@ -197,19 +197,19 @@ static void test_compare_output(void **state)
 	assert_string_equal(text,
 			    "unit\tbefore_n\tafter_n\tbefore_median\tafter_median\tbefore_cv_pct\tafter_cv_pct\t"
 			    "before_batches\tafter_batches\tspeedup\tci_low\tci_high\tp_value\tverdict\n"
-			    "it/s\t5\t5\t100.0000\t200.0000\t0.00\t0.00\t2\t2\t2.0000\t2.0000\t2.0000\t0.000000\tfaster\n");
+			    "it/s\t5\t5\t100.000\t200.000\t0.00\t0.00\t2\t2\t2.0000\t2.0000\t2.0000\t0.000000\tfaster\n");
 	free(text);
 	c.format = TABLE_TEXT;
 	text = written(call_compare, &c);
 	assert_string_equal(text,
 			    "warm-up: first 0 steps skipped per series\n"
 			    "bad lines 0\n"
-			    "source  unit  n  warmup  dup  nan      mean    median        p5       p95  stddev  cv_pct       min       max\n"
-			    "before  it/s  5       0    0    0  100.0000  100.0000  100.0000  100.0000  0.0000    0.00  100.0000  100.0000\n"
-			    "after   it/s  5       0    0    1  200.0000  200.0000  200.0000  200.0000  0.0000    0.00  200.0000  200.0000\n"
+			    "source  unit  n  warmup  dup  nan     mean   median       p5      p95  stddev  cv_pct      min      max\n"
+			    "before  it/s  5       0    0    0  100.000  100.000  100.000  100.000       0    0.00  100.000  100.000\n"
+			    "after   it/s  5       0    0    1  200.000  200.000  200.000  200.000       0    0.00  200.000  200.000\n"
 			    "\n"
 			    "unit  before_n  after_n  before_median  after_median  before_cv_pct  after_cv_pct  before_batches  after_batches  speedup  ci_low  ci_high   p_value  verdict\n"
-			    "it/s         5        5       100.0000      200.0000           0.00          0.00               2              2   2.0000  2.0000   2.0000  0.000000  faster\n"
+			    "it/s         5        5        100.000       200.000           0.00          0.00               2              2   2.0000  2.0000   2.0000  0.000000  faster\n"
 			    "\n"
 			    "it/s: faster: speedup 2.0000 (95% CI 2.0000 to 2.0000), paired t on 2 batch medians a side (the same steps), p 0\n");
 	free(text);
