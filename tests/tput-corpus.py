@@ -78,7 +78,7 @@ def show(series):
 
 def main():
     binary = os.path.join(sys.argv[1], "sift-tput")
-    sets = sys.argv[2:] or ["real", "holdout", "holdout2", "holdout3", "holdout4", "holdout5", "holdout6"]
+    sets = sys.argv[2:] or ["real", "holdout", "holdout2", "holdout3", "holdout4", "holdout5", "holdout6", "holdout7"]
     total = exact_total = 0
     summary = []
     print("set\tfile\texpected\tgot\texact")
