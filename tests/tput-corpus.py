@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """tput-corpus.py BINDIR [SET...]: sift-tput on every real log of testdata/logs/SET (real,
-holdout, holdout2, ..., holdout6 by default) against what a reader wrote down in
+holdout, holdout2, ..., holdout6 by default; holdout7, gathered for issue 28, waits unread for
+the reader by structure: name it to score it) against what a reader wrote down in
 SET/EXPECTED.tsv (column 2: "UNIT N MEDIAN; ..." per training series, or "none"). Prints one
 row per log (set, file, expected, got, exact) and the share exact per set and over all.
 
