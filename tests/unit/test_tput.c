@@ -47,8 +47,10 @@ static struct got run(const char *preset, const char *line)
 	char *copy = strdup(line);
 	tput_ex_line(ex, copy, strlen(line), 1, collect, &g);
 	tput_ex_finish(ex, collect, &g);  /* a bar's one frame counts at the end */
-	if (!preset && g.n > 0 && g.res[0] != TPUT_NOMATCH)
-		g.pt[0].rule = g.pt[0].rule;  /* rule index is the preset index here */
+	/* Every preset added in order: a point's rule index is its preset's index (by_rule). */
+	for (int k = 0; !preset && k < g.n; k++)
+		if (g.res[k] == TPUT_POINT)
+			assert_int_equal(tput_preset_find(tput_ex_rule_name(ex, (size_t)g.pt[k].rule)), g.pt[k].rule);
 	free(copy);
 	tput_ex_free(ex);
 	return g;
@@ -190,7 +192,10 @@ static void test_presets_on_table_lines(void **state)
 	       340, TPUT_MS_STEP, 16050, 0.31);
 	{
 		struct got g = run(NULL, "06/15 10:00:00 - mmengine - INFO - Epoch(val)  [2][ 50/500]    eta: 0:00:10  time: 0.0500  data_time: 0.0100  memory: 1234");
-		assert_true(g.n == 0 || g.res[0] != TPUT_POINT);
+		/* a validation line: one result, noise (a throughput word, no rule), no point */
+		assert_int_equal(g.n, 1);
+		assert_int_equal(g.res[0], TPUT_NOMATCH);
+		assert_int_equal(g.lineno[0], 1);
 	}
 	/* modded-nanogpt: the val lines carry step_avg too, train_loss or not */
 	expect("modded-nanogpt", "step:125/1480 val_loss:4.3719 train_time:29736ms step_avg:258.57ms",
