@@ -267,7 +267,8 @@ static void test_compare_min_effect(void **state)
 	struct series_kept kb = kept_of(bb, 4), ka = kept_of(ab, 4);
 	struct series_cmp c;
 	series_compare_kept(&kb, &ka, 0, SERIES_MIN_EFFECT, &c);
-	assert_true(c.p < 0.01 && c.low > 1.004 && c.high < 1.006);
+	assert_true(fabs(c.p - 0.00015864001858737525) < 1e-15);
+	assert_true(fabs(c.low - 1.0049803942869924) < 1e-12 && fabs(c.high - 1.0050121122060947) < 1e-12);
 	near(c.speedup, exp((log(100.55 / 100.05) + log(100.6 / 100.1)) / 2));
 	assert_string_equal(c.verdict, "no meaningful change");
 	series_compare_kept(&kb, &ka, 0, 0, &c);
