@@ -26,7 +26,7 @@ measure "python category peer, no cache" "python3 '$ROOT/bench/peer-category.py'
 # The peer must agree with sift before its time means anything.
 "$BIN/sift-top" --by category --top 0 --format tsv "$profile" | awk -F'\t' 'NR > 1 && $2 > 0 { print $1 "\t" $2 }' | sort > "$OUT/category.sift"
 python3 "$ROOT/bench/peer-category.py" "$rules" "$profile" | sort > "$OUT/category.peer"
-if cmp -s "$OUT/category.sift" "$OUT/category.peer"; then echo "  category tables of sift and the peer agree"; else echo "  WARNING: sift and the peer disagree"; fi
+agree "sift-top --by category" "$OUT/category.sift" "$OUT/category.peer"
 
 echo "  ratios (time):"
 ratio "sift-top --by category" "sift-top --by frame"

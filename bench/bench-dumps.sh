@@ -5,11 +5,7 @@ dumps="$OUT/dumps.txt"
 echo "  input: $(wc -l < "$dumps") lines, $(($(stat -c %s "$dumps") / 1048576)) MB, 20000 snapshots"
 "$BIN/sift-fold" "$dumps" > "$OUT/dumps.sift" 2>/dev/null
 python3 "$ROOT/bench/peer-dumps.py" < "$dumps" > "$OUT/dumps.peer"
-if cmp -s "$OUT/dumps.sift" "$OUT/dumps.peer"; then
-	echo "  outputs match ($(wc -l < "$OUT/dumps.sift") stacks)"
-else
-	echo "  bench-dumps: sift-fold and the Python peer DIFFER" >&2
-fi
+agree "sift-fold dumps" "$OUT/dumps.sift" "$OUT/dumps.peer"
 measure "cat dumps" "cat '$dumps'"
 measure "sift-fold dumps" "'$BIN/sift-fold' '$dumps'"
 measure "python re dumps" "python3 '$ROOT/bench/peer-dumps.py' < '$dumps'"

@@ -22,7 +22,7 @@ measure "sift-top --by frame (zstd)" "'$BIN/sift-top' --by frame '$profile.zst'"
 # The peer must print the same table before its time means anything.
 "$BIN/sift-top" --by frame --format tsv "$profile" > "$OUT/top.sift"
 python3 "$ROOT/bench/peer-top.py" "$profile" > "$OUT/top.peer"
-if cmp -s "$OUT/top.sift" "$OUT/top.peer"; then echo "  the tables of sift-top and the peer are identical"; else echo "  WARNING: sift and the peer disagree"; fi
+agree "sift-top --by frame" "$OUT/top.sift" "$OUT/top.peer"
 
 echo "  ratios (time):"
 ratio "python Counter peer (self and total)" "sift-top --by frame"

@@ -6,12 +6,7 @@ TT_RE='\bstep:\s*(?<step>\d+)\s+loss:\s*(?<loss>\S+)\s.*?\btps:\s*(?<tput>\S+)'
 head -c 20000000 "$TPUT_LOG" > "$OUT/tput-head.log"
 "$BIN/sift-tput" --preset torchtitan "$OUT/tput-head.log" | cut -f1-4,6- > "$OUT/tput-head.sift"
 python3 "$ROOT/bench/peer-tput.py" "$OUT/tput-head.log" | cut -f1-4,6- > "$OUT/tput-head.peer"
-if cmp -s "$OUT/tput-head.sift" "$OUT/tput-head.peer"; then
-	echo "  rows of sift-tput and the peer agree ($(wc -l < "$OUT/tput-head.sift") rows, time column aside)"
-else
-	echo "  bench: sift-tput and the Python peer disagree:" >&2
-	diff "$OUT/tput-head.sift" "$OUT/tput-head.peer" | head -5 >&2
-fi
+agree "sift-tput --preset torchtitan (time column aside)" "$OUT/tput-head.sift" "$OUT/tput-head.peer"
 # The same log with every digit a letter: as many bytes and lines, the same words (so the
 # same literals), and no figure anywhere. The key/value reader must cost nothing on it.
 TPUT_NODIGIT="$OUT/tput-nodigit.log"

@@ -2,7 +2,20 @@
 # measure NAME CMD: run CMD $BENCH_RUNS times (default 3; output discarded), record the median
 # wall seconds and the largest peak RSS. One run is at the mercy of a noisy neighbour on a VM.
 # ratio A B [NOTE]: print A's time over B's, and the note (a target, say) after it.
+# agree WHAT SIFT PEER: the two answer files must be the same, or a peer's time means nothing:
+# a difference is shown and noted, and bench/run.sh ends with status 1 after every part ran.
 results="$OUT/results.tsv"
+disagree="$OUT/disagree"
+
+agree() {
+	if cmp -s "$2" "$3"; then
+		echo "  $1: sift and the peer agree ($(wc -l < "$2") lines)"
+		return 0
+	fi
+	echo "  bench: $1: sift and the peer DISAGREE (< sift, > peer):" >&2
+	diff "$2" "$3" | head -10 >&2
+	echo "$1" >> "$disagree"
+}
 
 measure() {
 	name=$1; shift

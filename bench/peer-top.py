@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The peer for sift-top --by frame: the same table (self and total samples per frame, each
-stack counted once per frame in total, shares of all samples) with collections.Counter, as
-people write it; prints sift-top's TSV for the first 20 rows so the two can be compared."""
+stack counted once per frame in total, shares of all samples, and cum_pct: the running share
+of self down the rows, as pprof's sum%) with collections.Counter, as people write it; prints
+sift-top's TSV for the first 20 rows so the two can be compared."""
 import collections
 import sys
 
@@ -23,7 +24,9 @@ for path in sys.argv[1:]:
                 total_counts[frame] += n
 code = {k: v for k, v in total_counts.items() if not k.startswith(("thread (", "process "))}
 rows = sorted(code, key=lambda k: (-self_counts[k], -code[k], k.encode()))
-print("frame\tself\tself_pct\ttotal\ttotal_pct")
+print("frame\tself\tself_pct\ttotal\ttotal_pct\tcum_pct")
+cum = 0
 for k in rows[:20]:
-    print("%s\t%d\t%.2f\t%d\t%.2f" % (k, self_counts[k], 100.0 * self_counts[k] / samples,
-                                    code[k], 100.0 * code[k] / samples))
+    cum += self_counts[k]
+    print("%s\t%d\t%.2f\t%d\t%.2f\t%.2f" % (k, self_counts[k], 100.0 * self_counts[k] / samples,
+                                          code[k], 100.0 * code[k] / samples, 100.0 * cum / samples))
