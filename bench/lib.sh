@@ -3,7 +3,8 @@
 # wall seconds and the largest peak RSS. One run is at the mercy of a noisy neighbour on a VM.
 # ratio A B [NOTE]: print A's time over B's, and the note (a target, say) after it.
 # agree WHAT SIFT PEER: the two answer files must be the same, or a peer's time means nothing:
-# a difference is shown and noted, and bench/run.sh ends with status 1 after every part ran.
+# a difference is shown and noted, and bench/run.sh ends with status 1 after every part ran
+# (as it does when a measured command fails).
 results="$OUT/results.tsv"
 disagree="$OUT/disagree"
 
@@ -22,8 +23,11 @@ measure() {
 	runs=${BENCH_RUNS:-3} times="" maxkb=0 i=0
 	while [ "$i" -lt "$runs" ]; do
 		/usr/bin/time -f '%e %M' -o "$OUT/time.$$" sh -c "$*" >/dev/null 2>"$OUT/err.$$" || {
-			echo "bench: $name failed:" >&2; cat "$OUT/err.$$" >&2; }
-		read -r secs kb < "$OUT/time.$$" 2>/dev/null || { secs=nan; kb=0; }
+			echo "bench: $name failed:" >&2; cat "$OUT/err.$$" >&2; echo "$name (failed)" >> "$disagree"; }
+		# The figures are the last line: a failed command's status comes before them.
+		read -r secs kb <<-EOF || { secs=nan; kb=0; }
+		$(tail -n 1 "$OUT/time.$$" 2>/dev/null)
+		EOF
 		times="$times $secs"
 		[ "$kb" -gt "$maxkb" ] && maxkb=$kb
 		i=$((i + 1))

@@ -20,6 +20,7 @@ for part in $parts; do
 	. "$ROOT/bench/$part"
 done
 if [ -s "$OUT/disagree" ]; then
-	echo "bench: a peer disagrees with sift, so its times mean nothing: $(tr '\n' ' ' < "$OUT/disagree")" >&2
+	echo "bench: a peer disagrees with sift (its times mean nothing) or a command failed:" \
+		"$(tr '\n' ';' < "$OUT/disagree")" >&2
 	exit 1
 fi
