@@ -50,9 +50,12 @@ for name in $cases; do
 		# Old expected against new, in full: the diff is what the re-record must be judged by.
 		same=1
 		for f in stdout stderr status; do
-			old="$dir/$f"
-			[ -f "$old" ] || old=/dev/null
-			cmp -s "$old" "$tmp/$f" && continue
+			if [ -f "$dir/$f" ]; then
+				cmp -s "$dir/$f" "$tmp/$f" && continue
+				old="$dir/$f"
+			else
+				old=/dev/null  # a new case: every file is written, empty ones too
+			fi
 			[ $same = 1 ] && echo "updated: $name"
 			same=0
 			diff -u --label "$name/$f (expected)" --label "$name/$f (new)" "$old" "$tmp/$f"
