@@ -548,6 +548,22 @@ void load_report_unshown(const struct load_stats *st, const char *what)
 			 st->stacks_unshown, what, (unsigned long long)st->samples_unshown);
 }
 
+int load_report_window(const struct load_stats *st, const struct load_opts *opts, const char *what)
+{
+	const struct timewin *w = &opts->win;
+	if (!(w->has_from || w->has_to) || st->samples_kept || !st->samples_read)
+		return 0;
+	char from[64] = "", to[64] = "";
+	if (w->has_from)
+		snprintf(from, sizeof from, " --from %g", w->from);
+	if (w->has_to)
+		snprintf(to, sizeof to, " --to %g", w->to);
+	err_warn("no sample of %s falls in the window%s%s (of %llu read; time is each thread's own, "
+		 "from its first sample): is the recording shorter?", what, from, to,
+		 (unsigned long long)st->samples_read);
+	return 1;
+}
+
 int load_report_empty(const struct load_stats *st, const char *what)
 {
 	load_report_unshown(st, what);

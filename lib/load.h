@@ -72,6 +72,9 @@ struct load_stats {
  * as `what` ("the input", "the before profile"), and return 1; else 0. Empty input is an
  * empty answer, not an error. */
 int load_report_empty(const struct load_stats *stats, const char *what);
+/* After reading with a time window (--from SEC, --to SEC): when samples were read but none
+ * fell in the window, say so on stderr and return 1; else 0. */
+int load_report_window(const struct load_stats *stats, const struct load_opts *opts, const char *what);
 /* On stderr, when --show-from dropped stacks of `what`: how many, and their samples. */
 void load_report_unshown(const struct load_stats *stats, const char *what);
 /* Add from's figures to to's (inputs read apart). Returns 0, or -1 when samples overflow. */
