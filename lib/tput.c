@@ -3,6 +3,7 @@
 #include "input.h"
 #include "lit.h"
 #include "rx.h"
+#include "tputbyte.h"
 #include "xalloc.h"
 
 #include <limits.h>
@@ -13,9 +14,6 @@
 #include <string.h>
 #include <strings.h>
 
-#if defined(__x86_64__)
-#include <emmintrin.h>
-#endif
 
 const char *const tput_unit_names[] = {
 	"tokens/s", "tokens/s/gpu", "src-tokens/s", "tgt-tokens/s", "tps", "samples/s", "samples/s/gpu", "images/s", "it/s",
@@ -231,46 +229,6 @@ int tput_preset_find(const char *name)
 	return -1;
 }
 
-/* Byte classes looked up on every byte of a line with figures: 1 a digit, 2 a letter, 4 a
- * word byte (a letter, a digit or '_'), 8 the end of a key read backwards from its figure
- * (, | ; { } [ ] ' " tab : = < > *), 16 what starts a timestamp but a digit ([ and glog's
- * I W E F). Bytes from 128 on (left zero) are none of them. */
-static const unsigned char byte_class[256] = {
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 8, 0, 0, 0, 0, 0, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	0, 0, 8, 0, 0, 0, 0, 8, 0, 0, 8, 0, 8, 0, 0, 0,
-	5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 8, 8, 8, 8, 8, 0,
-	0, 6, 6, 6, 6, 22, 22, 6, 6, 22, 6, 6, 6, 6, 6, 6,
-	6, 6, 6, 6, 6, 6, 6, 22, 6, 6, 6, 24, 0, 8, 0, 4,
-	0, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
-	6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 8, 8, 8, 0, 0,
-};
-
-static int byte_is(unsigned char c, unsigned cls) { return (byte_class[c] & cls) != 0; }
-static int is_word_byte(unsigned char c) { return byte_is(c, 4); }
-static int kv_key_stop(char c) { return byte_is((unsigned char)c, 8); }
-
-static int is_digit(char c) { return (unsigned char)(c - '0') < 10; }
-
-/* The first digit in s[i, len), len when none: 16 bytes at a time where SSE2 is there (the
- * key/value reader hops from figure to figure of every line it reads). */
-static size_t next_digit(const char *s, size_t len, size_t i)
-{
-#if defined(__x86_64__)
-	const __m128i zero = _mm_setzero_si128(), d0 = _mm_set1_epi8('0'), d9 = _mm_set1_epi8(9);
-	for (; i + 16 <= len; i += 16) {
-		/* '0' <= x <= '9': x - '0' (wrapping) is at most 9, so 9 off it (saturating) is 0 */
-		__m128i x = _mm_loadu_si128((const __m128i *)(s + i));
-		unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_subs_epu8(_mm_sub_epi8(x, d0), d9), zero));
-		if (m)
-			return i + (size_t)__builtin_ctz(m);
-	}
-#endif
-	while (i < len && !is_digit(s[i]))
-		i++;
-	return i;
-}
-
 static const double pow10_exact[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
 				      1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22 };
 
@@ -297,7 +255,7 @@ enum tput_num tput_parse_number(const char *s, size_t len, double *value)
 		size_t j = i, pd = 0, pf = 0, group = 0;
 		int commas = 0;
 		for (; j < len; j++) {  /* "6,233": groups of three after the first, as below */
-			if (is_digit(s[j])) {
+			if (tputbyte_digit(s[j])) {
 				pm = pm * 10 + (unsigned)(s[j] - '0');
 				pd++;
 				group++;
@@ -311,7 +269,7 @@ enum tput_num tput_parse_number(const char *s, size_t len, double *value)
 		if (commas && group != 3)
 			j = len + 1;  /* not plain: the pass below says why */
 		else if (j < len && s[j] == '.')
-			for (j++; j < len && is_digit(s[j]); j++, pd++, pf++)
+			for (j++; j < len && tputbyte_digit(s[j]); j++, pd++, pf++)
 				pm = pm * 10 + (unsigned)(s[j] - '0');
 		if (j == len && pd > 0 && pd <= 15) {
 			double pv = (double)pm / pow10_exact[pf];
@@ -325,7 +283,7 @@ enum tput_num tput_parse_number(const char *s, size_t len, double *value)
 	size_t n = 0, digits = 0, group = 0;
 	int commas = 0, frac = 0;
 	unsigned long long m = 0;
-	for (; i < len && (is_digit(s[i]) || s[i] == ','); i++) {
+	for (; i < len && (tputbyte_digit(s[i]) || s[i] == ','); i++) {
 		if (s[i] == ',') {
 			if (digits == 0 || (commas && group != 3) || (!commas && group > 3))
 				return TPUT_NUM_BAD;
@@ -344,7 +302,7 @@ enum tput_num tput_parse_number(const char *s, size_t len, double *value)
 		return TPUT_NUM_BAD;
 	if (i < len && s[i] == '.') {
 		buf[n++] = s[i++];
-		for (; i < len && is_digit(s[i]) && n < sizeof buf - 8; i++, digits++, frac++) {
+		for (; i < len && tputbyte_digit(s[i]) && n < sizeof buf - 8; i++, digits++, frac++) {
 			buf[n++] = s[i];
 			m = m * 10 + (unsigned)(s[i] - '0');
 		}
@@ -356,17 +314,17 @@ enum tput_num tput_parse_number(const char *s, size_t len, double *value)
 		size_t j = i + 1;
 		if (j < len && (s[j] == '-' || s[j] == '+'))
 			j++;
-		if (j >= len || !is_digit(s[j]))
+		if (j >= len || !tputbyte_digit(s[j]))
 			return TPUT_NUM_BAD;
 		exponent = 1;
 		buf[n++] = 'e';
 		size_t e_at = n;
-		for (i++; i < len && (is_digit(s[i]) || s[i] == '-' || s[i] == '+') && n < sizeof buf - 2; i++)
+		for (i++; i < len && (tputbyte_digit(s[i]) || s[i] == '-' || s[i] == '+') && n < sizeof buf - 2; i++)
 			buf[n++] = s[i];
 		size_t k = e_at + (buf[e_at] == '-' || buf[e_at] == '+');
 		e10_plain = n - k >= 1 && n - k <= 3;
 		for (size_t d = k; d < n && e10_plain; d++) {
-			e10_plain = is_digit(buf[d]);
+			e10_plain = tputbyte_digit(buf[d]);
 			e10 = e10 * 10 + (buf[d] - '0');
 		}
 		if (buf[e_at] == '-')
@@ -436,9 +394,9 @@ static size_t read_uint(const char *s, size_t len, size_t i, long *v)
 {
 	size_t start = i;
 	long x = 0;
-	while (i < len && is_digit(s[i]) && i - start < 9)
+	while (i < len && tputbyte_digit(s[i]) && i - start < 9)
 		x = x * 10 + (s[i++] - '0');
-	if (i == start || (i < len && is_digit(s[i])))
+	if (i == start || (i < len && tputbyte_digit(s[i])))
 		return 0;
 	*v = x;
 	return i - start;
@@ -504,7 +462,7 @@ static int fixed(const char *s, size_t len, size_t i, size_t width, long *v)
 		return 0;
 	long x = 0;
 	for (size_t k = 0; k < width; k++) {
-		if (!is_digit(s[i + k]))
+		if (!tputbyte_digit(s[i + k]))
 			return 0;
 		x = x * 10 + (s[i + k] - '0');
 	}
@@ -521,8 +479,8 @@ static size_t clock_at(const char *s, size_t len, size_t i, double *secs)
 		return 0;
 	size_t j = i + 8;
 	double frac = 0, scale = 0.1;
-	if (j + 1 < len && (s[j] == '.' || s[j] == ',') && is_digit(s[j + 1]))
-		for (j++; j < len && is_digit(s[j]); j++, scale /= 10)
+	if (j + 1 < len && (s[j] == '.' || s[j] == ',') && tputbyte_digit(s[j + 1]))
+		for (j++; j < len && tputbyte_digit(s[j]); j++, scale /= 10)
 			frac += (s[j] - '0') * scale;
 	*secs = (double)(h * 3600 + mi * 60 + se) + frac;
 	return j - i;
@@ -581,7 +539,7 @@ static size_t yearless_at(const char *s, size_t len, size_t i, double *seconds)
 	if (s[i + 2] == '-' && s[i + 5] == ' ') {
 		at = i + 6;
 	} else if (s[i + 2] == '/' && s[i + 5] == '/' && fixed(s, len, i + 6, 2, &y) && i + 8 < len &&
-		   s[i + 8] == ' ' && !(i + 9 < len && is_digit(s[i + 9]) && i + 10 < len && s[i + 10] == '/')) {
+		   s[i + 8] == ' ' && !(i + 9 < len && tputbyte_digit(s[i + 9]) && i + 10 < len && s[i + 10] == '/')) {
 		y += 2000;
 		at = i + 9;
 	} else {
@@ -593,19 +551,19 @@ static size_t yearless_at(const char *s, size_t len, size_t i, double *seconds)
 	return at + n - i;
 }
 
-static int is_alpha(char c) { return (unsigned char)((c | 32) - 'a') < 26; }
-static int is_alnum(char c) { return is_digit(c) || is_alpha(c); }
 
 /* Where the first timestamp of the prefix ends, 0 when none. */
 static size_t timestamp_end(const char *s, size_t len, double *seconds)
 {
 	size_t end = len < 96 ? len : 96, n;
 	for (size_t i = 0; i < end; i++) {
-		/* what may start one first: most bytes are not that */
-		unsigned char c = (unsigned char)s[i];
-		if (!byte_is(c, 1 | 16) || (!is_digit((char)c) && c != '[' && !(i + 1 < len && is_digit(s[i + 1]))))
+		/* what may start one first (a digit, '[', glog's I W E F before a digit): most
+		 * bytes are not that */
+		char c = s[i];
+		if (!tputbyte_digit(c) && c != '[' &&
+		    !((c == 'I' || c == 'W' || c == 'E' || c == 'F') && i + 1 < len && tputbyte_digit(s[i + 1])))
 			continue;
-		if (i > 0 && (is_alnum(s[i - 1]) || s[i - 1] == '.' || s[i - 1] == ',' || s[i - 1] == '-' ||
+		if (i > 0 && (tputbyte_alnum(s[i - 1]) || s[i - 1] == '.' || s[i - 1] == ',' || s[i - 1] == '-' ||
 			      s[i - 1] == '/'))
 			continue;
 		if ((n = tput_timestamp(s + i, len - i, seconds)) > 0 || (n = yearless_at(s, len, i, seconds)) > 0)
@@ -625,8 +583,8 @@ size_t tput_host_rank(const char *s, size_t len, long *rank)
 	int hosty = 0;
 	if (i >= len || !((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z')))
 		return 0;
-	for (; i < len && (is_alnum(s[i]) || s[i] == '-' || s[i] == '.' || s[i] == '_'); i++)
-		hosty |= is_digit(s[i]) || s[i] == '-' || s[i] == '.';
+	for (; i < len && (tputbyte_alnum(s[i]) || s[i] == '-' || s[i] == '.' || s[i] == '_'); i++)
+		hosty |= tputbyte_digit(s[i]) || s[i] == '-' || s[i] == '.';
 	/* a host's name has a digit, '-' or '.' ("node-3", "ip-10-0-0-1"), or is "host" or
 	 * "localhost": "step:10 " and "iter:5 " are fields, not hosts */
 	if (!hosty && !(i - st == 4 && memcmp(s + st, "host", 4) == 0) &&
@@ -711,10 +669,10 @@ static int qualifies_score(const unsigned char *t, size_t len, size_t i)
 		while (i < len && (t[i] == ' ' || t[i] == '\t'))
 			i++;
 	size_t st = i;
-	while (i < len && i - st < 16 && is_word_byte(t[i]) && t[i] != '_')
+	while (i < len && i - st < 16 && tputbyte_word(t[i]) && t[i] != '_')
 		i++;
 	size_t n = i - st;
-	if (n < 3 || n >= 16 || (i < len && is_word_byte(t[i]) && t[i] != '_'))
+	if (n < 3 || n >= 16 || (i < len && tputbyte_word(t[i]) && t[i] != '_'))
 		return 0;
 	char w[16];
 	for (size_t k = 0; k < n; k++)
@@ -727,13 +685,13 @@ enum tput_context tput_context(const char *s, size_t len)
 	enum tput_context ctx = TPUT_CTX_TRAIN;
 	const unsigned char *t = (const unsigned char *)s;
 	for (size_t i = 0; i < len;) {
-		while (i < len && !is_word_byte(t[i]))
+		while (i < len && !tputbyte_word(t[i]))
 			i++;
 		if (i == len)
 			break;
 		/* a run of letters, digits and '_': a word when it starts with no '_' */
 		size_t st = i++;
-		while (i < len && is_word_byte(t[i]))
+		while (i < len && tputbyte_word(t[i]))
 			i++;
 		size_t n = i - st;
 		if (n < 4 || n >= 16 || t[st] == '_')
@@ -874,7 +832,7 @@ static size_t kv_norm(const char *s, size_t len, char *out, size_t cap)
 	return n;
 }
 
-static int kv_sep(char c) { return !is_alnum(c); }
+static int kv_sep(char c) { return !tputbyte_alnum(c); }
 
 /* key (NUL-ended) holds the word w; whole words must stand between separators. */
 static int kw_in(const char *key, size_t klen, const struct kw *w)
@@ -967,24 +925,24 @@ static const struct kw kv_infer_words[] = {
 /* The number at s[i] (a digit not glued to a word or a dotted version): its end, 0 when none. */
 static size_t kv_number(const char *s, size_t len, size_t i)
 {
-	if (i > 0 && (is_alnum(s[i - 1]) || s[i - 1] == '.' || s[i - 1] == '_'))
+	if (i > 0 && (tputbyte_alnum(s[i - 1]) || s[i - 1] == '.' || s[i - 1] == '_'))
 		return 0;
 	size_t j = i;
-	while (j < len && is_digit(s[j]))
+	while (j < len && tputbyte_digit(s[j]))
 		j++;
-	while (j + 3 < len + 0 && s[j] == ',' && is_digit(s[j + 1]) && is_digit(s[j + 2]) && is_digit(s[j + 3]) &&
-	       !(j + 4 < len && is_digit(s[j + 4])))
+	while (j + 3 < len + 0 && s[j] == ',' && tputbyte_digit(s[j + 1]) && tputbyte_digit(s[j + 2]) && tputbyte_digit(s[j + 3]) &&
+	       !(j + 4 < len && tputbyte_digit(s[j + 4])))
 		j += 4;
-	if (j + 1 < len && s[j] == '.' && is_digit(s[j + 1]))
-		for (j++; j < len && is_digit(s[j]); j++)
+	if (j + 1 < len && s[j] == '.' && tputbyte_digit(s[j + 1]))
+		for (j++; j < len && tputbyte_digit(s[j]); j++)
 			;
 	if (j + 1 < len && (s[j] == 'e' || s[j] == 'E') &&
-	    (is_digit(s[j + 1]) || ((s[j + 1] == '-' || s[j + 1] == '+') && j + 2 < len && is_digit(s[j + 2])))) {
+	    (tputbyte_digit(s[j + 1]) || ((s[j + 1] == '-' || s[j + 1] == '+') && j + 2 < len && tputbyte_digit(s[j + 2])))) {
 		j += 2;
-		while (j < len && is_digit(s[j]))
+		while (j < len && tputbyte_digit(s[j]))
 			j++;
 	}
-	if (j < len && s[j] == '.' && j + 1 < len && is_digit(s[j + 1]))
+	if (j < len && s[j] == '.' && j + 1 < len && tputbyte_digit(s[j + 1]))
 		return 0;  /* 1.2.3 */
 	return j;
 }
@@ -997,8 +955,8 @@ static size_t kv_key_start(const char *s, size_t from, size_t end, int words)
 	size_t start = from;
 	for (; start > 0 && end - start < 80; start--) {
 		char c = s[start - 1];
-		if (kv_key_stop(c) ||
-		    (c == ' ' && (!words || (start >= 2 && (s[start - 2] == ' ' || is_digit(s[start - 2]))))))
+		if (tputbyte_key_stop(c) ||
+		    (c == ' ' && (!words || (start >= 2 && (s[start - 2] == ' ' || tputbyte_digit(s[start - 2]))))))
 			break;
 	}
 	return start;
@@ -1032,22 +990,22 @@ static int kv_key(const char *s, size_t i, size_t *kstart, size_t *kend)
 		start = kv_key_start(s, end, end, sep && !glued);
 		/* a TensorFlow tensor's name, "words_per_sec/features:0", is one key */
 		size_t k = start;
-		while (k < end && is_digit(s[k]))
+		while (k < end && tputbyte_digit(s[k]))
 			k++;
-		if (k == end && k > start && start >= 2 && s[start - 1] == ':' && is_alpha(s[start - 2]))
+		if (k == end && k > start && start >= 2 && s[start - 1] == ':' && tputbyte_alpha(s[start - 2]))
 			start = kv_key_start(s, start - 1, end, sep && !glued);
 	}
 	/* "per-step time 0.8s": a word as loose as "time" is named by the word before it */
 	if (!sep && end - start == 4 && strncasecmp(s + start, "time", 4) == 0 && start >= 2 && s[start - 1] == ' ' &&
-	    is_alpha(s[start - 2])) {
+	    tputbyte_alpha(s[start - 2])) {
 		size_t w = start - 1;
-		while (w > 0 && start - w < 24 && (is_alpha(s[w - 1]) || s[w - 1] == '-' || s[w - 1] == '_'))
+		while (w > 0 && start - w < 24 && (tputbyte_alpha(s[w - 1]) || s[w - 1] == '-' || s[w - 1] == '_'))
 			w--;
-		if (w == 0 || s[w - 1] == ' ' || s[w - 1] == '\t' || kv_key_stop(s[w - 1]))
+		if (w == 0 || s[w - 1] == ' ' || s[w - 1] == '\t' || tputbyte_key_stop(s[w - 1]))
 			start = w;
 	}
 	for (size_t k = start; k < end; k++)
-		if (is_alpha(s[k])) {
+		if (tputbyte_alpha(s[k])) {
 			*kstart = start;
 			*kend = end;
 			break;
@@ -1062,7 +1020,7 @@ static int kv_per_token(const char *s, size_t len, size_t after, const char *uni
 	if (ulen > 2)
 		return strcmp(unit, "ms/token") == 0 || strcmp(unit, "ms/tok") == 0;
 	size_t k = after + (after < len && s[after] == ' ') + 2;
-	return k + 10 <= len && memcmp(s + k, " per token", 10) == 0 && (k + 10 == len || !is_alnum(s[k + 10]));
+	return k + 10 <= len && memcmp(s + k, " per token", 10) == 0 && (k + 10 == len || !tputbyte_alnum(s[k + 10]));
 }
 
 /* Does the figure s[at, after), its unit of ulen bytes after it (perhaps past one blank),
@@ -1093,7 +1051,7 @@ static int kv_per_device_after(const char *s, size_t len, size_t k)
 		n = 6;
 	else if (len - k >= 3 && strncasecmp(s + k, "gpu", 3) == 0)
 		n = 3;
-	return n && (k + n == len || !is_alnum(s[k + n]));
+	return n && (k + n == len || !tputbyte_alnum(s[k + n]));
 }
 
 /* The unit written right after a figure ending at s[j] ("tok/s", glued "561.94ms", "src tok/s");
@@ -1107,7 +1065,7 @@ static size_t kv_unit_after(const char *s, size_t len, size_t j, char *unit, siz
 		k++;
 	for (int round = 0; round < 2; round++) {
 		size_t st = k;
-		while (k < len && (is_alnum(s[k]) || s[k] == '/' || s[k] == '%' || s[k] == '_'))
+		while (k < len && (tputbyte_alnum(s[k]) || s[k] == '/' || s[k] == '%' || s[k] == '_'))
 			k++;
 		if (k == st) {  /* most figures: no word after them */
 			unit[0] = '\0';
@@ -1297,30 +1255,10 @@ struct kv_cache {
 	uint64_t serial;           /* of the last shape read */
 };
 
-/* Which of 128 two-way sets key[0, len) (a key, a line's or a frame's shape) goes in. */
-static size_t kv_set_index(const char *key, size_t len)
-{
-	/* eight bytes a step, each word multiplied apart (no chain of multiplications to wait
-	 * on): this runs for every line with a literal and every figure with a key */
-	uint64_t h = len * 0x9e3779b97f4a7c15ULL, word;
-	size_t i = 0;
-	for (; i + 8 <= len; i += 8) {
-		memcpy(&word, key + i, 8);
-		h += (word ^ (i * 0x2545f4914f6cdd1dULL)) * 0xff51afd7ed558ccdULL;
-	}
-	if (i < len) {
-		word = 0;
-		memcpy(&word, key + i, len - i);
-		h += (word ^ (i * 0x2545f4914f6cdd1dULL)) * 0xff51afd7ed558ccdULL;
-	}
-	h ^= h >> 29;  /* the set from the high bits, which every byte reached */
-	return (size_t)((h * 0xc4ceb9fe1a85ec53ULL) >> 57);
-}
-
 /* The two-way set of table for key[0, len). */
 static struct kv_slot *kv_set(struct kv_slot (*table)[2], const char *key, size_t len)
 {
-	return table[kv_set_index(key, len)];
+	return table[tputbyte_set(key, len)];
 }
 
 /* The entry of key[0, len) in a set, or NULL. */
@@ -1358,8 +1296,8 @@ static const struct kv_keyinfo *kv_key_lookup(struct kv_cache *cache, const char
 	struct kv_slot *slot = kv_put(set, raw, rawlen);
 	size_t n = kv_norm(raw, rawlen, key, sizeof key), m = 0;
 	for (size_t i = 0; i < n; i++)
-		if (!is_digit(key[i]) || m == 0 || !is_digit(key[m - 1]))
-			key[m++] = is_digit(key[i]) ? '0' : key[i];
+		if (!tputbyte_digit(key[i]) || m == 0 || !tputbyte_digit(key[m - 1]))
+			key[m++] = tputbyte_digit(key[i]) ? '0' : key[i];
 	key[m] = '\0';
 	struct kv_slot *sset = kv_set(cache->shape, key, m), *shape = kv_find(sset, key, m);
 	if (!shape) {
@@ -1431,7 +1369,7 @@ static enum kv_what kv_figure(const char *s, size_t len, size_t numend, size_t a
 		c->at2 = (uint32_t)(numend + 1);
 		c->end2 = (uint32_t)after;
 		c->unit2 = TPUT_TOKENS_S_TGT;
-	} else if (!gpu && kv_unit_of[cls][1] != u && after + 1 < len && s[after] == '(' && is_digit(s[after + 1]) &&
+	} else if (!gpu && kv_unit_of[cls][1] != u && after + 1 < len && s[after] == '(' && tputbyte_digit(s[after + 1]) &&
 		   (e3 = kv_number(s, len, after + 1)) > 0 && kv_paren_gpu(s, len, e3)) {
 		/* "V(W/gpu)": the figure per device beside it (NeMo AutoModel's "tps 9.1(1.1/gpu)") */
 		c->second = KV_SECOND_PAREN;
@@ -1445,7 +1383,7 @@ static enum kv_what kv_figure(const char *s, size_t len, size_t numend, size_t a
 /* Does " (V)" follow a figure ending at s[after]: an average meter's running average? */
 static int kv_meter(const char *s, size_t len, size_t after)
 {
-	if (after + 3 >= len || s[after] != ' ' || s[after + 1] != '(' || !is_digit(s[after + 2]))
+	if (after + 3 >= len || s[after] != ' ' || s[after + 1] != '(' || !tputbyte_digit(s[after + 2]))
 		return 0;
 	size_t e = kv_number(s, len, after + 2);
 	return e > 0 && e < len && s[e] == ')';
@@ -1455,12 +1393,12 @@ static int kv_meter(const char *s, size_t len, size_t after)
  * "Epoch[0]", "Batch [900]" name theirs) and a key after them: "[400] steps_per_second=1.58"? */
 static int kv_bracket_step(const char *s, size_t len, size_t at, size_t end)
 {
-	if (at == 0 || s[at - 1] != '[' || end + 2 >= len || s[end] != ']' || s[end + 1] != ' ' || !is_alpha(s[end + 2]))
+	if (at == 0 || s[at - 1] != '[' || end + 2 >= len || s[end] != ']' || s[end + 1] != ' ' || !tputbyte_alpha(s[end + 2]))
 		return 0;
 	size_t b = at - 1;
 	while (b > 0 && s[b - 1] == ' ')
 		b--;
-	return b == 0 || (s[b - 1] != ':' && s[b - 1] != '=' && !is_alnum(s[b - 1]));
+	return b == 0 || (s[b - 1] != ':' && s[b - 1] != '=' && !tputbyte_alnum(s[b - 1]));
 }
 
 /* The figures of s[i, len) the reader may take, into c[0, max) (*nc of them): where the
@@ -1470,28 +1408,28 @@ static size_t kv_scan(const char *s, size_t len, size_t i, size_t first_alpha, s
 {
 	char unit[48];
 	struct kv_keyinfo tmp;
-	size_t first = next_digit(s, len, 0);  /* the line's first figure */
+	size_t first = tputbyte_next_digit(s, len, 0);  /* the line's first figure */
 	*nc = 0;
-	for (i = next_digit(s, len, i); i < len; i = next_digit(s, len, i + 1)) {
+	for (i = tputbyte_next_digit(s, len, i); i < len; i = tputbyte_next_digit(s, len, i + 1)) {
 		if (*nc == max)
 			return i;
 		size_t end = kv_number(s, len, i);
 		if (end == 0) {
-			while (i + 1 < len && (is_alnum(s[i + 1]) || s[i + 1] == '.'))
+			while (i + 1 < len && (tputbyte_alnum(s[i + 1]) || s[i + 1] == '.'))
 				i++;
 			continue;
 		}
 		/* K/M suffixes ("43.2K") when no letter follows */
 		size_t numend = end;
 		if (end < len && (s[end] == 'K' || s[end] == 'M' || s[end] == 'G' || s[end] == 'k') &&
-		    !(end + 1 < len && is_alnum(s[end + 1])))
+		    !(end + 1 < len && tputbyte_alnum(s[end + 1])))
 			numend = end + 1;
 		size_t at = i;
-		int neg = i > 0 && s[i - 1] == '-' && (i < 2 || !is_alnum(s[i - 2]));
+		int neg = i > 0 && s[i - 1] == '-' && (i < 2 || !tputbyte_alnum(s[i - 2]));
 		/* "N/M tok/s": N source and M target tokens (OpenNMT-py), two figures */
 		size_t after = numend;
 		int pair = 0;
-		if (after + 1 < len && s[after] == '/' && is_digit(s[after + 1])) {
+		if (after + 1 < len && s[after] == '/' && tputbyte_digit(s[after + 1])) {
 			size_t e2 = kv_number(s, len, after + 1);
 			if (e2 == 0)
 				e2 = after + 1;
@@ -1499,7 +1437,7 @@ static size_t kv_scan(const char *s, size_t len, size_t i, size_t first_alpha, s
 			pair = 1;
 		}
 		i = (after > i ? after : i + 1) - 1;
-		if (neg || (at >= 2 && s[at - 1] == ':' && is_alpha(s[at - 2]) && after < len && s[after] == ':'))
+		if (neg || (at >= 2 && s[at - 1] == ':' && tputbyte_alpha(s[at - 2]) && after < len && s[after] == ':'))
 			continue;  /* a negative figure; a count inside a name ("features:0:") */
 		int side;
 		size_t ulen = kv_unit_after(s, len, after, unit, sizeof unit, &side);
@@ -1688,7 +1626,7 @@ static size_t kv_finish(struct tput_kv *out, size_t n, const struct tput_kv_line
 static size_t first_letter(const char *s, size_t len)
 {
 	size_t i = 0;
-	while (i < len && !is_alpha(s[i]))
+	while (i < len && !tputbyte_alpha(s[i]))
 		i++;
 	return i;
 }
@@ -1707,22 +1645,6 @@ static size_t kv_read_uncached(const char *s, size_t len, struct tput_kv *out, s
 	return kv_finish(out, n, info, &said);
 }
 
-/* s[0, len) with every digit a '0', in out: the line's shape. */
-static void shape_of(const char *s, size_t len, char *out)
-{
-	size_t i = 0;
-#if defined(__x86_64__)
-	const __m128i zero = _mm_setzero_si128(), d0 = _mm_set1_epi8('0'), d9 = _mm_set1_epi8(9);
-	for (; i + 16 <= len; i += 16) {
-		__m128i x = _mm_loadu_si128((const __m128i *)(s + i));
-		__m128i digit = _mm_cmpeq_epi8(_mm_subs_epu8(_mm_sub_epi8(x, d0), d9), zero);
-		_mm_storeu_si128((__m128i *)(out + i), _mm_or_si128(_mm_andnot_si128(digit, x), _mm_and_si128(digit, d0)));
-	}
-#endif
-	for (; i < len; i++)
-		out[i] = is_digit(s[i]) ? '0' : s[i];
-}
-
 /* The entry for s[0, len)'s shape, read now when new; NULL when it is too long or holds too
  * many figures to keep. */
 static struct kv_shape *kv_shape_of(struct kv_cache *cache, const char *s, size_t len)
@@ -1730,8 +1652,8 @@ static struct kv_shape *kv_shape_of(struct kv_cache *cache, const char *s, size_
 	if (len > KV_SHAPE_MAX || len == 0)
 		return NULL;
 	char shape[KV_SHAPE_MAX];
-	shape_of(s, len, shape);
-	struct kv_shape *set = cache->shapes[kv_set_index(shape, len)];
+	tputbyte_shape(s, len, shape);
+	struct kv_shape *set = cache->shapes[tputbyte_set(shape, len)];
 	for (int w = 0; w < 2; w++)
 		if (set[w].len == len && memcmp(set[w].text, shape, len) == 0)
 			return set[w].ncand <= KV_SHAPE_CANDS ? &set[w] : NULL;
@@ -2080,11 +2002,6 @@ static int has_literal(const struct rule *r, const char *s, size_t len)
 	return 0;
 }
 
-static int has_digit(const char *s, size_t len)
-{
-	return next_digit(s, len, 0) < len;
-}
-
 /* The literals of the rules added since the last search, into the set in one go. */
 static void sync_literals(tput_ex *ex)
 {
@@ -2113,7 +2030,7 @@ static void sync_literals(tput_ex *ex)
 			ex->rx_blind = 0;
 	for (size_t i = 0; i < ex->n; i++)
 		for (size_t j = 0; j < ex->rules[i].nlits; j++)
-			if (has_digit(ex->rules[i].literals[j], ex->rules[i].litlen[j]))
+			if (tputbyte_has_digit(ex->rules[i].literals[j], ex->rules[i].litlen[j]))
 				ex->shapes_ok = 0;
 	free(texts);
 	free(lens);
@@ -2165,8 +2082,8 @@ static uint64_t line_rules(tput_ex *ex, const char *s, size_t len, int *known, s
 		return hit < len ? rules_in_line(ex, s, len, hit, rule) : 0;
 	}
 	char text[LINE_SHAPE_MAX];
-	shape_of(s, len, text);
-	struct line_shape *set = ex->line_shapes[kv_set_index(text, len)];
+	tputbyte_shape(s, len, text);
+	struct line_shape *set = ex->line_shapes[tputbyte_set(text, len)];
 	for (int w = 0; w < 2; w++)
 		if (set[w].len == len && memcmp(set[w].text, text, len) == 0) {
 			*known = 1;
@@ -2388,9 +2305,9 @@ static int bar_round(const char *s, size_t n)
 {
 	for (const char *p = s, *end = s + n; (p = memchr(p, '/', (size_t)(end - p))) != NULL; p++) {
 		const char *a = p, *b = p + 1;
-		while (a > s && is_digit(a[-1]))
+		while (a > s && tputbyte_digit(a[-1]))
 			a--;
-		while (b < end && is_digit(*b))
+		while (b < end && tputbyte_digit(*b))
 			b++;
 		if (a == p || b == p + 1 || (a > s && a[-1] != ' ') || b == end || *b != ' ' || p - a > 9 || b - p > 10)
 			continue;
@@ -2408,11 +2325,11 @@ static int keras_bar(const char *s, size_t len, long long *n, long long *m)
 	long long x = 0, y = 0;
 	while (i < len && s[i] == ' ')
 		i++;
-	for (a = i; i < len && is_digit(s[i]) && i - a < 12; i++)
+	for (a = i; i < len && tputbyte_digit(s[i]) && i - a < 12; i++)
 		x = x * 10 + (s[i] - '0');
 	if (i == a || i >= len || s[i] != '/')
 		return 0;
-	for (b = ++i; i < len && is_digit(s[i]) && i - b < 12; i++)
+	for (b = ++i; i < len && tputbyte_digit(s[i]) && i - b < 12; i++)
 		y = y * 10 + (s[i] - '0');
 	if (i == b || i + 4 > len || s[i] != ' ' || (s[i + 1] != '[' && memcmp(s + i + 1, "\xe2\x94\x81", 3) != 0))
 		return 0;
@@ -2438,14 +2355,14 @@ static int other_logger(const char *a, size_t alen, const char *b, size_t blen)
 	while (t < alen && t < blen && a[alen - 1 - t] == b[blen - 1 - t])
 		t++;
 	/* back to the start of a word, so the tail is whole words */
-	while (t > 0 && is_alnum(a[alen - t]) && alen - t > 0 && is_alnum(a[alen - t - 1]))
+	while (t > 0 && tputbyte_alnum(a[alen - t]) && alen - t > 0 && tputbyte_alnum(a[alen - t - 1]))
 		t--;
 	if (t < 12 || t == alen || t == blen)
 		return 0;
 	int letter = 0, digit = 0;
 	for (size_t k = alen - t; k < alen; k++) {
-		letter |= is_alpha(a[k]);
-		digit |= is_digit(a[k]);
+		letter |= tputbyte_alpha(a[k]);
+		digit |= tputbyte_digit(a[k]);
 	}
 	if (!letter || !digit)
 		return 0;
@@ -2457,10 +2374,10 @@ static int other_logger(const char *a, size_t alen, const char *b, size_t blen)
 			j += b[j] == ' ' || b[j] == '\t';
 			continue;
 		}
-		if (is_digit(a[i]) && is_digit(b[j])) {
-			while (i < ha && is_digit(a[i]))
+		if (tputbyte_digit(a[i]) && tputbyte_digit(b[j])) {
+			while (i < ha && tputbyte_digit(a[i]))
 				i++;
-			while (j < hb && is_digit(b[j]))
+			while (j < hb && tputbyte_digit(b[j]))
 				j++;
 			continue;
 		}
@@ -2584,7 +2501,7 @@ static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx 
 	int kv = ex->kv;
 	/* A frame without a digit has no figure for the reader: only HF's summary header (its
 	 * own literal) matters, and the reader's literals are not searched for. */
-	if (kv >= 0 && !matched && !(lc->digits && (!lc->split || has_digit(s, len)))) {
+	if (kv >= 0 && !matched && !(lc->digits && (!lc->split || tputbyte_has_digit(s, len)))) {
 		if (memchr(s, '*', len) && memmem(s, len, "metrics *****", 13))
 			c->metrics_line = lc->lineno;
 		else if (literal)
@@ -2756,7 +2673,7 @@ static void line(tput_ex *ex, char *s, size_t len, struct line_shape *shape, uns
 		start_input(ex);
 	ex->carry.seen_line = lineno;
 	size_t skip = tput_rank_prefix(s, len, &lc.rank);
-	lc.digits = has_digit(s + skip, len - skip);
+	lc.digits = tputbyte_has_digit(s + skip, len - skip);
 	/* every timestamp has digits */
 	size_t ts = lc.digits ? timestamp_end(s + skip, len - skip, &lc.time) : 0;
 	lc.have_time = ts > 0;
