@@ -232,7 +232,7 @@ struct series_unit_cmp *series_compare(const struct series_set *before, const st
 			series_pool(before, unit, how, &c->before, &c->before_nan);
 			series_pool(after, unit, how, &c->after, &c->after_nan);
 			series_compare_values(c->before.v, c->before.n, c->after.v, c->after.n,
-					      tput_unit_lower_is_better(unit), &c->cmp);
+					      tputunit_lower_is_better(unit), &c->cmp);
 			free(c->before.v);
 			free(c->after.v);
 			c->before.v = c->after.v = NULL;

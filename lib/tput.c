@@ -4,6 +4,9 @@
 #include "lit.h"
 #include "rx.h"
 #include "tputbyte.h"
+#include "tputnorm.h"
+#include "tputpreset.h"
+#include "tputunit.h"
 #include "xalloc.h"
 
 #include <limits.h>
@@ -15,589 +18,8 @@
 #include <strings.h>
 
 
-const char *const tput_unit_names[] = {
-	"tokens/s", "tokens/s/gpu", "src-tokens/s", "tgt-tokens/s", "tps", "samples/s", "samples/s/gpu", "images/s", "it/s",
-	"TFLOP/s", "TFLOP/s/gpu", "ms/step", "MFU%", "value", NULL,
-};
-
-int tput_unit_lower_is_better(enum tput_unit unit) { return unit == TPUT_MS_STEP; }
-
-#define UA(t) t, sizeof t - 1
-static const struct {
-	const char *text;
-	unsigned char len;    /* written down: every match with a unit group looks it up */
-	enum tput_unit unit;
-	double scale;
-	int invert;
-} unit_aliases[] = {
-	{ UA("tok/s"), TPUT_TOKENS_S, 1, 0 }, { UA("tokens/s"), TPUT_TOKENS_S, 1, 0 },
-	{ UA("tok/sec"), TPUT_TOKENS_S, 1, 0 }, { UA("tokens/sec"), TPUT_TOKENS_S, 1, 0 },
-	{ UA("tokens per second"), TPUT_TOKENS_S, 1, 0 }, { UA("tokens_per_sec"), TPUT_TOKENS_S, 1, 0 },
-	{ UA("wps"), TPUT_TOKENS_S, 1, 0 },
-	{ UA("tokens/s/gpu"), TPUT_TOKENS_S_GPU, 1, 0 }, { UA("tok/s/gpu"), TPUT_TOKENS_S_GPU, 1, 0 },
-	{ UA("tokens/s/device"), TPUT_TOKENS_S_GPU, 1, 0 }, { UA("tps"), TPUT_TPS, 1, 0 },
-	{ UA("src-tokens/s"), TPUT_TOKENS_S_SRC, 1, 0 }, { UA("src tok/s"), TPUT_TOKENS_S_SRC, 1, 0 },
-	{ UA("tgt-tokens/s"), TPUT_TOKENS_S_TGT, 1, 0 }, { UA("tgt tok/s"), TPUT_TOKENS_S_TGT, 1, 0 },
-	{ UA("tokens_per_sec_per_gpu"), TPUT_TOKENS_S_GPU, 1, 0 },
-	{ UA("samples/s"), TPUT_SAMPLES_S, 1, 0 }, { UA("samples/sec"), TPUT_SAMPLES_S, 1, 0 },
-	{ UA("samples per second"), TPUT_SAMPLES_S, 1, 0 }, { UA("SamplesPerSec"), TPUT_SAMPLES_S, 1, 0 },
-	{ UA("samples/s/gpu"), TPUT_SAMPLES_S_GPU, 1, 0 }, { UA("samples/s/device"), TPUT_SAMPLES_S_GPU, 1, 0 },
-	{ UA("images/s"), TPUT_IMAGES_S, 1, 0 }, { UA("images/sec"), TPUT_IMAGES_S, 1, 0 },
-	{ UA("img/sec"), TPUT_IMAGES_S, 1, 0 },
-	{ UA("it/s"), TPUT_IT_S, 1, 0 }, { UA("steps/s"), TPUT_IT_S, 1, 0 }, { UA("ups"), TPUT_IT_S, 1, 0 },
-	{ UA("s/it"), TPUT_IT_S, 1, 1 },
-	{ UA("TFLOP/s"), TPUT_TFLOPS, 1, 0 }, { UA("TFLOPs"), TPUT_TFLOPS, 1, 0 },
-	{ UA("GFLOP/s"), TPUT_TFLOPS, 1e-3, 0 }, { UA("GFLOPS"), TPUT_TFLOPS, 1e-3, 0 },
-	{ UA("TFLOP/s/gpu"), TPUT_TFLOPS_GPU, 1, 0 }, { UA("TFLOP/s/device"), TPUT_TFLOPS_GPU, 1, 0 },
-	{ UA("TFLOPS_per_GPU"), TPUT_TFLOPS_GPU, 1, 0 }, { UA("tflops/gpu"), TPUT_TFLOPS_GPU, 1, 0 },
-	{ UA("ms"), TPUT_MS_STEP, 1, 0 }, { UA("ms/step"), TPUT_MS_STEP, 1, 0 }, { UA("ms/it"), TPUT_MS_STEP, 1, 0 },
-	{ UA("s"), TPUT_MS_STEP, 1000, 0 }, { UA("s/step"), TPUT_MS_STEP, 1000, 0 }, { UA("seconds"), TPUT_MS_STEP, 1000, 0 },
-	{ UA("%"), TPUT_MFU, 1, 0 }, { UA("MFU%"), TPUT_MFU, 1, 0 }, { UA("mfu"), TPUT_MFU, 1, 0 },
-	{ UA("value"), TPUT_VALUE, 1, 0 },
-};
-#undef UA
-
-int tput_unit_parse(const char *text, size_t len, enum tput_unit *unit, double *scale, int *invert)
-{
-	for (size_t i = 0; i < sizeof unit_aliases / sizeof unit_aliases[0]; i++) {
-		if (unit_aliases[i].len == len && strncasecmp(unit_aliases[i].text, text, len) == 0) {
-			*unit = unit_aliases[i].unit;
-			*scale = unit_aliases[i].scale;
-			*invert = unit_aliases[i].invert;
-			return 1;
-		}
-	}
-	return 0;
-}
-
-/* Value tokens are taken loosely and judged by tput_parse_number, so a garbled figure is
- * a bad line to report rather than a silent miss. */
-#define VAL "[^\\s|,]+"
-#define VALC "[^\\s|]+"   /* may hold thousands separators */
-/* On to the start of a later field of a " | "-separated line (Megatron's): hopping field
- * to field costs the JIT far less than ".*?" does. */
-#define FIELDS "(?:[^|]*+\\|)*?\\s*"
-
-const struct tput_preset tput_presets[] = {
-	{ "megatron-deepspeed", "Megatron-DeepSpeed", { "samples per second:", NULL },
-	  "\\biteration\\s+(?<step>\\d+)/\\s*\\d+\\s*\\|(?:(?=" FIELDS "lm loss: (?<loss>" VAL ")))?"
-	  FIELDS "samples per second: (?<tput>" VAL ")",
-	  "samples/s", 1,
-	  " iteration       10/     100 | consumed samples:           80 | elapsed time per iteration (ms): 2310.7 | lm loss: 1.085E+01 | samples per second: 3.462 | TFLOPs: 45.07 |", TPUT_READ_REGEX, 0 },
-	{ "megatron", "Megatron-LM", { "elapsed time per iteration (ms):", NULL },
-	  "\\biteration\\s+(?<step>\\d+)/\\s*\\d+\\s*\\|(?:(?=" FIELDS "lm loss: (?<loss>" VAL ")))?"
-	  "(?|(?=" FIELDS "throughput per GPU \\((?<unit>TFLOP/s/GPU)\\): (?<tput>" VAL "))"
-	  "|" FIELDS "elapsed time per iteration \\((?<unit>ms)\\): (?<tput>" VAL "))",
-	  NULL, 1,
-	  " iteration       20/    1000 | consumed samples:         2560 | elapsed time per iteration (ms): 1572.7 | throughput per GPU (TFLOP/s/GPU): 402.1 | lm loss: 1.210E+01 |", TPUT_READ_REGEX, 0 },
-	{ "torchtitan", "torchtitan", { "tps: ", NULL },
-	  "\\bstep:\\s*(?<step>\\d+)\\s+loss:\\s*(?<loss>\\S+)\\s.*?\\btps:\\s*(?<tput>\\S+)",
-	  "tokens/s/gpu", 1,
-	  "step: 10  loss:  7.9012  memory: 30.10GiB(38.05%)  tps: 5,856  tflops: 301.20  mfu: 30.45%",
-	  TPUT_READ_REGEX, 1 },
-	{ "nanogpt", "nanoGPT", { ", time ", NULL },
-	  "\\biter (?<step>\\d+): loss (?<loss>[^\\s,]+), time (?<tput>\\S+?)(?<unit>ms)\\b",
-	  NULL, 1, "iter 100: loss 2.3041, time 120.52ms, mfu 30.21%", TPUT_READ_REGEX, 0 },
-	{ "llmc", "llm.c", { " tok/s", NULL },
-	  "\\bstep\\s+(?<step>\\d+)/\\d+ \\| loss (?<loss>[^\\s|(]+).*\\|\\s*(?<tput>" VALC ") tok/s",
-	  "tokens/s", 1,
-	  "step    1/74 | loss 11.010010 (+nanz)| norm 15.3524 (+nanz)| lr 8.57e-07 | 512.30 ms | 45.1% bf16 MFU | 1023456 tok/s", TPUT_READ_REGEX, 0 },
-	{ "nanochat", "nanochat", { "tok/sec: ", NULL },
-	  "\\bstep (?<step>\\d+)/\\d+.*?\\| loss: (?<loss>" VAL ").*?\\btok/sec: (?<tput>" VALC ")",
-	  "tokens/s", 1,
-	  "step 00004/21400 (0.02%) | loss: 9.107421 | lrm: 1.00 | dt: 990.20ms | tok/sec: 529,882 | mfu: 41.02 | total time: 0.05m", TPUT_READ_REGEX, 0 },
-	{ "modded-nanogpt", "modded-nanogpt", { "step_avg:", NULL },
-	  "\\bstep:(?<step>\\d+)/\\d+ (?:train_loss:(?<loss>\\S+) |val_loss:\\S+ (?=\\S+ step_avg:\\d))?"
-	  "train_time:(?<time>[^\\sa-z]+)ms"
-	  " step_avg:(?<tput>\\S+?)(?<unit>ms)\\b",
-	  NULL, 0.001, "step:193/6000 train_loss:4.8400 train_time:67428ms step_avg:368.46ms", TPUT_READ_REGEX, 0 },
-	{ "hf-trainer", "HF Trainer (summary)", { "'train_samples_per_second': ", NULL },
-	  "'train_samples_per_second': (?<tput>[^\\s,}]+)(?:.*?'train_loss': (?<loss>[^\\s,}]+))?",
-	  "samples/s", 1,
-	  "{'train_runtime': 900.1, 'train_samples_per_second': 35.55, 'train_steps_per_second': 0.009, 'train_loss': 2.31, 'epoch': 1.0}", TPUT_READ_REGEX, 0 },
-	{ "lightning", "Lightning progress bar (train_loss=)", { "train_loss", NULL },
-	  "^(?![^|]*(?i:load|checkpoint|shard|download|fetch|tokeni|map|filter|eval|predict|valid|sanity|test))"
-	  ".*?(?<step>\\d+)/(?<total>\\d+) \\[[\\d:]+<[\\d:?]+,\\s*(?<tput>[0-9][^\\s,\\]]*?)(?<unit>it/s|s/it)"
-	  "(?:[^\\]]*?\\btrain_loss(?:_step)?=(?<loss>[^\\s,\\]]+))?",
-	  NULL, 1, "Epoch 0:  45%|####5     | 450/1000 [01:02<01:16,  7.20it/s, v_num=0, train_loss=2.310]",
-	  TPUT_READ_REGEX, 0 },
-	{ "tqdm", "tqdm (HF Trainer, Lightning)", { "it/s", "s/it", NULL },
-	  "^(?![^|]*(?i:load|checkpoint|shard|download|fetch|tokeni|map|filter|eval|predict|valid))"
-	  ".*?(?<step>\\d+)/(?<total>\\d+) \\[[\\d:]+<[\\d:?]+,\\s*(?<tput>[0-9][^\\s,\\]]*?)(?<unit>it/s|s/it)"
-	  "(?:[^\\]]*?\\bloss=(?<loss>[^\\s,\\]]+))?",
-	  NULL, 1, " 37%|###7      | 370/1000 [01:02<01:45,  5.97it/s, loss=2.1]", TPUT_READ_REGEX, 0 },
-	{ "deepspeed", "DeepSpeed", { "CurrSamplesPerSec=", NULL },
-	  "(?:\\bglobal_step=(?<step>\\d+),.*?)?\\bCurrSamplesPerSec=(?<tput>" VAL ")",
-	  "samples/s", 1,
-	  "[Rank 0] time (ms) | global_step=100, RunningAvgSamplesPerSec=48.1, CurrSamplesPerSec=49.2, MemAllocated=6.1GB", TPUT_READ_REGEX, 0 },
-	{ "deepspeed-legacy", "DeepSpeed (before 0.7)", { ", SamplesPerSec=", NULL },
-	  "\\b\\d+/(?<step>\\d+), SamplesPerSec=(?<tput>" VAL ")",
-	  "samples/s", 1, "[2022-03-11 02:06:58,985] [INFO] [timer.py:189:stop] 0/40, SamplesPerSec=83.48609168106144, MemAllocated=0.26GB", TPUT_READ_REGEX, 0 },
-	{ "fairseq", "fairseq", { "wps=", NULL },
-	  "\\bloss=(?<loss>" VAL ").*?\\bwps=(?<tput>" VAL ").*?\\bnum_updates=(?<step>\\d+)",
-	  "tokens/s", 1,
-	  "epoch 001:    100 / 1000 loss=9.1, nll_loss=8.9, ppl=478, wps=51234, ups=2.1, wpb=24k, bsz=64, num_updates=100, lr=1e-05, gnorm=1.2, train_wall=45, wall=50", TPUT_READ_REGEX, 0 },
-	{ "maxtext", "MaxText", { "Tokens/s/device: ", NULL },
-	  "\\bcompleted step: (?<step>\\d+),.*?\\bTokens/s/device: (?<tput>" VAL ")"
-	  "(?:.*?\\bloss: (?<loss>" VAL "))?",
-	  "tokens/s/gpu", 1,
-	  "completed step: 12, seconds: 1.234, TFLOP/s/device: 301.2, Tokens/s/device: 6640.1, total_weights: 65536, loss: 9.8",
-	  TPUT_READ_REGEX, 1 },
-	{ "maxtext-v0", "MaxText (2023)", { "completed step: ", NULL },
-	  "\\bcompleted step: (?<step>\\d+), seconds: [^,]*, TFLOP/s: (?<tput>" VAL ")"
-	  "(?:.*?\\bloss: (?<loss>" VAL "))?",
-	  "TFLOP/s/gpu", 1, "completed step: 15107, seconds: 2.167, TFLOP/s: 36.722, loss: 2.191",
-	  TPUT_READ_REGEX, 1 },
-	{ "nemo", "NeMo 2", { "TFLOPS_per_GPU: ", NULL },
-	  "\\bglobal_step: (?<step>\\d+)(?:.*?\\breduced_train_loss: (?<loss>" VAL "))?"
-	  ".*?\\bTFLOPS_per_GPU: (?<tput>" VAL ")",
-	  "TFLOP/s/gpu", 1,
-	  "Training epoch 0, iteration 9/99 | lr: 1e-05 | global_step: 9 | reduced_train_loss: 9.1 | train_step_timing in s: 1.23 | TFLOPS_per_GPU: 1.249e+03", TPUT_READ_REGEX, 0 },
-	{ "nanotron", "nanotron", { "tokens_per_sec: ", NULL },
-	  "\\biteration: (?<step>\\d+) / \\d+.*?\\btokens_per_sec: (?<tput>" VAL ")"
-	  "(?:.*?\\blm_loss: (?<loss>" VAL "))?",
-	  "tokens/s", 1,
-	  "iteration: 10 / 100 | consumed_tokens: 81.9K | elapsed_time_per_iteration_ms: 4.71K | tokens_per_sec: 43.2K | tokens_per_sec_per_gpu: 5.4K | lm_loss: 10.8", TPUT_READ_REGEX, 0 },
-	{ "tinygrad", "tinygrad (MLPerf examples)", { " s run, ", NULL },
-	  "^\\s*(?<step>\\d+) (?<tput>" VAL ") (?<unit>s) run, (?<loss>" VAL ") loss",
-	  NULL, 1, "    4 4.32 s run, 11.8750 loss, 0.000000000002 LR, 1454.57 GB used, 401488.40 GFLOPS", TPUT_READ_REGEX, 0 },
-	{ "mmcv", "mmcv / MMEngine runner (MMDetection, MMSegmentation, ...)", { "data_time: ", NULL },
-	  "(?|\\bEpoch(?:\\(train\\))?\\s*\\[\\d+\\]\\s*\\[\\s*(?<step>\\d+)/\\d+\\]|\\bIter(?:\\(train\\))?\\s*\\[\\s*(?<step>\\d+)/\\d+\\])"
-	  ".*?(?<![\\w.])time: (?<tput>" VAL ")(?:.*?[\\s,]loss: (?<loss>" VAL "))?",
-	  "s/step", 1,
-	  "2020-05-08 18:44:23,494 - mmdet - INFO - Epoch [1][1200/7517]\tlr: 0.00125, eta: 4:44:04, time: 0.593, data_time: 0.031, memory: 6836, loss_cls: 0.1861, acc: 94.0625, loss: 0.4606",
-	  TPUT_READ_REGEX, 0 },
-	/* torch_xla's examples (test_train_mp_imagenet.py, _mnist): Rate is the device's own
-	 * samples per second, GlobalRate its average since the start */
-	{ "torch-xla", "PyTorch/XLA examples (per device)", { "| Training Device=", NULL },
-	  "\\| Training Device=\\S+ Epoch=\\d+ Step=(?<step>\\d+) Loss=(?<loss>\\S+) Rate=(?<tput>" VAL ")",
-	  "samples/s/gpu", 1,
-	  "| Training Device=xla:0/6 Epoch=1 Step=700 Loss=0.00162 Rate=554.40 GlobalRate=396.82 Time=22:01:47",
-	  TPUT_READ_REGEX, 0 },
-	/* BigDL's DistriOptimizer: "Trained N records in T seconds" (or "Train N in Tseconds") is
-	 * the iteration's time; the key/value reader adds "Throughput is V records/second" */
-	{ "bigdl", "BigDL / Analytics Zoo DistriOptimizer", { "DistriOptimizer$", NULL },
-	  "\\[Iteration (?<step>\\d+)\\].*? in (?<tput>[0-9.]+) ?(?<unit>seconds)\\.(?:.*? Loss is (?<loss>[^\\s]+?)\\.?(?:\\s|$))?",
-	  NULL, 1,
-	  "2019-03-27 19:53:35 INFO  DistriOptimizer$:395 - [Epoch 3 3360/3668][Iteration 96][Wall Clock 1317.219661367s] Trained 112 records in 13.138344759 seconds. Throughput is 8.524666 records/second. Loss is 0.08021599.",
-	  TPUT_READ_REGEX, 0 },
-	/* Frameworks the key/value reader reads: their lines named, the reading its own. The
-	 * literal search reports one literal per offset, so each names its lines by a literal that
-	 * starts where no other rule's does ("; acc:", not " tok/s" that llm.c's starts with). */
-	{ "composer", "Composer", { "[batch=", "Train throughput/", NULL }, NULL, NULL, 1,
-	  "[batch=20/50]: Train loss/train/total: 0.5505  throughput/tokens_per_sec: 155825.3348  device/tokens_per_sec: 19478.1669",
-	  TPUT_READ_KV, 0 },
-	{ "olmo", "OLMo", { "[step=", "throughput/", NULL }, NULL, NULL, 1,
-	  "    throughput/device/tokens_per_second=26,676", TPUT_READ_KV, 0 },
-	{ "nemo-automodel", "NeMo AutoModel (global and per GPU)", { "/gpu) | ", NULL }, NULL, NULL, 1,
-	  "step 10 | epoch 0 | loss 2.1031 | grad_norm 1.2031 | lr 1.00e-05 | mem 30.12 GiB | tps 12345.67(1543.21/gpu) | num_label_tokens 4096",
-	  TPUT_READ_KV, -1 },
-	{ "nemo2", "NeMo 2 (step timing, no TFLOPS)", { "train_step_timing", NULL }, NULL, NULL, 1,
-	  "Training epoch 0, iteration 120/149 | lr: 3e-05 | global_step: 120 | reduced_train_loss: 1.233 | train_step_timing in s: 0.03146",
-	  TPUT_READ_KV, 0 },
-	{ "fairseq-legacy", "fairseq (legacy, no num_updates)", { "| epoch ", NULL }, NULL, NULL, 1,
-	  "| epoch 001:   1000 / 37483 loss=9.68 (10.49), wps=4632, wpb=3514, bsz=126, lr=0.25, clip=100%, gnorm=1.02492",
-	  TPUT_READ_KV, 0 },
-	{ "deepspeed-flops-profiler", "DeepSpeed flops profiler (summary)",
-	  { "iter latency", "FLOPS per GPU", "samples/second", NULL }, NULL, NULL, 1,
-	  "FLOPS per GPU = 3 * fwd flops per GPU / iter latency:    13.63 TFLOPS", TPUT_READ_KV, 0 },
-	{ "tf-cnn-benchmarks", "tf_cnn_benchmarks", { "images/sec:", NULL }, NULL, NULL, 1,
-	  "10  images/sec: 139.6 +/- 0.1 (jitter = 0.3)  8.137", TPUT_READ_KV, 0 },
-	{ "colossalai", "ColossalAI", { "Step time", "throughput=", "Tflops", NULL }, NULL, NULL, 1,
-	  "[08/30/23 07:07:34] INFO     colossalai - colossalai - INFO: Step time: 22.885",
-	  TPUT_READ_KV, 0 },
-	{ "opennmt-py", "OpenNMT-py (source and target tokens)", { "; acc:", " tok/s;", NULL }, NULL, NULL, 1,
-	  "[2019-03-21 18:31:43,773 INFO] Step 2250/200000; acc:  31.18; ppl: 57.53; xent: 4.05; lr: 0.00028; 5092/261 tok/s;   6641 sec",
-	  TPUT_READ_KV, 0 },
-	{ "gluonnlp", "GluonNLP", { "Thoughput=", "Throughput=", NULL }, NULL, NULL, 1,
-	  "INFO:gluonnlp:11:22:28 Batch: 4512/7387, Loss=4.1048, lr=0.0000065 Thoughput=45.02 samples/s",
-	  TPUT_READ_KV, 0 },
-	{ "generic", "custom (any N tok/s)", { "tok/s", "tokens/s", "samples/s", "tokens per second" },
-	  "(?:\\bstep[ :=]\\s*(?<step>\\d+)\\b.*?)?(?<![\\w.,/])(?<tput>nan|[0-9][0-9.,]*(?:[eE][-+]?[0-9]+)?[KMGTkmgt]?)"
-	  "\\s*(?<unit>tok(?:ens)?/s(?:ec)?|tokens per second|samples/s(?:ec)?)\\b(?!:|=)",
-	  NULL, 1, "step 40 | 14.5K tok/s", TPUT_READ_REGEX, 0 },
-	{ "kv", "any KEY: V, KEY=V, V UNIT (OLMo, Composer, tf_cnn_benchmarks, OpenNMT-py, ...)", { NULL },
-	  NULL, NULL, 1, "tokens_per_sec_per_gpu: 10,700", TPUT_READ_KV, 0 },
-};
-const size_t tput_npresets = sizeof tput_presets / sizeof tput_presets[0];
-
-int tput_preset_find(const char *name)
-{
-	for (size_t i = 0; i < tput_npresets; i++)
-		if (strcmp(tput_presets[i].name, name) == 0)
-			return (int)i;
-	return -1;
-}
-
-static const double pow10_exact[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
-				      1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22 };
-
-enum tput_num tput_parse_number(const char *s, size_t len, double *value)
-{
-	while (len > 0 && (*s == ' ' || *s == '\t')) {
-		s++;
-		len--;
-	}
-	while (len > 0 && (s[len - 1] == ' ' || s[len - 1] == ',' || s[len - 1] == ';'))
-		len--;
-	size_t i = 0;
-	int neg = 0;
-	if (i < len && (s[i] == '-' || s[i] == '+'))
-		neg = s[i++] == '-';
-	if (len - i == 3 && strncasecmp(s + i, "nan", 3) == 0) {
-		*value = NAN;
-		return TPUT_NUM_NAN;
-	}
-	/* Most figures are plain ("7.3233", "301.20"): digits, perhaps a point and more, and
-	 * nothing after; the same mantissa and power of ten as the pass below, without it. */
-	{
-		unsigned long long pm = 0;
-		size_t j = i, pd = 0, pf = 0, group = 0;
-		int commas = 0;
-		for (; j < len; j++) {  /* "6,233": groups of three after the first, as below */
-			if (tputbyte_digit(s[j])) {
-				pm = pm * 10 + (unsigned)(s[j] - '0');
-				pd++;
-				group++;
-			} else if (s[j] == ',' && group > 0 && (commas ? group == 3 : group <= 3)) {
-				commas = 1;
-				group = 0;
-			} else {
-				break;
-			}
-		}
-		if (commas && group != 3)
-			j = len + 1;  /* not plain: the pass below says why */
-		else if (j < len && s[j] == '.')
-			for (j++; j < len && tputbyte_digit(s[j]); j++, pd++, pf++)
-				pm = pm * 10 + (unsigned)(s[j] - '0');
-		if (j == len && pd > 0 && pd <= 15) {
-			double pv = (double)pm / pow10_exact[pf];
-			*value = neg ? -pv : pv;
-			return TPUT_NUM_OK;
-		}
-	}
-	/* One pass: the digits without separators ("12,345": groups of three) go to buf for
-	 * strtod, and to a mantissa m for the common case that needs no strtod. */
-	char buf[64];
-	size_t n = 0, digits = 0, group = 0;
-	int commas = 0, frac = 0;
-	unsigned long long m = 0;
-	for (; i < len && (tputbyte_digit(s[i]) || s[i] == ','); i++) {
-		if (s[i] == ',') {
-			if (digits == 0 || (commas && group != 3) || (!commas && group > 3))
-				return TPUT_NUM_BAD;
-			commas = 1;
-			group = 0;
-			continue;
-		}
-		if (n >= sizeof buf - 16)
-			return TPUT_NUM_BAD;
-		buf[n++] = s[i];
-		m = m * 10 + (unsigned)(s[i] - '0');
-		digits++;
-		group++;
-	}
-	if (commas && group != 3)
-		return TPUT_NUM_BAD;
-	if (i < len && s[i] == '.') {
-		buf[n++] = s[i++];
-		for (; i < len && tputbyte_digit(s[i]) && n < sizeof buf - 8; i++, digits++, frac++) {
-			buf[n++] = s[i];
-			m = m * 10 + (unsigned)(s[i] - '0');
-		}
-	}
-	if (digits == 0)
-		return TPUT_NUM_BAD;
-	int exponent = 0, e10 = 0, e10_plain = 0;  /* e10: the exponent when plain (a sign, 1-3 digits) */
-	if (i < len && (s[i] == 'e' || s[i] == 'E')) {
-		size_t j = i + 1;
-		if (j < len && (s[j] == '-' || s[j] == '+'))
-			j++;
-		if (j >= len || !tputbyte_digit(s[j]))
-			return TPUT_NUM_BAD;
-		exponent = 1;
-		buf[n++] = 'e';
-		size_t e_at = n;
-		for (i++; i < len && (tputbyte_digit(s[i]) || s[i] == '-' || s[i] == '+') && n < sizeof buf - 2; i++)
-			buf[n++] = s[i];
-		size_t k = e_at + (buf[e_at] == '-' || buf[e_at] == '+');
-		e10_plain = n - k >= 1 && n - k <= 3;
-		for (size_t d = k; d < n && e10_plain; d++) {
-			e10_plain = tputbyte_digit(buf[d]);
-			e10 = e10 * 10 + (buf[d] - '0');
-		}
-		if (buf[e_at] == '-')
-			e10 = -e10;
-	}
-	buf[n] = '\0';
-	double mult = 1;
-	if (i < len) {
-		switch (s[i]) {
-		case 'k': case 'K': mult = 1e3; break;
-		case 'M': mult = 1e6; break;
-		case 'G': mult = 1e9; break;
-		case 'T': mult = 1e12; break;
-		default: return TPUT_NUM_BAD;
-		}
-		i++;
-	}
-	if (i != len)
-		return TPUT_NUM_BAD;
-	double v;
-	/* Clinger's fast path: a mantissa below 2^53 over an exact power of ten rounds once,
-	 * as strtod does. Anything else goes to strtod. */
-	int e = e10 - frac;
-	if (!exponent && digits <= 15 && m < (1ULL << 53) && frac <= 22) {
-		v = (double)m / pow10_exact[frac];
-	} else if (exponent && e10_plain && digits <= 15 && m < (1ULL << 53) && e >= -22 && e <= 22) {
-		/* "7.214923E+00": m times or over an exact power of ten, one rounding as well */
-		v = e < 0 ? (double)m / pow10_exact[-e] : (double)m * pow10_exact[e];
-	} else {
-		char *end;
-		v = strtod(buf, &end);
-		if (*end != '\0')
-			return TPUT_NUM_BAD;
-	}
-	if (!isfinite(v))
-		return TPUT_NUM_BAD;
-	*value = (neg ? -v : v) * mult;
-	return TPUT_NUM_OK;
-}
-
-size_t tput_strip_ansi(char *s, size_t len)
-{
-	size_t out = 0;
-	for (size_t i = 0; i < len;) {
-		if (s[i] == '\x1b' && i + 1 < len && s[i + 1] == '[') {
-			/* CSI: parameters and intermediates, then one final byte in @..~ */
-			size_t j = i + 2;
-			while (j < len && (unsigned char)s[j] >= 0x20 && (unsigned char)s[j] <= 0x3f)
-				j++;
-			while (j < len && (unsigned char)s[j] >= 0x20 && (unsigned char)s[j] <= 0x2f)
-				j++;
-			i = j < len ? j + 1 : j;
-			continue;
-		}
-		if (s[i] == '\x1b') {
-			i += i + 1 < len ? 2 : 1;
-			continue;
-		}
-		s[out++] = s[i++];
-	}
-	if (out < len)
-		s[out] = '\0';
-	return out;
-}
-
-static size_t read_uint(const char *s, size_t len, size_t i, long *v)
-{
-	size_t start = i;
-	long x = 0;
-	while (i < len && tputbyte_digit(s[i]) && i - start < 9)
-		x = x * 10 + (s[i++] - '0');
-	if (i == start || (i < len && tputbyte_digit(s[i])))
-		return 0;
-	*v = x;
-	return i - start;
-}
-
-size_t tput_rank_prefix(const char *s, size_t len, long *rank_out)
-{
-	size_t i = 0, n;
-	long r = -1, *rank = &r;  /* written through only when a prefix is found */
-	size_t took = 0;
-	if (len > 0 && s[0] == '[') {
-		/* [rankN]: and [defaultN]: (torchrun --tee / log prefixes), [Rank N] (Megatron) */
-		static const char *const words[] = { "rank", "default", "Rank" };
-		for (size_t w = 0; w < 3; w++) {
-			size_t wl = strlen(words[w]), at = 1 + wl;
-			if (len <= at || memcmp(s + 1, words[w], wl) != 0)
-				continue;
-			at += s[at] == ' ';
-			if ((n = read_uint(s, len, at, rank)) > 0 && at + n < len && s[at + n] == ']') {
-				at += n + 1;
-				if (at < len && s[at] == ':')
-					at++;
-				else if (w < 2)
-					break;  /* "[rank3]" alone is no torchrun prefix */
-				took = at + (at < len && s[at] == ' ');
-				break;
-			}
-		}
-	} else if (len > 0 && s[0] == ' ') {
-		/* srun -l pads "N: " to the widest rank: " 0: ", "  3: " */
-		while (i < len && i < 4 && s[i] == ' ')
-			i++;
-		if ((n = read_uint(s, len, i, rank)) > 0 && i + n + 1 < len && s[i + n] == ':' && s[i + n + 1] == ' ')
-			took = i + n + 2;
-	} else if (len > 7 && memcmp(s, "worker", 6) == 0) {
-		i = 6 + (s[6] == '-' || s[6] == '_');
-		if ((n = read_uint(s, len, i, rank)) > 0 && i + n < len && s[i + n] == ':')
-			took = i + n + 1 + (i + n + 1 < len && s[i + n + 1] == ' ');
-	} else if ((n = read_uint(s, len, 0, rank)) > 0 && n + 1 < len && s[n] == ':' && s[n + 1] == ' ') {
-		/* srun -l: "N: " (the space tells it from a clock "12:00:00") */
-		took = n + 2;
-	}
-	if (took)
-		*rank_out = r;
-	return took;
-}
-
-/* Days since 1970-01-01 of a proleptic Gregorian date. */
-static long days_from_civil(long y, long m, long d)
-{
-	y -= m <= 2;
-	long era = (y >= 0 ? y : y - 399) / 400;
-	long yoe = y - era * 400;
-	long doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-	long doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return era * 146097 + doe - 719468;
-}
-
-/* Fixed-width digits at s[i..i+width). */
-static int fixed(const char *s, size_t len, size_t i, size_t width, long *v)
-{
-	if (i + width > len)
-		return 0;
-	long x = 0;
-	for (size_t k = 0; k < width; k++) {
-		if (!tputbyte_digit(s[i + k]))
-			return 0;
-		x = x * 10 + (s[i + k] - '0');
-	}
-	*v = x;
-	return 1;
-}
-
-/* "HH:MM:SS" then an optional fraction after '.' or ','. */
-static size_t clock_at(const char *s, size_t len, size_t i, double *secs)
-{
-	long h, mi, se;
-	if (!fixed(s, len, i, 2, &h) || i + 2 >= len || s[i + 2] != ':' || !fixed(s, len, i + 3, 2, &mi) ||
-	    i + 5 >= len || s[i + 5] != ':' || !fixed(s, len, i + 6, 2, &se) || h > 23 || mi > 59 || se > 60)
-		return 0;
-	size_t j = i + 8;
-	double frac = 0, scale = 0.1;
-	if (j + 1 < len && (s[j] == '.' || s[j] == ',') && tputbyte_digit(s[j + 1]))
-		for (j++; j < len && tputbyte_digit(s[j]); j++, scale /= 10)
-			frac += (s[j] - '0') * scale;
-	*secs = (double)(h * 3600 + mi * 60 + se) + frac;
-	return j - i;
-}
-
-size_t tput_timestamp(const char *s, size_t len, double *seconds)
-{
-	size_t i = len > 0 && s[0] == '[' ? 1 : 0;
-	long y, mo, d;
-	double clock;
-	size_t n;
-	if (fixed(s, len, i, 4, &y) && i + 10 < len && s[i + 4] == '-' && fixed(s, len, i + 5, 2, &mo) &&
-	    s[i + 7] == '-' && fixed(s, len, i + 8, 2, &d) && (s[i + 10] == 'T' || s[i + 10] == ' ') &&
-	    (n = clock_at(s, len, i + 11, &clock)) > 0) {
-		size_t j = i + 11 + n;
-		double offset = 0;
-		long oh, om;
-		if (j < len && s[j] == 'Z') {
-			j++;
-		} else if (j + 5 < len + 0 && (s[j] == '+' || s[j] == '-') && fixed(s, len, j + 1, 2, &oh)) {
-			size_t k = j + 3 + (s[j + 3] == ':');
-			if (fixed(s, len, k, 2, &om)) {
-				offset = (s[j] == '-' ? -1 : 1) * (double)(oh * 3600 + om * 60);
-				j = k + 2;
-			}
-		}
-		*seconds = (double)days_from_civil(y, mo, d) * 86400 + clock - offset;
-		return j;
-	}
-	/* glog: [IWEF]MMDD HH:MM:SS.uuuuuu */
-	if (i < len && strchr("IWEF", s[i]) && s[i] && fixed(s, len, i + 1, 2, &mo) &&
-	    fixed(s, len, i + 3, 2, &d) && i + 5 < len && s[i + 5] == ' ' &&
-	    (n = clock_at(s, len, i + 6, &clock)) > 0) {
-		*seconds = (double)days_from_civil(1970, mo, d) * 86400 + clock;
-		return i + 6 + n;
-	}
-	/* MM/DD/YYYY HH:MM:SS (nanotron's logger) */
-	if (fixed(s, len, i, 2, &mo) && i + 10 < len && s[i + 2] == '/' && fixed(s, len, i + 3, 2, &d) &&
-	    s[i + 5] == '/' && fixed(s, len, i + 6, 4, &y) && s[i + 10] == ' ' &&
-	    (n = clock_at(s, len, i + 11, &clock)) > 0) {
-		*seconds = (double)days_from_civil(y, mo, d) * 86400 + clock;
-		return i + 11 + n;
-	}
-	return 0;
-}
-
-/* MM-DD HH:MM:SS (vLLM) and MM/DD/YY HH:MM:SS (rich's logging): no year, 1970 assumed. */
-static size_t yearless_at(const char *s, size_t len, size_t i, double *seconds)
-{
-	long mo, d, y = 1970;
-	double clock;
-	size_t n, at;
-	if (!fixed(s, len, i, 2, &mo) || i + 5 >= len || !fixed(s, len, i + 3, 2, &d) || mo < 1 || mo > 12 ||
-	    d < 1 || d > 31)
-		return 0;
-	if (s[i + 2] == '-' && s[i + 5] == ' ') {
-		at = i + 6;
-	} else if (s[i + 2] == '/' && s[i + 5] == '/' && fixed(s, len, i + 6, 2, &y) && i + 8 < len &&
-		   s[i + 8] == ' ' && !(i + 9 < len && tputbyte_digit(s[i + 9]) && i + 10 < len && s[i + 10] == '/')) {
-		y += 2000;
-		at = i + 9;
-	} else {
-		return 0;
-	}
-	if ((n = clock_at(s, len, at, &clock)) == 0)
-		return 0;
-	*seconds = (double)days_from_civil(y, mo, d) * 86400 + clock;
-	return at + n - i;
-}
 
 
-/* Where the first timestamp of the prefix ends, 0 when none. */
-static size_t timestamp_end(const char *s, size_t len, double *seconds)
-{
-	size_t end = len < 96 ? len : 96, n;
-	for (size_t i = 0; i < end; i++) {
-		/* what may start one first (a digit, '[', glog's I W E F before a digit): most
-		 * bytes are not that */
-		char c = s[i];
-		if (!tputbyte_digit(c) && c != '[' &&
-		    !((c == 'I' || c == 'W' || c == 'E' || c == 'F') && i + 1 < len && tputbyte_digit(s[i + 1])))
-			continue;
-		if (i > 0 && (tputbyte_alnum(s[i - 1]) || s[i - 1] == '.' || s[i - 1] == ',' || s[i - 1] == '-' ||
-			      s[i - 1] == '/'))
-			continue;
-		if ((n = tput_timestamp(s + i, len - i, seconds)) > 0 || (n = yearless_at(s, len, i, seconds)) > 0)
-			return i + n;
-	}
-	return 0;
-}
-
-int tput_find_timestamp(const char *s, size_t len, double *seconds) { return timestamp_end(s, len, seconds) > 0; }
-
-size_t tput_host_rank(const char *s, size_t len, long *rank)
-{
-	size_t i = 0;
-	while (i < len && (s[i] == ' ' || s[i] == '\t' || s[i] == ']'))
-		i++;
-	size_t st = i;
-	int hosty = 0;
-	if (i >= len || !((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z')))
-		return 0;
-	for (; i < len && (tputbyte_alnum(s[i]) || s[i] == '-' || s[i] == '.' || s[i] == '_'); i++)
-		hosty |= tputbyte_digit(s[i]) || s[i] == '-' || s[i] == '.';
-	/* a host's name has a digit, '-' or '.' ("node-3", "ip-10-0-0-1"), or is "host" or
-	 * "localhost": "step:10 " and "iter:5 " are fields, not hosts */
-	if (!hosty && !(i - st == 4 && memcmp(s + st, "host", 4) == 0) &&
-	    !(i - st == 9 && memcmp(s + st, "localhost", 9) == 0))
-		return 0;
-	long r;
-	size_t n;
-	if (i >= len || s[i] != ':' || (n = read_uint(s, len, i + 1, &r)) == 0 || i + 1 + n >= len ||
-	    (s[i + 1 + n] != ' ' && s[i + 1 + n] != '\t'))
-		return 0;
-	*rank = r;
-	return i + 1 + n;
-}
 
 /* Lower-cased words that say a line is not training; inference ones are counted apart.
  * Lengths written down: every word of every line with figures is looked up. */
@@ -1537,7 +959,7 @@ static size_t kv_take(const char *s, const struct kv_cand *c, size_t nc, struct 
 			said->eval |= c[k].part == KV_PART_EVAL;
 			continue;
 		}
-		if (tput_parse_number(s + c[k].at, c[k].end - c[k].at, &v) != TPUT_NUM_OK)
+		if (tputunit_number(s + c[k].at, c[k].end - c[k].at, &v) != TPUT_NUM_OK)
 			continue;
 		if (c[k].part == KV_PART_LEAD && v != floor(v)) {
 			said->cut = 1;
@@ -1572,7 +994,7 @@ static size_t kv_take(const char *s, const struct kv_cand *c, size_t nc, struct 
 		if (n < max)
 			out[n++] = (struct tput_kv){ (enum tput_unit)c[k].unit, v * c[k].scale, c[k].average };
 		if (c[k].second && n < max &&
-		    tput_parse_number(s + c[k].at2, c[k].end2 - c[k].at2, &w) == TPUT_NUM_OK) {
+		    tputunit_number(s + c[k].at2, c[k].end2 - c[k].at2, &w) == TPUT_NUM_OK) {
 			if (c[k].second == KV_SECOND_PAREN && c[k].invert && w)
 				w = 1 / w;
 			out[n++] = (struct tput_kv){ (enum tput_unit)c[k].unit2, w * c[k].scale, c[k].average };
@@ -1720,7 +1142,7 @@ static const char *const kv_literals[] = {
 struct rule {
 	rx *re;
 	char *name;
-	long preset;           /* index in tput_presets; -1 for a custom pattern */
+	long preset;           /* index in tputpreset_table; -1 for a custom pattern */
 	const char *literals[KV_NLITS];
 	size_t litlen[KV_NLITS];
 	size_t nlits;
@@ -1902,7 +1324,7 @@ static void rule_groups(struct rule *r)
 
 static void fix_unit(struct rule *r)
 {
-	if (r->unit && !tput_unit_parse(r->unit, strlen(r->unit), &r->fixed_unit, &r->fixed_scale,
+	if (r->unit && !tputunit_parse(r->unit, strlen(r->unit), &r->fixed_unit, &r->fixed_scale,
 					&r->fixed_invert))
 		abort();  /* built in: every preset's unit is in the table */
 }
@@ -1919,7 +1341,7 @@ static struct rule *new_rule(tput_ex *ex)
 
 void tput_ex_add_preset(tput_ex *ex, size_t index)
 {
-	const struct tput_preset *p = &tput_presets[index];
+	const struct tput_preset *p = &tputpreset_table[index];
 	char err[256];
 	if (p->reader == TPUT_READ_KV && p->literals[0]) {
 		struct rule *r = new_rule(ex);
@@ -2123,7 +1545,7 @@ static enum tput_result take(const struct rule *r, const struct line_ctx *lc, st
 	double scale = 1;
 	int invert = 0;
 	if (rx_group_at(r->re, r->g_unit, &g, &gl)) {
-		if (!tput_unit_parse(g, gl, &unit, &scale, &invert)) {
+		if (!tputunit_parse(g, gl, &unit, &scale, &invert)) {
 			snprintf(why, whylen, "unknown unit '%.*s'", (int)(gl > 40 ? 40 : gl), g);
 			return TPUT_BAD;
 		}
@@ -2137,7 +1559,7 @@ static enum tput_result take(const struct rule *r, const struct line_ctx *lc, st
 		snprintf(why, whylen, "no throughput in the match");
 		return TPUT_BAD;
 	}
-	enum tput_num num = tput_parse_number(g, gl, &v);
+	enum tput_num num = tputunit_number(g, gl, &v);
 	if (num == TPUT_NUM_NAN)
 		return TPUT_NAN;
 	if (num == TPUT_NUM_BAD || v < 0 || (invert && v == 0)) {
@@ -2146,22 +1568,22 @@ static enum tput_result take(const struct rule *r, const struct line_ctx *lc, st
 	}
 	pt->value = (invert ? 1 / v : v) * scale;
 	/* Steps and ranks too big for their type stay unknown: the cast would be undefined. */
-	if (rx_group_at(r->re, r->g_step, &g, &gl) && tput_parse_number(g, gl, &v) == TPUT_NUM_OK &&
+	if (rx_group_at(r->re, r->g_step, &g, &gl) && tputunit_number(g, gl, &v) == TPUT_NUM_OK &&
 	    fabs(v) < (double)LLONG_MAX)
 		pt->step = (long long)v;
-	if (rx_group_at(r->re, r->g_loss, &g, &gl) && tput_parse_number(g, gl, &v) == TPUT_NUM_OK)
+	if (rx_group_at(r->re, r->g_loss, &g, &gl) && tputunit_number(g, gl, &v) == TPUT_NUM_OK)
 		pt->loss = v;
-	if (rx_group_at(r->re, r->g_rank, &g, &gl) && tput_parse_number(g, gl, &v) == TPUT_NUM_OK &&
+	if (rx_group_at(r->re, r->g_rank, &g, &gl) && tputunit_number(g, gl, &v) == TPUT_NUM_OK &&
 	    fabs(v) < (double)LONG_MAX)
 		pt->rank = (long)v;
 	if (rx_group_at(r->re, r->g_time, &g, &gl)) {
-		if (tput_parse_number(g, gl, &v) == TPUT_NUM_OK)
+		if (tputunit_number(g, gl, &v) == TPUT_NUM_OK)
 			pt->time = v * r->time_scale;
-		else if (tput_timestamp(g, gl, &v) > 0)
+		else if (tputnorm_timestamp(g, gl, &v) > 0)
 			pt->time = v;
 	}
 	/* A progress bar's closing frame (N/N) shows its average over the run, not a step. */
-	if (rx_group_at(r->re, r->g_total, &g, &gl) && tput_parse_number(g, gl, &v) == TPUT_NUM_OK &&
+	if (rx_group_at(r->re, r->g_total, &g, &gl) && tputunit_number(g, gl, &v) == TPUT_NUM_OK &&
 	    pt->step >= 0 && (double)pt->step == v) {
 		snprintf(why, whylen, "a closing frame: the bar's average over the run");
 		return TPUT_NOMATCH;
@@ -2459,7 +1881,7 @@ static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx 
 		const char *g;
 		size_t gl;
 		if ((res == TPUT_POINT || res == TPUT_NOMATCH) && rx_group_at(r->re, r->g_total, &g, &gl) &&
-		    tput_parse_number(g, gl, &tv) == TPUT_NUM_OK) {
+		    tputunit_number(g, gl, &tv) == TPUT_NUM_OK) {
 			/* A closing frame whose line names its round ("70/1000" before the bar)
 			 * and whose round showed no frame before it (a bar drawn only once done:
 			 * Ultralytics' epochs in a file) is that round's figure, its count no step;
@@ -2482,7 +1904,7 @@ static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx 
 		per_device = r->per_device;
 		base = pt;
 		if (res == TPUT_POINT && rx_group_at(r->re, r->g_total, &g, &gl) &&
-		    tput_parse_number(g, gl, &tv) == TPUT_NUM_OK && rx_group_at(r->re, r->g_unit, &g, &gl)) {
+		    tputunit_number(g, gl, &tv) == TPUT_NUM_OK && rx_group_at(r->re, r->g_unit, &g, &gl)) {
 			bar_total = tv;
 			bar_end = (size_t)(g + gl - s);
 		}
@@ -2665,20 +2087,20 @@ static void line(tput_ex *ex, char *s, size_t len, struct line_shape *shape, uns
 		 tput_sink *sink, void *ctx)
 {
 	if (memchr(s, '\x1b', len)) {
-		len = tput_strip_ansi(s, len);
+		len = tputnorm_strip_ansi(s, len);
 		shape = NULL;  /* its frames are not its bytes */
 	}
 	struct line_ctx lc = { shape, s, memchr(s, '\r', len) != NULL, 0, -1, 0, 0, lineno };
 	if (lineno <= ex->carry.seen_line)  /* numbers start again: another input */
 		start_input(ex);
 	ex->carry.seen_line = lineno;
-	size_t skip = tput_rank_prefix(s, len, &lc.rank);
+	size_t skip = tputnorm_rank_prefix(s, len, &lc.rank);
 	lc.digits = tputbyte_has_digit(s + skip, len - skip);
 	/* every timestamp has digits */
-	size_t ts = lc.digits ? timestamp_end(s + skip, len - skip, &lc.time) : 0;
+	size_t ts = lc.digits ? tputnorm_timestamp_end(s + skip, len - skip, &lc.time) : 0;
 	lc.have_time = ts > 0;
 	if (ts && lc.rank < 0)  /* OLMo: "TIME\tHOST:LOCAL_RANK\t..." */
-		tput_host_rank(s + skip + ts, len - skip - ts, &lc.rank);
+		tputnorm_host_rank(s + skip + ts, len - skip - ts, &lc.rank);
 	s += skip;
 	len -= skip;
 	if (!lc.split) {  /* one frame: most lines */
@@ -2739,7 +2161,7 @@ static int log_prefixed(const char *s, size_t len)
 {
 	long rank;
 	double t;
-	return tput_rank_prefix(s, len, &rank) > 0 || timestamp_end(s, len, &t) > 0;
+	return tputnorm_rank_prefix(s, len, &rank) > 0 || tputnorm_timestamp_end(s, len, &t) > 0;
 }
 
 /* A line without its "\r\n" or "\n". */

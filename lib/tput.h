@@ -4,63 +4,9 @@
 
 #include <stddef.h>
 
-/* Canonical units; per-GPU figures are units of their own, never mixed with global ones.
- * A translation model's source and target tokens ("N/M tok/s") are two units, and the word
- * "tps" when nothing says whether it is per GPU or for the whole job is one of its own. */
-enum tput_unit {
-	TPUT_TOKENS_S, TPUT_TOKENS_S_GPU, TPUT_TOKENS_S_SRC, TPUT_TOKENS_S_TGT, TPUT_TPS, TPUT_SAMPLES_S, TPUT_SAMPLES_S_GPU, TPUT_IMAGES_S, TPUT_IT_S,
-	TPUT_TFLOPS, TPUT_TFLOPS_GPU, TPUT_MS_STEP, TPUT_MFU, TPUT_VALUE, TPUT_NUNITS
-};
-extern const char *const tput_unit_names[];  /* indexed by enum tput_unit */
-/* Times per step: a smaller figure is faster. */
-int tput_unit_lower_is_better(enum tput_unit unit);
-/* Map unit text as logs write it ("tok/sec", "s/it", "TFLOPS_per_GPU") to a canonical unit;
- * *scale multiplies the value, *invert asks for 1/value (s/it). 0 when unknown. */
-int tput_unit_parse(const char *text, size_t len, enum tput_unit *unit, double *scale, int *invert);
-
-/* How a preset reads a line: its PCRE2 pattern, or the built-in key/value reader. */
-enum tput_reader { TPUT_READ_REGEX, TPUT_READ_KV };
-
-struct tput_preset {
-	const char *name;
-	const char *source;        /* the framework, as the docs table names it */
-	const char *literals[4];   /* prefilter: the line must hold one of these (NULL-ended) */
-	const char *pattern;       /* PCRE2, named groups tput, unit, step, time, loss, rank */
-	const char *unit;          /* unit text when the pattern has no unit group */
-	double time_scale;         /* the time group times this is seconds */
-	const char *example;
-	enum tput_reader reader;   /* TPUT_READ_KV: pattern is NULL; literals NULL: the reader's own,
-				    * else they name the framework's lines, read by the reader */
-	int per_device;            /* the other figures of this preset's lines are per device;
-				    * -1: its bare "tps" is for the whole job */
-};
-extern const struct tput_preset tput_presets[];
-extern const size_t tput_npresets;
-/* Index of a preset by name, or -1. */
-int tput_preset_find(const char *name);
-
-enum tput_num { TPUT_NUM_OK, TPUT_NUM_NAN, TPUT_NUM_BAD };
-/* "5,856", "43.2K", "1.249e+03", "nan": thousands separators, K/M/G/T suffixes, exponents. */
-enum tput_num tput_parse_number(const char *text, size_t len, double *value);
-
-/* Remove ANSI escape sequences in place; returns the new length. */
-size_t tput_strip_ansi(char *text, size_t len);
-/* A rank prefix at the start ("[rank3]:", "[default7]:", "[Rank 3]", "0: ", srun's padded
- * " 0: ", "worker-0:"): bytes it
- * takes (0 when none), rank in *rank. */
-size_t tput_rank_prefix(const char *text, size_t len, long *rank);
-/* "HOST:N" right after a line's timestamp (OLMo's "TIME\tHOST:LOCAL_RANK\t"), after blanks:
- * the host has a digit, '-' or '.' or is "host"/"localhost", N is followed by a blank. Bytes
- * up to N's end (0 when none), N in *rank. */
-size_t tput_host_rank(const char *text, size_t len, long *rank);
-/* A timestamp at the start (ISO 8601, "2024-05-01 12:00:00,123", glog "I0501 12:00:00.123456",
- * "05/01/2024 12:00:00"), optionally after "[": bytes it takes (0 when none), seconds since
- * the epoch (UTC; glog has no year, 1970 is assumed) in *seconds. */
-size_t tput_timestamp(const char *text, size_t len, double *seconds);
-/* The first timestamp in a line's first 96 bytes, after tags, brackets and spaces ("[titan]
- * 2024-05-01 ...", " [2024-04-06 02:59:36]", "[INFO 2020-06-08 ...", "> 2023-03-22 ..."),
- * also yearless "MM-DD HH:MM:SS" and "MM/DD/YY HH:MM:SS" (1970 assumed): 1 when found. */
-int tput_find_timestamp(const char *text, size_t len, double *seconds);
+#include "tputnorm.h"
+#include "tputpreset.h"
+#include "tputunit.h"
 
 /* Where a line stands: training, something else (validation, evaluation, checkpoint saving or
  * loading, downloads, tokenizing), or inference (prompt, generation, decode, requests). Whole

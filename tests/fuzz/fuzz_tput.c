@@ -48,11 +48,11 @@ static void on_line(void *ctx, struct in_line *line)
 	long rank;
 	enum tput_unit unit;
 	int invert;
-	tput_parse_number(line->text, line->len, &v);
-	tput_unit_parse(line->text, line->len, &unit, &v, &invert);
-	tput_rank_prefix(line->text, line->len, &rank);
-	tput_timestamp(line->text, line->len, &v);
-	tput_find_timestamp(line->text, line->len, &v);
+	tputunit_number(line->text, line->len, &v);
+	tputunit_parse(line->text, line->len, &unit, &v, &invert);
+	tputnorm_rank_prefix(line->text, line->len, &rank);
+	tputnorm_timestamp(line->text, line->len, &v);
+	tputnorm_find_timestamp(line->text, line->len, &v);
 	if (tput_context(line->text, line->len) > TPUT_CTX_INFERENCE)
 		abort();
 	struct tput_kv kv[8];
@@ -89,7 +89,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!ex) {
 		kv = tput_kv_cache_new();
 		ex = tput_ex_new();
-		for (size_t i = 0; i < tput_npresets; i++)
+		for (size_t i = 0; i < tputpreset_count; i++)
 			tput_ex_add_preset(ex, i);
 	}
 	struct lines_ctx lc = { ex, kv, { .n = 0 }, 0 };

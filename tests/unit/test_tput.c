@@ -39,9 +39,9 @@ static struct got run(const char *preset, const char *line)
 {
 	tput_ex *ex = tput_ex_new();
 	if (preset)
-		tput_ex_add_preset(ex, (size_t)tput_preset_find(preset));
+		tput_ex_add_preset(ex, (size_t)tputpreset_find(preset));
 	else
-		for (size_t i = 0; i < tput_npresets; i++)
+		for (size_t i = 0; i < tputpreset_count; i++)
 			tput_ex_add_preset(ex, i);
 	struct got g = { .n = 0 };
 	char *copy = strdup(line);
@@ -68,7 +68,7 @@ static int by_rule(const struct got *g, int rule)
 static struct got read_text(const char *text, int finish, size_t *copies, size_t *inference)
 {
 	tput_ex *ex = tput_ex_new();
-	for (size_t i = 0; i < tput_npresets; i++)
+	for (size_t i = 0; i < tputpreset_count; i++)
 		tput_ex_add_preset(ex, i);
 	char *copy = strdup(text);
 	struct got g = { .n = 0 };
@@ -89,7 +89,7 @@ static void expect(const char *preset, const char *line, double value, enum tput
 		   long long step, double loss)
 {
 	struct got g = run(NULL, line);
-	int k = by_rule(&g, tput_preset_find(preset));  /* auto picks this preset */
+	int k = by_rule(&g, tputpreset_find(preset));  /* auto picks this preset */
 	assert_true(k >= 0);
 	assert_int_equal(g.res[k], TPUT_POINT);
 	near(g.pt[k].value, value);
@@ -125,15 +125,15 @@ static void test_every_preset_example(void **state)
 					 5.97, 49.2, 83.48609168106144, 51234, 6640.1, 36.722, 1249, 43200,
 					 4320, 593, 554.40, 13138.344759, 155825.3348, 26676, 12345.67, 31.46, 4632, 13.63, 139.6, 22885,
 					 5092, 45.02, 14500, 10700 };
-	assert_int_equal(tput_npresets, sizeof values / sizeof values[0]);
-	for (size_t i = 0; i < tput_npresets; i++) {
-		struct got g = run(tput_presets[i].name, tput_presets[i].example);
+	assert_int_equal(tputpreset_count, sizeof values / sizeof values[0]);
+	for (size_t i = 0; i < tputpreset_count; i++) {
+		struct got g = run(tputpreset_table[i].name, tputpreset_table[i].example);
 		/* the key/value reader's presets give every figure of the line, the first checked */
-		assert_true(g.n == 1 || (g.n > 1 && tput_presets[i].reader == TPUT_READ_KV));
+		assert_true(g.n == 1 || (g.n > 1 && tputpreset_table[i].reader == TPUT_READ_KV));
 		assert_int_equal(g.res[0], TPUT_POINT);
 		near(g.pt[0].value, values[i]);
 		/* auto-detection gives the example to its own preset */
-		g = run(NULL, tput_presets[i].example);
+		g = run(NULL, tputpreset_table[i].example);
 		int k = by_rule(&g, (int)i);
 		assert_true(k >= 0);
 		near(g.pt[k].value, values[i]);
@@ -510,7 +510,7 @@ static void test_wrapped_record(void **state)
 {
 	(void)state;
 	tput_ex *ex = tput_ex_new();
-	for (size_t i = 0; i < tput_npresets; i++)
+	for (size_t i = 0; i < tputpreset_count; i++)
 		tput_ex_add_preset(ex, i);
 	static const char text[] =
 		"[rank0]:[titan] 2025-03-12 11:10:21,511 - root - INFO - step: 21  loss:  6.2  tps: 193,831\n"
@@ -750,7 +750,7 @@ static void test_real_logs(void **state)
 		FILE *in = fopen(path, "r");
 		assert_non_null(in);
 		tput_ex *ex = tput_ex_new();
-		for (size_t i = 0; i < tput_npresets; i++)
+		for (size_t i = 0; i < tputpreset_count; i++)
 			tput_ex_add_preset(ex, i);
 		char *line = NULL;
 		size_t cap = 0;
@@ -785,44 +785,44 @@ static void test_numbers(void **state)
 {
 	(void)state;
 	double v;
-	assert_int_equal(tput_parse_number("5,856", 5, &v), TPUT_NUM_OK);
+	assert_int_equal(tputunit_number("5,856", 5, &v), TPUT_NUM_OK);
 	near(v, 5856);
-	assert_int_equal(tput_parse_number("1,234,567.5", 11, &v), TPUT_NUM_OK);
+	assert_int_equal(tputunit_number("1,234,567.5", 11, &v), TPUT_NUM_OK);
 	near(v, 1234567.5);
 	/* separators out of place: no figure, the fast path and the full one alike */
-	assert_int_equal(tput_parse_number("1234,567", 8, &v), TPUT_NUM_BAD);
-	assert_int_equal(tput_parse_number("1,23", 4, &v), TPUT_NUM_BAD);
-	assert_int_equal(tput_parse_number("1,2345", 6, &v), TPUT_NUM_BAD);
-	assert_int_equal(tput_parse_number(",123", 4, &v), TPUT_NUM_BAD);
-	assert_int_equal(tput_parse_number("12,345,678", 10, &v), TPUT_NUM_OK);
+	assert_int_equal(tputunit_number("1234,567", 8, &v), TPUT_NUM_BAD);
+	assert_int_equal(tputunit_number("1,23", 4, &v), TPUT_NUM_BAD);
+	assert_int_equal(tputunit_number("1,2345", 6, &v), TPUT_NUM_BAD);
+	assert_int_equal(tputunit_number(",123", 4, &v), TPUT_NUM_BAD);
+	assert_int_equal(tputunit_number("12,345,678", 10, &v), TPUT_NUM_OK);
 	assert_true(v == 12345678);
-	assert_int_equal(tput_parse_number("43.2K", 5, &v), TPUT_NUM_OK);
+	assert_int_equal(tputunit_number("43.2K", 5, &v), TPUT_NUM_OK);
 	near(v, 43200);
-	assert_int_equal(tput_parse_number("4.71K", 5, &v), TPUT_NUM_OK);
+	assert_int_equal(tputunit_number("4.71K", 5, &v), TPUT_NUM_OK);
 	near(v, 4710);
-	assert_int_equal(tput_parse_number("1.5M", 4, &v), TPUT_NUM_OK);
+	assert_int_equal(tputunit_number("1.5M", 4, &v), TPUT_NUM_OK);
 	near(v, 1.5e6);
-	assert_int_equal(tput_parse_number("2G", 2, &v), TPUT_NUM_OK);
+	assert_int_equal(tputunit_number("2G", 2, &v), TPUT_NUM_OK);
 	near(v, 2e9);
-	assert_int_equal(tput_parse_number("1T", 2, &v), TPUT_NUM_OK);
+	assert_int_equal(tputunit_number("1T", 2, &v), TPUT_NUM_OK);
 	near(v, 1e12);
-	assert_int_equal(tput_parse_number("1.249e+03", 9, &v), TPUT_NUM_OK);
+	assert_int_equal(tputunit_number("1.249e+03", 9, &v), TPUT_NUM_OK);
 	near(v, 1249);
-	assert_int_equal(tput_parse_number("8.284489E+00", 12, &v), TPUT_NUM_OK);
+	assert_int_equal(tputunit_number("8.284489E+00", 12, &v), TPUT_NUM_OK);
 	near(v, 8.284489);
-	assert_int_equal(tput_parse_number("1e-05", 5, &v), TPUT_NUM_OK);
+	assert_int_equal(tputunit_number("1e-05", 5, &v), TPUT_NUM_OK);
 	near(v, 1e-5);
-	assert_int_equal(tput_parse_number("51234,", 6, &v), TPUT_NUM_OK); /* "wps=51234, ups" */
+	assert_int_equal(tputunit_number("51234,", 6, &v), TPUT_NUM_OK); /* "wps=51234, ups" */
 	near(v, 51234);
-	assert_int_equal(tput_parse_number("0.1", 3, &v), TPUT_NUM_OK);
+	assert_int_equal(tputunit_number("0.1", 3, &v), TPUT_NUM_OK);
 	assert_true(v == 0.1); /* the fast path rounds exactly as strtod */
-	assert_int_equal(tput_parse_number("nan", 3, &v), TPUT_NUM_NAN);
-	assert_int_equal(tput_parse_number("NaN", 3, &v), TPUT_NUM_NAN);
-	assert_int_equal(tput_parse_number("5,85,6", 6, &v), TPUT_NUM_BAD);
-	assert_int_equal(tput_parse_number("12.3X", 5, &v), TPUT_NUM_BAD);
-	assert_int_equal(tput_parse_number("1e", 2, &v), TPUT_NUM_BAD);
-	assert_int_equal(tput_parse_number("", 0, &v), TPUT_NUM_BAD);
-	assert_int_equal(tput_parse_number("inf", 3, &v), TPUT_NUM_BAD);
+	assert_int_equal(tputunit_number("nan", 3, &v), TPUT_NUM_NAN);
+	assert_int_equal(tputunit_number("NaN", 3, &v), TPUT_NUM_NAN);
+	assert_int_equal(tputunit_number("5,85,6", 6, &v), TPUT_NUM_BAD);
+	assert_int_equal(tputunit_number("12.3X", 5, &v), TPUT_NUM_BAD);
+	assert_int_equal(tputunit_number("1e", 2, &v), TPUT_NUM_BAD);
+	assert_int_equal(tputunit_number("", 0, &v), TPUT_NUM_BAD);
+	assert_int_equal(tputunit_number("inf", 3, &v), TPUT_NUM_BAD);
 }
 
 static void test_units(void **state)
@@ -831,54 +831,54 @@ static void test_units(void **state)
 	enum tput_unit u;
 	double scale;
 	int inv;
-	assert_true(tput_unit_parse("tok/sec", 7, &u, &scale, &inv) && u == TPUT_TOKENS_S && !inv);
-	assert_true(tput_unit_parse("s/it", 4, &u, &scale, &inv) && u == TPUT_IT_S && inv);
-	assert_true(tput_unit_parse("TFLOPS_per_GPU", 14, &u, &scale, &inv) && u == TPUT_TFLOPS_GPU);
-	assert_true(tput_unit_parse("s", 1, &u, &scale, &inv) && u == TPUT_MS_STEP && scale == 1000);
-	assert_true(tput_unit_parse("tokens/s/gpu", 12, &u, &scale, &inv) && u == TPUT_TOKENS_S_GPU);
-	assert_false(tput_unit_parse("furlongs", 8, &u, &scale, &inv));
-	assert_string_equal(tput_unit_names[TPUT_MFU], "MFU%");
-	assert_true(tput_unit_lower_is_better(TPUT_MS_STEP));
-	assert_false(tput_unit_lower_is_better(TPUT_TOKENS_S));
+	assert_true(tputunit_parse("tok/sec", 7, &u, &scale, &inv) && u == TPUT_TOKENS_S && !inv);
+	assert_true(tputunit_parse("s/it", 4, &u, &scale, &inv) && u == TPUT_IT_S && inv);
+	assert_true(tputunit_parse("TFLOPS_per_GPU", 14, &u, &scale, &inv) && u == TPUT_TFLOPS_GPU);
+	assert_true(tputunit_parse("s", 1, &u, &scale, &inv) && u == TPUT_MS_STEP && scale == 1000);
+	assert_true(tputunit_parse("tokens/s/gpu", 12, &u, &scale, &inv) && u == TPUT_TOKENS_S_GPU);
+	assert_false(tputunit_parse("furlongs", 8, &u, &scale, &inv));
+	assert_string_equal(tputunit_names[TPUT_MFU], "MFU%");
+	assert_true(tputunit_lower_is_better(TPUT_MS_STEP));
+	assert_false(tputunit_lower_is_better(TPUT_TOKENS_S));
 }
 
 static void test_rank_prefixes(void **state)
 {
 	(void)state;
 	long r = -1;
-	assert_int_equal(tput_rank_prefix("[rank3]:step", 12, &r), 8);
+	assert_int_equal(tputnorm_rank_prefix("[rank3]:step", 12, &r), 8);
 	assert_int_equal(r, 3);
-	assert_int_equal(tput_rank_prefix("[default7]: x", 13, &r), 12);
+	assert_int_equal(tputnorm_rank_prefix("[default7]: x", 13, &r), 12);
 	assert_int_equal(r, 7);
-	assert_int_equal(tput_rank_prefix("0: iter", 7, &r), 3);
+	assert_int_equal(tputnorm_rank_prefix("0: iter", 7, &r), 3);
 	assert_int_equal(r, 0);
-	assert_int_equal(tput_rank_prefix("worker-12:x", 11, &r), 10);
+	assert_int_equal(tputnorm_rank_prefix("worker-12:x", 11, &r), 10);
 	assert_int_equal(r, 12);
 	r = -1;
-	assert_int_equal(tput_rank_prefix("12:00:00 x", 10, &r), 0);   /* a clock, not a rank */
-	assert_int_equal(tput_rank_prefix("2024-05-01 x", 12, &r), 0);
-	assert_int_equal(tput_rank_prefix("1.2e4 tok/s", 11, &r), 0);
-	assert_int_equal(tput_rank_prefix("[rank3] x", 9, &r), 0);     /* torchrun's has a ':' */
-	assert_int_equal(tput_rank_prefix("     3: x", 9, &r), 0);     /* more padding than srun's */
-	assert_int_equal(tput_rank_prefix(" 3:00 x", 7, &r), 0);
+	assert_int_equal(tputnorm_rank_prefix("12:00:00 x", 10, &r), 0);   /* a clock, not a rank */
+	assert_int_equal(tputnorm_rank_prefix("2024-05-01 x", 12, &r), 0);
+	assert_int_equal(tputnorm_rank_prefix("1.2e4 tok/s", 11, &r), 0);
+	assert_int_equal(tputnorm_rank_prefix("[rank3] x", 9, &r), 0);     /* torchrun's has a ':' */
+	assert_int_equal(tputnorm_rank_prefix("     3: x", 9, &r), 0);     /* more padding than srun's */
+	assert_int_equal(tputnorm_rank_prefix(" 3:00 x", 7, &r), 0);
 	assert_int_equal(r, -1);  /* untouched when there is no prefix */
-	assert_int_equal(tput_rank_prefix("[Rank 12] x", 11, &r), 10);
+	assert_int_equal(tputnorm_rank_prefix("[Rank 12] x", 11, &r), 10);
 	assert_int_equal(r, 12);
-	assert_int_equal(tput_rank_prefix("[Rank 4]: x", 11, &r), 10);
+	assert_int_equal(tputnorm_rank_prefix("[Rank 4]: x", 11, &r), 10);
 	assert_int_equal(r, 4);
-	assert_int_equal(tput_rank_prefix(" 7: iter", 8, &r), 4);
+	assert_int_equal(tputnorm_rank_prefix(" 7: iter", 8, &r), 4);
 	assert_int_equal(r, 7);
-	assert_int_equal(tput_rank_prefix("  11: iter", 10, &r), 6);
+	assert_int_equal(tputnorm_rank_prefix("  11: iter", 10, &r), 6);
 	assert_int_equal(r, 11);
 	r = -1;
-	assert_int_equal(tput_host_rank("\tnode-3:5\tolmo.train:908", 24, &r), 9);
+	assert_int_equal(tputnorm_host_rank("\tnode-3:5\tolmo.train:908", 24, &r), 9);
 	assert_int_equal(r, 5);
-	assert_int_equal(tput_host_rank(" host:0  x", 10, &r), 7);
+	assert_int_equal(tputnorm_host_rank(" host:0  x", 10, &r), 7);
 	assert_int_equal(r, 0);
 	r = -1;
-	assert_int_equal(tput_host_rank(" step:10 loss", 13, &r), 0);  /* a field, not a host */
-	assert_int_equal(tput_host_rank(" node-3:5x", 10, &r), 0);
-	assert_int_equal(tput_host_rank(" 10.0.0.1:5 x", 13, &r), 0);  /* a host's name starts with a letter */
+	assert_int_equal(tputnorm_host_rank(" step:10 loss", 13, &r), 0);  /* a field, not a host */
+	assert_int_equal(tputnorm_host_rank(" node-3:5x", 10, &r), 0);
+	assert_int_equal(tputnorm_host_rank(" 10.0.0.1:5 x", 13, &r), 0);  /* a host's name starts with a letter */
 	assert_int_equal(r, -1);
 	struct got g = run(NULL, "[rank5]:step: 3  loss: 7.1  tps: 4,000");
 	assert_int_equal(g.pt[0].rank, 5);
@@ -888,7 +888,7 @@ static void test_effective_tflops_step(void **state)
 {
 	(void)state;
 	tput_ex *ex = tput_ex_new();
-	for (size_t i = 0; i < tput_npresets; i++)
+	for (size_t i = 0; i < tputpreset_count; i++)
 		tput_ex_add_preset(ex, i);
 	static const char text[] =
 		" iteration       10/     100 | elapsed time per iteration (ms): 2310.7 | samples per second: 3.462 |\n"
@@ -908,17 +908,17 @@ static void test_timestamps(void **state)
 {
 	(void)state;
 	double t;
-	assert_int_equal(tput_timestamp("2024-05-01 12:00:00,123 x", 25, &t), 23);
+	assert_int_equal(tputnorm_timestamp("2024-05-01 12:00:00,123 x", 25, &t), 23);
 	near(t, 1714564800.123);
-	assert_int_equal(tput_timestamp("[2024-05-01T12:00:00.5Z] x", 26, &t), 23);
+	assert_int_equal(tputnorm_timestamp("[2024-05-01T12:00:00.5Z] x", 26, &t), 23);
 	near(t, 1714564800.5);
-	assert_int_equal(tput_timestamp("2024-05-01T14:00:00+02:00 x", 27, &t), 25);
+	assert_int_equal(tputnorm_timestamp("2024-05-01T14:00:00+02:00 x", 27, &t), 25);
 	near(t, 1714564800);
-	assert_true(tput_timestamp("I0501 12:00:00.123456 1 f.cc:1]", 31, &t) > 0);
+	assert_true(tputnorm_timestamp("I0501 12:00:00.123456 1 f.cc:1]", 31, &t) > 0);
 	near(t, 10411200.123456);  /* glog has no year: 1970-05-01 */
-	assert_true(tput_timestamp("05/01/2024 12:00:00 [INFO]", 26, &t) > 0);
+	assert_true(tputnorm_timestamp("05/01/2024 12:00:00 [INFO]", 26, &t) > 0);
 	near(t, 1714564800);
-	assert_int_equal(tput_timestamp("step: 1", 7, &t), 0);
+	assert_int_equal(tputnorm_timestamp("step: 1", 7, &t), 0);
 	struct got g = run(NULL, "[rank1]:[2024-05-01 12:00:01,250] step: 3  loss: 7.1  tps: 4,000");
 	near(g.pt[0].time, 1714564801.25);
 	g = run(NULL, "step:193/6000 train_loss:4.84 train_time:67428ms step_avg:368.46ms");
@@ -937,11 +937,11 @@ static void test_timestamps(void **state)
 		{ "[08/30/23 07:07:34] INFO     colossalai - colossalai - INFO:", 1693379254 },
 	};
 	for (size_t i = 0; i < sizeof found / sizeof found[0]; i++) {
-		assert_int_equal(tput_find_timestamp(found[i].line, strlen(found[i].line), &t), 1);
+		assert_int_equal(tputnorm_find_timestamp(found[i].line, strlen(found[i].line), &t), 1);
 		near(t, found[i].t);
 	}
-	assert_int_equal(tput_find_timestamp("step 1: 12:00 tps 5", 19, &t), 0);
-	assert_int_equal(tput_find_timestamp("v1.2 2024-13-45 x", 17, &t), 0);
+	assert_int_equal(tputnorm_find_timestamp("step 1: 12:00 tps 5", 19, &t), 0);
+	assert_int_equal(tputnorm_find_timestamp("v1.2 2024-13-45 x", 17, &t), 0);
 }
 
 static void test_traps(void **state)
@@ -992,7 +992,7 @@ static void test_ansi_strip(void **state)
 {
 	(void)state;
 	char s[] = "\x1b[1;31mred\x1b[0m plain\x1b[K";
-	size_t n = tput_strip_ansi(s, strlen(s));
+	size_t n = tputnorm_strip_ansi(s, strlen(s));
 	assert_int_equal(n, 9);
 	assert_memory_equal(s, "red plain", 9);
 }
@@ -1034,7 +1034,7 @@ static void test_block(void **state)
 		" 38%|###8      | 380/1000 [01:03<01:44,  6.01it/s, loss=2.0]\n"
 		"iter 100: loss 2.3041, time 120.52ms, mfu 30.21%";
 	tput_ex *ex = tput_ex_new();
-	for (size_t i = 0; i < tput_npresets; i++)
+	for (size_t i = 0; i < tputpreset_count; i++)
 		tput_ex_add_preset(ex, i);
 	char *copy = strdup(text);
 	struct got g = { .n = 0 };
