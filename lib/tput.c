@@ -4,6 +4,7 @@
 #include "lit.h"
 #include "rx.h"
 #include "tputbyte.h"
+#include "tputctx.h"
 #include "tputnorm.h"
 #include "tputpreset.h"
 #include "tputunit.h"
@@ -18,119 +19,6 @@
 #include <strings.h>
 
 
-
-
-
-/* Lower-cased words that say a line is not training; inference ones are counted apart.
- * Lengths written down: every word of every line with figures is looked up. */
-struct ctx_word {
-	const char *text;
-	unsigned char len;
-};
-#define CW(t) { t, sizeof t - 1 }
-static const struct ctx_word other_words[] = {
-	CW("validate"), CW("validation"), CW("valid"), CW("eval"), CW("evaluate"), CW("evaluation"),
-	CW("evaluating"), CW("evaluator"), CW("test"), CW("testing"), CW("saving"), CW("loading"), CW("checkpoint"),
-	CW("weights"), CW("download"), CW("downloading"), CW("tokenize"), CW("tokenizing"),
-	CW("tokenization"), CW("map50"), { NULL, 0 },
-};
-static const struct ctx_word inference_words[] = {
-	CW("inference"), CW("prompt"), CW("prompts"), CW("generation"), CW("generate"), CW("generating"),
-	CW("decode"), CW("decoding"), CW("request"), CW("requests"), CW("accepted"), CW("drafted"),
-	CW("predict"), CW("prediction"), CW("serving"), CW("generated"), { NULL, 0 },
-};
-
-static int word_in(const char *w, size_t n, const struct ctx_word *list)
-{
-	for (size_t k = 0; list[k].text; k++)
-		if (list[k].len == n && list[k].text[0] == w[0] && memcmp(list[k].text, w, n) == 0)
-			return 1;
-	return 0;
-}
-
-/* The words' first letters: a, c, d, e, g, i, l, m, p, r, s, t, v, w. */
-static int ctx_first(char c)
-{
-	return c >= 'a' && c <= 'z' && (0x6e995dUL >> (c - 'a') & 1);
-}
-
-/* Lengths (bit n) of the words starting with each letter. */
-static uint16_t ctx_lengths(char first)
-{
-	static uint16_t lens[26];
-	static int ready;  /* a constant table, filled alike by any thread */
-	if (!__atomic_load_n(&ready, __ATOMIC_ACQUIRE)) {
-		uint16_t l[26] = { 0 };
-		for (const struct ctx_word *list = other_words;; list = inference_words) {
-			for (size_t k = 0; list[k].text; k++)
-				l[list[k].text[0] - 'a'] |= (uint16_t)(1u << list[k].len);
-			if (list == inference_words)
-				break;
-		}
-		memcpy(lens, l, sizeof lens);
-		__atomic_store_n(&ready, 1, __ATOMIC_RELEASE);
-	}
-	return lens[first - 'a'];
-}
-
-/* Keys a context word may stand before ("test loss:", "eval acc", mmseg's "decode.loss_ce"):
- * the word then names that figure, not the line, and another figure of the line may well
- * be training's. */
-static const struct ctx_word score_words[] = {
-	CW("loss"), CW("acc"), CW("accuracy"), CW("ppl"), CW("perplexity"), { NULL, 0 },
-};
-
-/* Does the word after a context word ending at t[i] (past blanks, or one '.' or '/') name
- * a score, alone or first in a word of '_' ("loss_ce")? Only looked at once a context word
- * is found. */
-static int qualifies_score(const unsigned char *t, size_t len, size_t i)
-{
-	if (i < len && (t[i] == '.' || t[i] == '/'))
-		i++;
-	else
-		while (i < len && (t[i] == ' ' || t[i] == '\t'))
-			i++;
-	size_t st = i;
-	while (i < len && i - st < 16 && tputbyte_word(t[i]) && t[i] != '_')
-		i++;
-	size_t n = i - st;
-	if (n < 3 || n >= 16 || (i < len && tputbyte_word(t[i]) && t[i] != '_'))
-		return 0;
-	char w[16];
-	for (size_t k = 0; k < n; k++)
-		w[k] = (char)(t[st + k] >= 'A' && t[st + k] <= 'Z' ? t[st + k] + 32 : t[st + k]);
-	return word_in(w, n, score_words);
-}
-
-enum tput_context tput_context(const char *s, size_t len)
-{
-	enum tput_context ctx = TPUT_CTX_TRAIN;
-	const unsigned char *t = (const unsigned char *)s;
-	for (size_t i = 0; i < len;) {
-		while (i < len && !tputbyte_word(t[i]))
-			i++;
-		if (i == len)
-			break;
-		/* a run of letters, digits and '_': a word when it starts with no '_' */
-		size_t st = i++;
-		while (i < len && tputbyte_word(t[i]))
-			i++;
-		size_t n = i - st;
-		if (n < 4 || n >= 16 || t[st] == '_')
-			continue;
-		char c = (char)(t[st] | 32);
-		if (!ctx_first(c) || !(ctx_lengths(c) >> n & 1))
-			continue;
-		char w[16];
-		for (size_t k = 0; k < n; k++)
-			w[k] = (char)(t[st + k] >= 'A' && t[st + k] <= 'Z' ? t[st + k] + 32 : t[st + k]);
-		if (word_in(w, n, inference_words) && !qualifies_score(t, len, i))
-			return TPUT_CTX_INFERENCE;
-		if (word_in(w, n, other_words) && !qualifies_score(t, len, i))
-			ctx = TPUT_CTX_OTHER;
-	}
-	return ctx;
-}
 
 /* The key/value reader's classes of figure. */
 /* KV_TPS: the word "tps", which says tokens but not whether per GPU or for the job.
@@ -1112,12 +1000,13 @@ static size_t kv_read(const char *s, size_t len, struct tput_kv *out, size_t max
 }
 
 /* The training context of a frame, once per shape: its words hold no digit. */
-static enum tput_context kv_shape_context(struct kv_shape *e, const char *s, size_t len)
+static enum tput_context kv_shape_context(const struct tputctx_words *words, struct kv_shape *e, const char *s,
+					  size_t len)
 {
 	if (!e)
-		return tput_context(s, len);
+		return tputctx_read(words, s, len);
 	if (e->context < 0)
-		e->context = (signed char)tput_context(s, len);
+		e->context = (signed char)tputctx_read(words, s, len);
 	return (enum tput_context)e->context;
 }
 
@@ -1247,6 +1136,7 @@ struct tput_ex {
 	struct line_shape (*line_shapes)[2]; /* the rules whose literals each line shape holds */
 	int shapes_ok;             /* no literal has a digit: a line's shape tells its rules */
 	int rx_blind;              /* every pattern digit-blind: a line's shape tells its matches */
+	struct tputctx_words ctxwords;
 };
 
 static void carry_reset(struct carry *c)
@@ -1271,6 +1161,7 @@ tput_ex *tput_ex_new(void)
 	ex->kvcache = tput_kv_cache_new();
 	ex->line_shapes = xcalloc(LINE_SHAPES, sizeof *ex->line_shapes);
 	ex->kv = -1;
+	tputctx_init(&ex->ctxwords);
 	carry_reset(&ex->carry);
 	return ex;
 }
@@ -1969,7 +1860,7 @@ static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx 
 		return;
 	}
 	/* a latency per token on the line: generation's timings */
-	enum tput_context where = info.inference == 2 ? TPUT_CTX_INFERENCE : kv_shape_context(shape, s, len);
+	enum tput_context where = info.inference == 2 ? TPUT_CTX_INFERENCE : kv_shape_context(&ex->ctxwords, shape, s, len);
 	if (where != TPUT_CTX_TRAIN) {
 		if (where == TPUT_CTX_INFERENCE)
 			ex->inference++;

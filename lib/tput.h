@@ -4,15 +4,10 @@
 
 #include <stddef.h>
 
+#include "tputctx.h"
 #include "tputnorm.h"
 #include "tputpreset.h"
 #include "tputunit.h"
-
-/* Where a line stands: training, something else (validation, evaluation, checkpoint saving or
- * loading, downloads, tokenizing), or inference (prompt, generation, decode, requests). Whole
- * words, any case; "val_loss" is one word and leaves a training line alone. */
-enum tput_context { TPUT_CTX_TRAIN, TPUT_CTX_OTHER, TPUT_CTX_INFERENCE };
-enum tput_context tput_context(const char *text, size_t len);
 
 /* The generic key/value reader on one line: every throughput figure it can name, in any of
  * the layouts "KEY: V", "KEY=V", "KEY V", "V UNIT" and "UNIT: V" (keys normalized for case and

@@ -53,7 +53,7 @@ static void on_line(void *ctx, struct in_line *line)
 	tputnorm_rank_prefix(line->text, line->len, &rank);
 	tputnorm_timestamp(line->text, line->len, &v);
 	tputnorm_find_timestamp(line->text, line->len, &v);
-	if (tput_context(line->text, line->len) > TPUT_CTX_INFERENCE)
+	if (tputctx_of(line->text, line->len) > TPUT_CTX_INFERENCE)
 		abort();
 	struct tput_kv kv[8];
 	struct tput_kv_line info;

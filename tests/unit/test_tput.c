@@ -499,7 +499,7 @@ static void test_context(void **state)
 		{ "00:28:06-600105 INFO     Output generated in 9.62 seconds (2.49 tokens/s, 24", TPUT_CTX_INFERENCE },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
-		assert_int_equal(tput_context(cases[i].line, strlen(cases[i].line)), cases[i].want);
+		assert_int_equal(tputctx_of(cases[i].line, strlen(cases[i].line)), cases[i].want);
 }
 
 /* Records over lines, copies and redraws, inference counts: the extractor's memory. */
