@@ -5,36 +5,10 @@
 #include <stddef.h>
 
 #include "tputctx.h"
+#include "tputkv.h"
 #include "tputnorm.h"
 #include "tputpreset.h"
 #include "tputunit.h"
-
-/* The generic key/value reader on one line: every throughput figure it can name, in any of
- * the layouts "KEY: V", "KEY=V", "KEY V", "V UNIT" and "UNIT: V" (keys normalized for case and
- * "_ - . space", looked up in one table; per-device keys give the /gpu units; cumulative
- * counters, averages over the whole run, eval and inference keys are left out), and the
- * line's step and loss. Returns the number of figures written to out (at most max). */
-struct tput_kv {
-	enum tput_unit unit;
-	double value;          /* in the canonical unit */
-	int average;           /* a running average: a plain figure of the unit is preferred */
-};
-struct tput_kv_line {
-	long long step;        /* -1 when none */
-	int step_rank;         /* how sure: global_step 4, num_updates 3, step/iter/batch 2, a
-				* count alone in brackets before the line's fields ("[400] k=v") 1 */
-	double loss;           /* NaN when none */
-	int header;            /* a record header ("[step=N/M", "[batch=N/M]") */
-	int inference;         /* 1: a figure was left out as inference; 2: the line is
-				* inference's (a latency per token: "0.59 ms per token"), no figure given */
-};
-/* What the reader learnt of the keys and line shapes seen: with it, a line of a shape seen
- * before costs only the parse of its figures, and gives what it gives without it. */
-typedef struct kv_cache tput_kv_cache;
-tput_kv_cache *tput_kv_cache_new(void);
-void tput_kv_cache_free(tput_kv_cache *cache);
-size_t tput_kv_read(const char *text, size_t len, struct tput_kv *out, size_t max,
-		    struct tput_kv_line *info, tput_kv_cache *cache);
 
 struct tput_point {
 	long rank;             /* -1 when unknown */

@@ -36,6 +36,8 @@ static int word_in(const char *w, size_t n, const struct ctx_word *list)
 void tputctx_init(struct tputctx_words *words)
 {
 	memset(words, 0, sizeof *words);
+	for (int c = 0; c < 256; c++)
+		words->word[c] = (unsigned char)tputbyte_word((char)c);
 	for (const struct ctx_word *list = other_words;; list = inference_words) {
 		for (size_t k = 0; list[k].text; k++) {
 			size_t n = list[k].len, first = (size_t)(list[k].text[0] - 'a');
@@ -85,13 +87,13 @@ enum tput_context tputctx_read(const struct tputctx_words *words, const char *s,
 	enum tput_context ctx = TPUT_CTX_TRAIN;
 	const unsigned char *t = (const unsigned char *)s;
 	for (size_t i = 0; i < len;) {
-		while (i < len && !tputbyte_word(t[i]))
+		while (i < len && !words->word[t[i]])
 			i++;
 		if (i == len)
 			break;
 		/* a run of letters, digits and '_': a word when it starts with no '_' */
 		size_t st = i++;
-		while (i < len && tputbyte_word(t[i]))
+		while (i < len && words->word[t[i]])
 			i++;
 		size_t n = i - st;
 		if (n < 4 || n >= TPUTCTX_WORD_MAX || t[st] == '_')

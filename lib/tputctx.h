@@ -14,9 +14,11 @@ enum tput_context { TPUT_CTX_TRAIN, TPUT_CTX_OTHER, TPUT_CTX_INFERENCE };
 /* Words are looked up only when shorter than this. */
 enum { TPUTCTX_WORD_MAX = 16 };
 /* Which lengths (bit n) the context words starting with each letter have: most words of a
- * line are none of them and are not compared. Built from the word lists, once per reader. */
+ * line are none of them and are not compared. Built from the word lists, once per reader,
+ * with the bytes of a word (tputbyte_word) as a table: every byte of a line is one. */
 struct tputctx_words {
 	uint16_t lens[26];
+	unsigned char word[256];
 };
 void tputctx_init(struct tputctx_words *words);
 /* The context of text[0, len). */

@@ -354,9 +354,9 @@ static void test_kv_reader(void **state)
 		{ "Learner Steps = 2 | Learner Time Elapsed = 10.830 | Steps Per Second = 94.689", 1, TPUT_IT_S, 94.689, -1, NAN },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		struct tput_kv kv[8];
-		struct tput_kv_line info;
-		size_t n = tput_kv_read(cases[i].line, strlen(cases[i].line), kv, 8, &info, NULL);
+		struct tputkv_figure kv[8];
+		struct tputkv_line info;
+		size_t n = tputkv_read(cases[i].line, strlen(cases[i].line), kv, 8, &info, NULL);
 		assert_int_equal(n, cases[i].n);
 		if (n > 0) {
 			assert_int_equal(kv[0].unit, cases[i].unit);
@@ -368,33 +368,33 @@ static void test_kv_reader(void **state)
 		else
 			near(info.loss, cases[i].loss);
 	}
-	struct tput_kv kv[8];
-	struct tput_kv_line info;
+	struct tputkv_figure kv[8];
+	struct tputkv_line info;
 	const char *line = "Avg prompt throughput: 1254.4 tokens/s, Avg generation throughput: 29.2 tokens/s";
-	assert_int_equal(tput_kv_read(line, strlen(line), kv, 8, &info, NULL), 0);
+	assert_int_equal(tputkv_read(line, strlen(line), kv, 8, &info, NULL), 0);
 	assert_true(info.inference);
 	line = "epoch=0/micro_step=40/global_step=10, RunningAvgSamplesPerSec=25.02, CurrSamplesPerSec=25.70";
-	assert_int_equal(tput_kv_read(line, strlen(line), kv, 8, &info, NULL), 2);
+	assert_int_equal(tputkv_read(line, strlen(line), kv, 8, &info, NULL), 2);
 	assert_true(kv[0].average && !kv[1].average);
 	assert_true(info.step == 10);
 	/* the second figure of each line: the target's, the per-device one */
 	line = "lr: 0.00028; 5092/261 tok/s;   6641 sec";
-	assert_int_equal(tput_kv_read(line, strlen(line), kv, 8, &info, NULL), 2);
+	assert_int_equal(tputkv_read(line, strlen(line), kv, 8, &info, NULL), 2);
 	assert_int_equal(kv[1].unit, TPUT_TOKENS_S_TGT);
 	near(kv[1].value, 261);
 	line = "xent:  10.47; 3599 src tok/s; 3678 tgt tok/s;   9861 s elapsed";
-	assert_int_equal(tput_kv_read(line, strlen(line), kv, 8, &info, NULL), 2);
+	assert_int_equal(tputkv_read(line, strlen(line), kv, 8, &info, NULL), 2);
 	assert_int_equal(kv[1].unit, TPUT_TOKENS_S_TGT);
 	near(kv[1].value, 3678);
 	/* a latency per token: generation's timings, the whole line inference's */
 	line = "llama_print_timings:      sample time =   301.80 ms /   512 runs   (    0.59 ms per token,  1696.48 tokens per second)";
-	assert_int_equal(tput_kv_read(line, strlen(line), kv, 8, &info, NULL), 0);
+	assert_int_equal(tputkv_read(line, strlen(line), kv, 8, &info, NULL), 0);
 	assert_int_equal(info.inference, 2);
 	line = "decode 12.5 ms/token, 80.0 tok/s";
-	assert_int_equal(tput_kv_read(line, strlen(line), kv, 8, &info, NULL), 0);
+	assert_int_equal(tputkv_read(line, strlen(line), kv, 8, &info, NULL), 0);
 	assert_int_equal(info.inference, 2);
 	line = "step 3 | 512.3 ms | 1000 tok/s | per token 0.5";
-	assert_int_equal(tput_kv_read(line, strlen(line), kv, 8, &info, NULL), 2);
+	assert_int_equal(tputkv_read(line, strlen(line), kv, 8, &info, NULL), 2);
 	assert_int_equal(info.inference, 0);
 	{
 		struct got g = run(NULL, "llama_print_timings:      sample time =   301.80 ms /   512 runs   (    0.59 ms per token,  1696.48 tokens per second)");
@@ -402,7 +402,7 @@ static void test_kv_reader(void **state)
 		assert_int_equal(g.res[0], TPUT_NOMATCH);
 	}
 	line = "mem 30.12 GiB | tps 12345.67(1543.21/gpu) | num_label_tokens 4096";
-	assert_int_equal(tput_kv_read(line, strlen(line), kv, 8, &info, NULL), 2);
+	assert_int_equal(tputkv_read(line, strlen(line), kv, 8, &info, NULL), 2);
 	assert_int_equal(kv[1].unit, TPUT_TOKENS_S_GPU);
 	near(kv[1].value, 1543.21);
 }
@@ -413,13 +413,13 @@ static void test_kv_reader(void **state)
 static void test_kv_reader_cache(void **state)
 {
 	(void)state;
-	tput_kv_cache *cache = tput_kv_cache_new();
-	struct tput_kv kv[8];
-	struct tput_kv_line info;
+	tputkv_cache *cache = tputkv_cache_new();
+	struct tputkv_figure kv[8];
+	struct tputkv_line info;
 	const char *first = "step: 12  loss: 2.25  tps: 4,321  mfu: 30.5%";
 	const char *same = "step: 13  loss: 2.75  tps: 5,009  mfu: 31.0%";
-	assert_int_equal(tput_kv_read(first, strlen(first), kv, 8, &info, cache), 2);
-	assert_int_equal(tput_kv_read(same, strlen(same), kv, 8, &info, cache), 2);
+	assert_int_equal(tputkv_read(first, strlen(first), kv, 8, &info, cache), 2);
+	assert_int_equal(tputkv_read(same, strlen(same), kv, 8, &info, cache), 2);
 	assert_true(info.step == 13);
 	assert_true(info.loss == 2.75);
 	assert_int_equal(kv[0].unit, TPUT_TPS);
@@ -429,11 +429,11 @@ static void test_kv_reader_cache(void **state)
 	/* a step that is no whole number is no step; a rate of zero seconds per step is none */
 	first = "iter 7 | 0.50 s/it | step 4";
 	same = "iter 8 | 0.00 s/it | step 5.5";
-	assert_int_equal(tput_kv_read(first, strlen(first), kv, 8, &info, cache), 1);
+	assert_int_equal(tputkv_read(first, strlen(first), kv, 8, &info, cache), 1);
 	assert_true(kv[0].value == 2 && info.step == 7);
-	assert_int_equal(tput_kv_read(same, strlen(same), kv, 8, &info, cache), 0);
+	assert_int_equal(tputkv_read(same, strlen(same), kv, 8, &info, cache), 0);
 	assert_true(info.step == 8);
-	tput_kv_cache_free(cache);
+	tputkv_cache_free(cache);
 }
 
 /* A line of a shape seen before matches the presets' patterns as that one did (they are
