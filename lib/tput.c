@@ -8,6 +8,7 @@
 #include "tputkv.h"
 #include "tputnorm.h"
 #include "tputpreset.h"
+#include "tputrule.h"
 #include "tputunit.h"
 #include "xalloc.h"
 
@@ -18,47 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
-
-
-
-struct rule {
-	rx *re;
-	char *name;
-	long preset;           /* index in tputpreset_table; -1 for a custom pattern */
-	const char **literals; /* nlits of them, as many as the preset or the reader names */
-	size_t *litlen;
-	size_t nlits;
-	enum tput_reader reader;
-	int thin;              /* a framework's lines (its literals) read by the key/value reader */
-	int per_device;
-	const char *unit;
-	enum tput_unit fixed_unit;  /* unit, scale and inversion of `unit`, read once */
-	double fixed_scale;
-	int fixed_invert;
-	double time_scale;
-	int g_tput, g_unit, g_step, g_time, g_loss, g_rank, g_total;  /* group numbers, -1 when absent */
-};
-
-/* A line's shape (every digit a '0') and the rules whose literals it holds: most lines of
- * a log come in a few shapes, and looking one up costs less than searching the line. */
-enum { LINE_SHAPES = TPUTBYTE_SETS, LINE_SHAPE_MAX = 384, RX_MEMO_PAIRS = 10 };
-struct line_shape {
-	uint32_t len;              /* 0: empty */
-	uint64_t mask;
-	/* the key/value reader's shape of the line's frame s[frame_at, frame_at + frame_len):
-	 * a line of this shape has a frame of that shape there, while the reading is kept */
-	struct tputkv_shape *frame;
-	uint64_t frame_serial;
-	uint32_t frame_at, frame_len;
-	/* how the regex rules read the line's one frame s[rx_at, rx_at + rx_len) when their
-	 * patterns are digit-blind: 0 not yet, 1 none matched, 2 + i rule i with these groups */
-	size_t rx_rule;
-	uint32_t rx_at, rx_len;
-	unsigned short rx_spans[2 * RX_MEMO_PAIRS];
-	size_t rx_npairs;
-	char text[LINE_SHAPE_MAX];
-};
 
 enum { FRAME_MAX = 16, BAR_SEEN = 64, BAR_TOTALS = 4 };
 
@@ -107,14 +67,7 @@ struct carry {
 };
 
 struct tput_ex {
-	struct rule *rules;
-	size_t n, cap;
-	lit_set *literals;     /* every rule's, the rule's index as id */
-	lit_cursor *cursor;    /* the search through a block, each byte looked at once */
-	size_t lit_rules;      /* rules whose literals are in the set: the others are added
-				* at the next search, all at once */
-	int any_unfiltered;    /* a rule without literals: every line goes to the regexes */
-	int kv;                /* index of the key/value reader's rule, -1 when not added */
+	struct tputrule_set rs;    /* the rules, their literals, the line shapes' rules */
 	struct carry carry;
 	size_t inference, copies;
 	tputkv_cache *kvcache;  /* the key/value reader's analysis of the keys seen */
@@ -126,9 +79,6 @@ struct tput_ex {
 	size_t last_frame_len, last_frame_cap;
 	struct tput_point last_pts[FRAME_MAX]; /* its figures, step and loss as read from it */
 	size_t last_np;
-	struct line_shape (*line_shapes)[2]; /* the rules whose literals each line shape holds */
-	int shapes_ok;             /* no literal has a digit: a line's shape tells its rules */
-	int rx_blind;              /* every pattern digit-blind: a line's shape tells its matches */
 	struct tputctx_words ctxwords;
 };
 
@@ -149,11 +99,8 @@ static void start_input(tput_ex *ex)
 tput_ex *tput_ex_new(void)
 {
 	tput_ex *ex = xcalloc(1, sizeof(tput_ex));
-	ex->literals = lit_new();
-	ex->cursor = lit_cursor_new(ex->literals);
+	tputrule_init(&ex->rs);
 	ex->kvcache = tputkv_cache_new();
-	ex->line_shapes = xcalloc(LINE_SHAPES, sizeof *ex->line_shapes);
-	ex->kv = -1;
 	tputctx_init(&ex->ctxwords);
 	carry_reset(&ex->carry);
 	return ex;
@@ -163,258 +110,39 @@ void tput_ex_free(tput_ex *ex)
 {
 	if (!ex)
 		return;
-	for (size_t i = 0; i < ex->n; i++) {
-		if (ex->rules[i].re)
-			rx_free(ex->rules[i].re);
-		free(ex->rules[i].name);
-		free(ex->rules[i].literals);
-		free(ex->rules[i].litlen);
-	}
-	free(ex->rules);
-	lit_cursor_free(ex->cursor);
-	lit_free(ex->literals);
+	tputrule_free(&ex->rs);
 	tputkv_cache_free(ex->kvcache);
-	free(ex->line_shapes);
 	free(ex->joined);
 	free(ex->last_frame);
 	free(ex->queue);
 	free(ex);
 }
 
+void tput_ex_add_preset(tput_ex *ex, size_t index) { tputrule_add_preset(&ex->rs, index); }
+
+int tput_ex_add_regex(tput_ex *ex, const char *pattern, char *err, size_t errlen)
+{
+	return tputrule_add_regex(&ex->rs, pattern, err, errlen);
+}
+
 tput_ex *tput_ex_clone(const tput_ex *ex)
 {
 	tput_ex *copy = tput_ex_new();
-	for (size_t i = 0; i < ex->n; i++) {
+	for (size_t i = 0; i < ex->rs.n; i++) {
 		char err[256];
-		if (ex->rules[i].preset >= 0)
-			tput_ex_add_preset(copy, (size_t)ex->rules[i].preset);
-		else if (tput_ex_add_regex(copy, rx_pattern(ex->rules[i].re), err, sizeof err) != 0)
+		if (ex->rs.rules[i].preset >= 0)
+			tput_ex_add_preset(copy, (size_t)ex->rs.rules[i].preset);
+		else if (tput_ex_add_regex(copy, rx_pattern(ex->rs.rules[i].re), err, sizeof err) != 0)
 			abort();  /* it compiled once */
 	}
 	return copy;
 }
 
-size_t tput_ex_rules(const tput_ex *ex) { return ex->n; }
-const char *tput_ex_rule_name(const tput_ex *ex, size_t rule) { return ex->rules[rule].name; }
-
-static void rule_groups(struct rule *r)
-{
-	r->g_tput = rx_group_index(r->re, "tput");
-	r->g_unit = rx_group_index(r->re, "unit");
-	r->g_step = rx_group_index(r->re, "step");
-	r->g_time = rx_group_index(r->re, "time");
-	r->g_loss = rx_group_index(r->re, "loss");
-	r->g_rank = rx_group_index(r->re, "rank");
-	r->g_total = rx_group_index(r->re, "total");
-}
-
-static void fix_unit(struct rule *r)
-{
-	if (r->unit && !tputunit_parse(r->unit, strlen(r->unit), &r->fixed_unit, &r->fixed_scale,
-					&r->fixed_invert))
-		abort();  /* built in: every preset's unit is in the table */
-}
-
-static struct rule *new_rule(tput_ex *ex)
-{
-	ex->rules = xgrow(ex->rules, &ex->cap, ex->n + 1, sizeof *ex->rules);
-	struct rule *r = &ex->rules[ex->n++];
-	memset(r, 0, sizeof *r);
-	r->time_scale = 1;
-	r->preset = -1;
-	return r;
-}
-
-/* The rule's literals: those of lits[0, max) up to a NULL, as many as there are. */
-static void rule_literals(struct rule *r, const char *const *lits, size_t max)
-{
-	size_t n = 0;
-	while (n < max && lits[n])
-		n++;
-	r->literals = xmalloc((n ? n : 1) * sizeof *r->literals);
-	r->litlen = xmalloc((n ? n : 1) * sizeof *r->litlen);
-	for (r->nlits = 0; r->nlits < n; r->nlits++) {
-		r->literals[r->nlits] = lits[r->nlits];
-		r->litlen[r->nlits] = strlen(lits[r->nlits]);
-	}
-}
-
-void tput_ex_add_preset(tput_ex *ex, size_t index)
-{
-	const struct tput_preset *p = &tputpreset_table[index];
-	char err[256];
-	if (p->reader == TPUT_READ_KV && p->literals[0]) {
-		struct rule *r = new_rule(ex);
-		r->preset = (long)index;
-		r->reader = TPUT_READ_KV;
-		r->thin = 1;
-		r->per_device = p->per_device;
-		r->g_tput = r->g_unit = r->g_step = r->g_time = r->g_loss = r->g_rank = r->g_total = -1;
-		r->name = xstrndup(p->name, strlen(p->name));
-		rule_literals(r, p->literals, sizeof p->literals / sizeof p->literals[0]);
-		r->unit = "value";
-		fix_unit(r);
-		return;
-	}
-	if (p->reader == TPUT_READ_KV) {
-		struct rule *r = new_rule(ex);
-		r->preset = (long)index;
-		r->reader = TPUT_READ_KV;
-		r->g_tput = r->g_unit = r->g_step = r->g_time = r->g_loss = r->g_rank = r->g_total = -1;
-		r->name = xstrndup(p->name, strlen(p->name));
-		rule_literals(r, tputkv_literals, SIZE_MAX);
-		r->unit = "value";
-		fix_unit(r);
-		ex->kv = (int)(ex->n - 1);
-		return;
-	}
-	rx *re = rx_compile(p->pattern, strlen(p->pattern), err, sizeof err);
-	if (!re) {  /* built in: a broken preset is a bug, caught by the tests */
-		fprintf(stderr, "preset %s: %s\n", p->name, err);
-		abort();
-	}
-	struct rule *r = new_rule(ex);
-	r->re = re;
-	r->preset = (long)index;
-	rule_groups(r);
-	r->name = xstrndup(p->name, strlen(p->name));
-	rule_literals(r, p->literals, sizeof p->literals / sizeof p->literals[0]);
-	r->unit = p->unit;
-	r->time_scale = p->time_scale;
-	r->per_device = p->per_device;
-	fix_unit(r);
-}
-
-int tput_ex_add_regex(tput_ex *ex, const char *pattern, char *err, size_t errlen)
-{
-	rx *re = rx_compile(pattern, strlen(pattern), err, errlen);
-	if (!re)
-		return -1;
-	if (rx_group_index(re, "tput") < 0) {
-		snprintf(err, errlen, "pattern has no (?<tput>...) group");
-		rx_free(re);
-		return -1;
-	}
-	struct rule *r = new_rule(ex);
-	r->re = re;
-	rule_groups(r);
-	r->name = xstrndup("regex", 5);
-	r->unit = "value";
-	fix_unit(r);
-	ex->any_unfiltered = 1;
-	return 0;
-}
-
-static int has_literal(const struct rule *r, const char *s, size_t len)
-{
-	if (r->nlits == 0)
-		return 1;
-	for (size_t k = 0; k < r->nlits; k++)
-		if (memmem(s, len, r->literals[k], r->litlen[k]))
-			return 1;
-	return 0;
-}
-
-/* The literals of the rules added since the last search, into the set in one go. */
-static void sync_literals(tput_ex *ex)
-{
-	if (ex->lit_rules == ex->n)
-		return;
-	size_t total = 0;
-	for (size_t i = ex->lit_rules; i < ex->n; i++)
-		total += ex->rules[i].nlits;
-	const char **texts = xmalloc((total + 1) * sizeof *texts);
-	size_t *lens = xmalloc((total + 1) * sizeof *lens);
-	unsigned *ids = xmalloc((total + 1) * sizeof *ids);
-	size_t k = 0;
-	for (size_t i = ex->lit_rules; i < ex->n; i++)
-		for (size_t j = 0; j < ex->rules[i].nlits; j++, k++) {
-			texts[k] = ex->rules[i].literals[j];
-			lens[k] = ex->rules[i].litlen[j];
-			ids[k] = (unsigned)i;
-		}
-	lit_add_many(ex->literals, total, texts, lens, ids);
-	/* the shapes' rules are the old ones' */
-	memset(ex->line_shapes, 0, LINE_SHAPES * sizeof *ex->line_shapes);
-	ex->shapes_ok = 1;
-	ex->rx_blind = 1;
-	for (size_t i = 0; i < ex->n; i++)
-		if (ex->rules[i].re && !rx_digit_blind(ex->rules[i].re))
-			ex->rx_blind = 0;
-	for (size_t i = 0; i < ex->n; i++)
-		for (size_t j = 0; j < ex->rules[i].nlits; j++)
-			if (tputbyte_has_digit(ex->rules[i].literals[j], ex->rules[i].litlen[j]))
-				ex->shapes_ok = 0;
-	free(texts);
-	free(lens);
-	free(ids);
-	ex->lit_rules = ex->n;
-}
-
-/* Leftmost literal of any rule in s[0, len): its offset (len when none), its rule in *rule. */
-static size_t find_literal(const tput_ex *ex, const char *s, size_t len, size_t *rule)
-{
-	unsigned id = 0;
-	size_t at = lit_find(ex->literals, s, len, &id);
-	*rule = id;
-	return at;
-}
-
-/* The same as find_literal on the block from p on, through the block's cursor. */
-static size_t next_literal(tput_ex *ex, const char *text, const char *p, const char *end, size_t *rule)
-{
-	unsigned id = 0;
-	size_t at = lit_cursor_find(ex->cursor, (size_t)(p - text), &id);
-	*rule = id;
-	return at == (size_t)(end - text) ? (size_t)(end - p) : at - (size_t)(p - text);
-}
-
-/* Rules (bit i) whose literals s[0, len) holds, the first found at offset hit. */
-static uint64_t rules_in_line(const tput_ex *ex, const char *s, size_t len, size_t hit, size_t rule)
-{
-	uint64_t mask = 1ULL << rule;
-	for (size_t from = hit + 1; from < len;) {
-		size_t more = find_literal(ex, s + from, len - from, &rule);
-		if (more == len - from)
-			break;
-		mask |= 1ULL << rule;
-		from += more + 1;
-	}
-	return mask;
-}
-
-/* Rules whose literals the line s[0, len) holds, by its shape when seen before; *known says
- * whether it was, *shape is its entry (NULL when too long to keep). */
-static uint64_t line_rules(tput_ex *ex, const char *s, size_t len, int *known, struct line_shape **shape)
-{
-	size_t rule, hit;
-	*known = 0;
-	*shape = NULL;
-	if (len > LINE_SHAPE_MAX) {
-		hit = find_literal(ex, s, len, &rule);
-		return hit < len ? rules_in_line(ex, s, len, hit, rule) : 0;
-	}
-	char text[LINE_SHAPE_MAX];
-	tputbyte_shape(s, len, text);
-	struct line_shape *set = ex->line_shapes[tputbyte_set(text, len)];
-	for (int w = 0; w < 2; w++)
-		if (set[w].len == len && memcmp(set[w].text, text, len) == 0) {
-			*known = 1;
-			*shape = &set[w];
-			return set[w].mask;
-		}
-	set[1] = set[0];
-	set[0].len = (uint32_t)len;
-	set[0].frame = NULL;
-	set[0].rx_rule = 0;
-	memcpy(set[0].text, text, len);
-	hit = find_literal(ex, s, len, &rule);
-	*shape = &set[0];
-	return set[0].mask = hit < len ? rules_in_line(ex, s, len, hit, rule) : 0;
-}
+size_t tput_ex_rules(const tput_ex *ex) { return ex->rs.n; }
+const char *tput_ex_rule_name(const tput_ex *ex, size_t rule) { return ex->rs.rules[rule].name; }
 
 struct line_ctx {
-	struct line_shape *shape; /* the line's, NULL when unknown */
+	struct tputrule_shape *shape; /* the line's, NULL when unknown */
 	const char *start;        /* the line's first byte */
 	int split;
 	int digits;            /* the line past its rank prefix has a digit (its frames may) */
@@ -422,65 +150,8 @@ struct line_ctx {
 	int have_time;
 	double time;
 	unsigned long lineno;
+	int literal;            /* a rule's literal is in the line (not only rules without any) */
 };
-
-/* Turn one rule's match into a point; returns the result kind and a reason when bad. */
-static enum tput_result take(const struct rule *r, const struct line_ctx *lc, struct tput_point *pt,
-			     char *why, size_t whylen)
-{
-	const char *g;
-	size_t gl;
-	double v;
-	*pt = (struct tput_point){ lc->rank, -1, lc->have_time ? lc->time : NAN, NAN, TPUT_VALUE, NAN, 0 };
-	enum tput_unit unit = TPUT_VALUE;
-	double scale = 1;
-	int invert = 0;
-	if (rx_group_at(r->re, r->g_unit, &g, &gl)) {
-		if (!tputunit_parse(g, gl, &unit, &scale, &invert)) {
-			snprintf(why, whylen, "unknown unit '%.*s'", (int)(gl > 40 ? 40 : gl), g);
-			return TPUT_BAD;
-		}
-	} else {
-		unit = r->fixed_unit;
-		scale = r->fixed_scale;
-		invert = r->fixed_invert;
-	}
-	pt->unit = unit;
-	if (!rx_group_at(r->re, r->g_tput, &g, &gl)) {
-		snprintf(why, whylen, "no throughput in the match");
-		return TPUT_BAD;
-	}
-	enum tput_num num = tputunit_number(g, gl, &v);
-	if (num == TPUT_NUM_NAN)
-		return TPUT_NAN;
-	if (num == TPUT_NUM_BAD || v < 0 || (invert && v == 0)) {
-		snprintf(why, whylen, "bad throughput '%.*s'", (int)(gl > 40 ? 40 : gl), g);
-		return TPUT_BAD;
-	}
-	pt->value = (invert ? 1 / v : v) * scale;
-	/* Steps and ranks too big for their type stay unknown: the cast would be undefined. */
-	if (rx_group_at(r->re, r->g_step, &g, &gl) && tputunit_number(g, gl, &v) == TPUT_NUM_OK &&
-	    fabs(v) < (double)LLONG_MAX)
-		pt->step = (long long)v;
-	if (rx_group_at(r->re, r->g_loss, &g, &gl) && tputunit_number(g, gl, &v) == TPUT_NUM_OK)
-		pt->loss = v;
-	if (rx_group_at(r->re, r->g_rank, &g, &gl) && tputunit_number(g, gl, &v) == TPUT_NUM_OK &&
-	    fabs(v) < (double)LONG_MAX)
-		pt->rank = (long)v;
-	if (rx_group_at(r->re, r->g_time, &g, &gl)) {
-		if (tputunit_number(g, gl, &v) == TPUT_NUM_OK)
-			pt->time = v * r->time_scale;
-		else if (tputnorm_timestamp(g, gl, &v) > 0)
-			pt->time = v;
-	}
-	/* A progress bar's closing frame (N/N) shows its average over the run, not a step. */
-	if (rx_group_at(r->re, r->g_total, &g, &gl) && tputunit_number(g, gl, &v) == TPUT_NUM_OK &&
-	    pt->step >= 0 && (double)pt->step == v) {
-		snprintf(why, whylen, "a closing frame: the bar's average over the run");
-		return TPUT_NOMATCH;
-	}
-	return TPUT_POINT;
-}
 
 /* The per-device unit of a figure read on a line whose preset says its figures are per device. */
 static enum tput_unit per_device_unit(enum tput_unit u)
@@ -500,7 +171,7 @@ static size_t add_kv(tput_ex *ex, int rule, const char *s, size_t len, const str
 		     struct tputkv_shape **shape)
 {
 	struct tputkv_figure kvs[FRAME_MAX];
-	struct line_shape *ls = lc->shape;
+	struct tputrule_shape *ls = lc->shape;
 	uint32_t frame_at = (uint32_t)(s - lc->start);
 	int linked = ls && ls->frame && ls->frame->serial == ls->frame_serial && ls->frame_at == frame_at &&
 		     ls->frame_len == len;
@@ -651,7 +322,7 @@ static int keras_bar(const char *s, size_t len, long long *n, long long *m)
 	return 1;
 }
 
-static void memo_rx(struct line_shape *ls, size_t rule, uint32_t frame_at, size_t len)
+static void memo_rx(struct tputrule_shape *ls, size_t rule, uint32_t frame_at, size_t len)
 {
 	ls->rx_rule = rule;
 	ls->rx_at = frame_at;
@@ -720,7 +391,7 @@ static int same_figures(const struct tput_point *a, size_t na, const struct tput
 	return 1;
 }
 
-static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx *lc, uint64_t mask,
+static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx *lc, const uint64_t *mask,
 		  tput_sink *sink, void *ctx)
 {
 	double bar_total = NAN;  /* a progress bar's frame: its total */
@@ -732,22 +403,22 @@ static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx 
 	const char *reason = "holds a throughput word but no rule matched";
 	struct carry *c = &ex->carry;
 	/* A line of a shape read before, its only frame, matches as that line did (rx_digit_blind). */
-	struct line_shape *ls = lc->shape && !lc->split && ex->rx_blind ? lc->shape : NULL;
+	struct tputrule_shape *ls = lc->shape && !lc->split && ex->rs.rx_blind ? lc->shape : NULL;
 	uint32_t frame_at = (uint32_t)(s - lc->start);
 	int known = ls && ls->rx_rule && ls->rx_at == frame_at && ls->rx_len == len;
-	for (size_t i = 0; i < ex->n; i++) {
-		struct rule *r = &ex->rules[i];
+	for (size_t i = 0; i < ex->rs.n; i++) {
+		struct tputrule *r = &ex->rs.rules[i];
 		/* The line-level prefilter chose the rules; frames of a split line recheck. */
-		if ((i < 64 && !(mask >> i & 1)) || (r->reader == TPUT_READ_KV && !r->thin))
+		if (!tputrule_bit(mask, i) || (r->reader == TPUT_READ_KV && !r->thin))
 			continue;
 		if (r->thin) {  /* a framework's line: the key/value reader reads it as the preset says */
-			if ((lc->split || i >= 64 || mask == UINT64_MAX) && !has_literal(r, s, len))
+			if (lc->split && !tputrule_has_literal(r, s, len))
 				continue;
 			thin = (int)i;
 			per_device = r->per_device;
 			break;
 		}
-		if (lc->split && !has_literal(r, s, len))
+		if (lc->split && !tputrule_has_literal(r, s, len))
 			continue;
 		literal = 1;
 		int rc;
@@ -760,13 +431,13 @@ static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx 
 				sink(ctx, lc->lineno, TPUT_ERROR, NULL, err);
 				return;
 			}
-			if (rc && ls && (ls->rx_npairs = rx_spans(r->re, ls->rx_spans, RX_MEMO_PAIRS)) > 0)
+			if (rc && ls && (ls->rx_npairs = rx_spans(r->re, ls->rx_spans, TPUTRULE_MEMO_PAIRS)) > 0)
 				memo_rx(ls, i + 2, frame_at, len);
 		}
 		if (rc == 0)
 			continue;
 		struct tput_point pt;
-		enum tput_result res = take(r, lc, &pt, why, sizeof why);
+		enum tput_result res = tputrule_take(r, lc->rank, lc->have_time ? lc->time : NAN, &pt, why, sizeof why);
 		pt.rule = (int)i;
 		double tv;
 		const char *g;
@@ -811,7 +482,7 @@ static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx 
 		memo_rx(ls, 1, frame_at, len);
 	struct tputkv_line info = { -1, 0, NAN, 0, 0 };
 	struct tputkv_shape *shape = NULL;
-	int kv = ex->kv;
+	int kv = ex->rs.kv;
 	/* A frame without a digit has no figure for the reader: only HF's summary header (its
 	 * own literal) matters, and the reader's literals are not searched for. */
 	if (kv >= 0 && !matched && !(lc->digits && (!lc->split || tputbyte_has_digit(s, len)))) {
@@ -821,9 +492,10 @@ static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx 
 			sink(ctx, lc->lineno, TPUT_NOMATCH, NULL, reason);
 		return;
 	}
-	/* The search reports one literal per offset: "wps=" may hide the reader's "wps". */
-	if (thin >= 0 || (kv >= 0 && (matched || (kv < 64 && (mask >> kv & 1) && !lc->split) ||
-				      has_literal(&ex->rules[kv], s, len)))) {
+	/* The search reports one literal per offset: "wps=" may hide the reader's "wps" (only
+	 * where a literal was found). */
+	if (thin >= 0 || (kv >= 0 && (matched || (tputrule_bit(mask, (size_t)kv) && !lc->split) ||
+				      (lc->literal && tputrule_has_literal(&ex->rs.rules[kv], s, len))))) {
 		if (memchr(s, '*', len) && memmem(s, len, "metrics *****", 13)) {
 			c->metrics_line = lc->lineno;  /* HF's summary block: a copy of the figures above */
 			return;
@@ -974,14 +646,14 @@ static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx 
 }
 
 /* A line that holds the literals of the rules in mask. */
-static void line(tput_ex *ex, char *s, size_t len, struct line_shape *shape, unsigned long lineno, uint64_t mask,
+static void line(tput_ex *ex, char *s, size_t len, struct tputrule_shape *shape, unsigned long lineno, const uint64_t *mask,
 		 tput_sink *sink, void *ctx)
 {
 	if (memchr(s, '\x1b', len)) {
 		len = tputnorm_strip_ansi(s, len);
 		shape = NULL;  /* its frames are not its bytes */
 	}
-	struct line_ctx lc = { shape, s, memchr(s, '\r', len) != NULL, 0, -1, 0, 0, lineno };
+	struct line_ctx lc = { shape, s, memchr(s, '\r', len) != NULL, 0, -1, 0, 0, lineno, tputrule_any_literal(&ex->rs, mask) };
 	if (lineno <= ex->carry.seen_line)  /* numbers start again: another input */
 		start_input(ex);
 	ex->carry.seen_line = lineno;
@@ -1012,20 +684,14 @@ static void line(tput_ex *ex, char *s, size_t len, struct line_shape *shape, uns
 	}
 }
 
-static int filtered(const tput_ex *ex) { return !ex->any_unfiltered && ex->n <= 64; }
-
 void tput_ex_line(tput_ex *ex, char *s, size_t len, unsigned long lineno, tput_sink *sink, void *ctx)
 {
 	if (lineno <= 1)  /* an input's first line: nothing carries over from another */
 		start_input(ex);
-	sync_literals(ex);
-	if (!filtered(ex)) {
-		line(ex, s, len, NULL, lineno, UINT64_MAX, sink, ctx);
-		return;
-	}
-	size_t rule, hit = find_literal(ex, s, len, &rule);
-	if (hit < len)
-		line(ex, s, len, NULL, lineno, rules_in_line(ex, s, len, hit, rule), sink, ctx);
+	tputrule_sync(&ex->rs);
+	size_t rule, hit = tputrule_find(&ex->rs, s, len, &rule);
+	if (tputrule_in_line(&ex->rs, s, len, hit, rule, ex->rs.line_mask))
+		line(ex, s, len, NULL, lineno, ex->rs.line_mask, sink, ctx);
 }
 
 /* Length of the block's line at s, without its "\n". */
@@ -1164,121 +830,161 @@ static size_t wrap_join(tput_ex *ex, char *text, char *from, char *cur, char *en
  * together in ex->joined (jl bytes): read as one line numbered by its first, for the rules
  * its literals name (those of mask when it has none). */
 static void joined_line(tput_ex *ex, size_t jl, const char *first, const char *cur, unsigned long lineno,
-			uint64_t mask, tput_sink *sink, void *ctx)
+			const uint64_t *mask, tput_sink *sink, void *ctx)
 {
-	size_t rule, hit = find_literal(ex, ex->joined, jl, &rule);
-	uint64_t jmask = hit < jl ? rules_in_line(ex, ex->joined, jl, hit, rule) : mask;
+	size_t rule, hit = tputrule_find(&ex->rs, ex->joined, jl, &rule);
+	const uint64_t *jmask = mask;
+	if (hit < jl && tputrule_in_line(&ex->rs, ex->joined, jl, hit, rule, ex->rs.join_mask))
+		jmask = ex->rs.join_mask;
 	line(ex, ex->joined, jl, NULL, lineno - in_count_lines(first, (size_t)(cur - first)), jmask, sink, ctx);
 }
 
-size_t tput_ex_block(tput_ex *ex, char *text, size_t len, unsigned long lineno, tput_sink *sink, void *ctx)
+/* Where a walk through a block stands: the line at at, numbered lineno, the "\n"s passed,
+ * and the lines before done looked at (a wrapped record is joined only from there on). */
+struct walk {
+	char *text, *end, *at, *done;
+	unsigned long lineno;
+	size_t newlines;
+	tput_sink *sink;
+	void *ctx;
+};
+
+/* On past the line at w->at (n bytes without its "\n"). */
+static void walk_past(struct walk *w, size_t n)
 {
-	char *end = text + len, *at = text;
-	size_t newlines = 0;
-	if (lineno <= 1)
-		start_input(ex);
-	sync_literals(ex);
-	char *done = text;  /* lines before this were looked at */
-	if (!filtered(ex)) {
-		while (at < end) {
-			char *first, *last;
-			size_t jl = wrap_join(ex, text, done, at, end, &first, &last);
-			if (jl) {  /* forward only: each line here was looked at before the next */
-				size_t parts = in_count_lines(at, (size_t)(last - at));
-				line(ex, ex->joined, jl, NULL, lineno, UINT64_MAX, sink, ctx);
-				lineno += parts;
-				newlines += parts;
-				at = last;
-			} else {
-				size_t n = line_len(at, end);
-				line(ex, at, n - (n > 0 && at[n - 1] == '\r'), NULL, lineno, UINT64_MAX, sink, ctx);
-			}
-			size_t n = line_len(at, end);
-			lineno++;
-			newlines += at + n < end;
-			at += n + 1;
-			done = at;
-		}
-		return newlines;
+	w->lineno++;
+	w->newlines += w->at + n < w->end;
+	w->at += n + 1;
+}
+
+/* The line at w->at (n bytes), or the wrapped record it starts, through the rules of mask:
+ * on past it. */
+static void walk_line(tput_ex *ex, struct walk *w, size_t n, struct tputrule_shape *shape, const uint64_t *mask)
+{
+	char *first, *last;
+	size_t jl = wrap_join(ex, w->text, w->done, w->at, w->end, &first, &last);
+	if (jl) {
+		joined_line(ex, jl, first, w->at, w->lineno, mask, w->sink, w->ctx);
+		size_t parts = in_count_lines(w->at, (size_t)(last - w->at));
+		w->lineno += parts;
+		w->newlines += parts;
+		w->at = last;
+		n = line_len(w->at, w->end);
+	} else {
+		line(ex, w->at, n - (n > 0 && w->at[n - 1] == '\r'), shape, w->lineno, mask, w->sink, w->ctx);
 	}
-	/* Line by line while the lines' shapes were mostly seen before; a block of new shapes
-	 * goes to the search below. */
+	walk_past(w, n);
+	w->done = w->at;
+}
+
+/* The rules of the line at w->at (n bytes): by its shape when shapes tell, else searched. */
+static const uint64_t *walk_rules(tput_ex *ex, struct walk *w, size_t n, int *known, struct tputrule_shape **shape)
+{
+	if (ex->rs.shapes_ok)
+		return tputrule_line(&ex->rs, w->at, n, known, shape);
+	size_t rule, hit = tputrule_find(&ex->rs, w->at, n, &rule);
+	*known = 0;
+	*shape = NULL;
+	return tputrule_in_line(&ex->rs, w->at, n, hit, rule, ex->rs.line_mask) ? ex->rs.line_mask : NULL;
+}
+
+/* A rule without literals (a custom pattern) reads every line; the others still only the
+ * lines with their literals. */
+static void block_every_line(tput_ex *ex, struct walk *w)
+{
+	while (w->at < w->end) {
+		size_t n = line_len(w->at, w->end);
+		int known;
+		struct tputrule_shape *shape;
+		const uint64_t *mask = walk_rules(ex, w, n, &known, &shape);
+		walk_line(ex, w, n, shape, mask);
+	}
+}
+
+/* Line by line while the lines' shapes were mostly seen before; a run of new shapes is left
+ * to block_by_search. */
+static void block_by_shape(tput_ex *ex, struct walk *w)
+{
 	size_t tried = 0, missed = 0;
-	while (ex->shapes_ok && at < end) {
+	while (ex->rs.shapes_ok && w->at < w->end) {
 		if (tried == 256) {
 			if (missed * 4 > tried)
 				break;
 			tried = missed = 0;
 		}
-		size_t n = line_len(at, end);
+		size_t n = line_len(w->at, w->end);
 		int known;
-		struct line_shape *shape;
-		uint64_t mask = line_rules(ex, at, n, &known, &shape);
+		struct tputrule_shape *shape;
+		const uint64_t *mask = tputrule_line(&ex->rs, w->at, n, &known, &shape);
 		tried++;
 		missed += !known;
-		if (mask) {
-			char *first, *last;
-			size_t jl = wrap_join(ex, text, done, at, end, &first, &last);
-			if (jl) {
-				joined_line(ex, jl, first, at, lineno, mask, sink, ctx);
-				size_t parts = in_count_lines(at, (size_t)(last - at));
-				lineno += parts;
-				newlines += parts;
-				at = last;
-				n = line_len(at, end);
-			} else {
-				line(ex, at, n - (n > 0 && at[n - 1] == '\r'), shape, lineno, mask, sink, ctx);
-			}
-		}
-		lineno++;
-		newlines += at + n < end;
-		at += n + 1;
 		if (mask)
-			done = at;
+			walk_line(ex, w, n, shape, mask);
+		else
+			walk_past(w, n);
 	}
-	if (at >= end)
-		return newlines;
-	/* Search the block for literals; only the lines they fall in are looked at, and lines
-	 * are counted between them. Each search runs on from the last hit, so the hits after
-	 * the first of a line show what other rules the line may be for, and the first past
-	 * its end starts the next line. */
+}
+
+/* Search the block for literals; only the lines they fall in are looked at, and lines are
+ * counted between them. Each search runs on from the last hit, so the hits after the first
+ * of a line show what other rules the line may be for, and the first past its end starts
+ * the next line. */
+static void block_by_search(tput_ex *ex, struct walk *w)
+{
+	char *at = w->at, *end = w->end;
 	const char *counted = at;
-	lit_cursor_start(ex->cursor, text, len);
-	size_t rule, hit = next_literal(ex, text, at, end, &rule);
+	uint64_t *mask = ex->rs.line_mask;
+	lit_cursor_start(ex->rs.cursor, w->text, (size_t)(end - w->text));
+	size_t rule, hit = tputrule_next(&ex->rs, w->text, at, end, &rule);
 	while (hit < (size_t)(end - at)) {
 		char *start = memrchr(at, '\n', hit);
 		start = start ? start + 1 : at;
 		size_t n = line_len(start, end);
 		char *line_end = start + n;
-		uint64_t mask = 1ULL << rule;
+		memset(mask, 0, ex->rs.words * sizeof *mask);
+		mask[rule >> 6] |= 1ULL << (rule & 63);
 		char *next = at + hit + 1;
 		size_t next_rule = 0, more;
-		while ((more = next_literal(ex, text, next, end, &next_rule)) < (size_t)(line_end - next)) {
-			mask |= 1ULL << next_rule;
+		while ((more = tputrule_next(&ex->rs, w->text, next, end, &next_rule)) < (size_t)(line_end - next)) {
+			mask[next_rule >> 6] |= 1ULL << (next_rule & 63);
 			next += more + 1;
 		}
 		size_t gap = in_count_lines(counted, (size_t)(start - counted));
-		lineno += gap;
-		newlines += gap;
+		w->lineno += gap;
+		w->newlines += gap;
 		counted = start;
 		char *first, *last;
-		size_t jl = wrap_join(ex, text, done, start, end, &first, &last);
+		size_t jl = wrap_join(ex, w->text, w->done, start, end, &first, &last);
 		if (jl) {
 			/* the record's lines as one, numbered by its first; the search goes on past it */
-			joined_line(ex, jl, first, start, lineno, mask, sink, ctx);
+			joined_line(ex, jl, first, start, w->lineno, mask, w->sink, w->ctx);
 			line_end = last + line_len(last, end);
-			at = line_end + (line_end < end);
-			done = at;
-			hit = next_literal(ex, text, at, end, &rule);
+			at = w->done = line_end + (line_end < end);
+			hit = tputrule_next(&ex->rs, w->text, at, end, &rule);
 			continue;
 		}
-		line(ex, start, n - (n > 0 && start[n - 1] == '\r'), NULL, lineno, mask, sink, ctx);
-		at = line_end + (line_end < end);
-		done = at;
+		line(ex, start, n - (n > 0 && start[n - 1] == '\r'), NULL, w->lineno, mask, w->sink, w->ctx);
+		at = w->done = line_end + (line_end < end);
 		hit = more == (size_t)(end - next) ? (size_t)(end - at) : (size_t)(next + more - at);
 		rule = next_rule;
 	}
-	return newlines + in_count_lines(counted, (size_t)(end - counted));
+	w->newlines += in_count_lines(counted, (size_t)(end - counted));
+}
+
+size_t tput_ex_block(tput_ex *ex, char *text, size_t len, unsigned long lineno, tput_sink *sink, void *ctx)
+{
+	struct walk w = { text, text + len, text, text, lineno, 0, sink, ctx };
+	if (lineno <= 1)
+		start_input(ex);
+	tputrule_sync(&ex->rs);
+	if (ex->rs.any_unfiltered) {
+		block_every_line(ex, &w);
+		return w.newlines;
+	}
+	block_by_shape(ex, &w);
+	if (w.at < w.end)
+		block_by_search(ex, &w);
+	return w.newlines;
 }
 
 void tput_ex_finish(tput_ex *ex, tput_sink *sink, void *ctx)

@@ -10,24 +10,6 @@
 #include "tputpreset.h"
 #include "tputunit.h"
 
-struct tput_point {
-	long rank;             /* -1 when unknown */
-	long long step;        /* -1 when unknown */
-	double time;           /* seconds; NaN when unknown */
-	double value;          /* in the canonical unit */
-	enum tput_unit unit;
-	double loss;           /* NaN when absent */
-	int rule;              /* index of the rule that matched */
-};
-
-enum tput_result {
-	TPUT_POINT,     /* a measurement */
-	TPUT_NAN,       /* a throughput of nan: counted, not kept */
-	TPUT_BAD,       /* matched but its value does not parse */
-	TPUT_NOMATCH,   /* held a prefilter literal but no rule matched: noise */
-	TPUT_ERROR,     /* a pattern hit its match or depth limit: no answer for the line */
-};
-
 typedef struct tput_ex tput_ex;
 /* One call per result; lineno is the caller's number for the line it came from. */
 typedef void tput_sink(void *ctx, unsigned long lineno, enum tput_result result,

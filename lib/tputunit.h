@@ -24,4 +24,23 @@ enum tput_num { TPUT_NUM_OK, TPUT_NUM_NAN, TPUT_NUM_BAD };
 /* "5,856", "43.2K", "1.249e+03", "nan": thousands separators, K/M/G/T suffixes, exponents. */
 enum tput_num tputunit_number(const char *text, size_t len, double *value);
 
+/* A measurement, as every stage after the reading hands it on. */
+struct tput_point {
+	long rank;             /* -1 when unknown */
+	long long step;        /* -1 when unknown */
+	double time;           /* seconds; NaN when unknown */
+	double value;          /* in the canonical unit */
+	enum tput_unit unit;
+	double loss;           /* NaN when absent */
+	int rule;              /* index of the rule that matched */
+};
+
+enum tput_result {
+	TPUT_POINT,     /* a measurement */
+	TPUT_NAN,       /* a throughput of nan: counted, not kept */
+	TPUT_BAD,       /* matched but its value does not parse */
+	TPUT_NOMATCH,   /* held a prefilter literal but no rule matched: noise */
+	TPUT_ERROR,     /* a pattern hit its match or depth limit: no answer for the line */
+};
+
 #endif
