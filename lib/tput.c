@@ -8,6 +8,7 @@
 #include "tputkv.h"
 #include "tputnorm.h"
 #include "tputpreset.h"
+#include "tputrec.h"
 #include "tputrule.h"
 #include "tputunit.h"
 #include "xalloc.h"
@@ -71,8 +72,7 @@ struct tput_ex {
 	struct carry carry;
 	size_t inference, copies;
 	tputkv_cache *kvcache;  /* the key/value reader's analysis of the keys seen */
-	char *joined;              /* a record hard-wrapped over lines, put back together */
-	size_t joined_cap;
+	struct tputrec_buf joined; /* a record hard-wrapped over lines, put back together */
 	struct queued *queue;      /* points after a held bar frame, given once it is settled */
 	size_t nqueue, queue_cap;
 	char *last_frame;          /* the last frame that gave figures: a redraw repeats it */
@@ -112,7 +112,7 @@ void tput_ex_free(tput_ex *ex)
 		return;
 	tputrule_free(&ex->rs);
 	tputkv_cache_free(ex->kvcache);
-	free(ex->joined);
+	free(ex->joined.text);
 	free(ex->last_frame);
 	free(ex->queue);
 	free(ex);
@@ -694,149 +694,17 @@ void tput_ex_line(tput_ex *ex, char *s, size_t len, unsigned long lineno, tput_s
 		line(ex, s, len, NULL, lineno, ex->rs.line_mask, sink, ctx);
 }
 
-/* Length of the block's line at s, without its "\n". */
-static size_t line_len(const char *s, const char *block_end)
-{
-	const char *nl = memchr(s, '\n', (size_t)(block_end - s));
-	return (size_t)((nl ? nl : block_end) - s);
-}
-
-/* A record hard-wrapped at a terminal's or a wrapper's width: every part but the last is
- * exactly as wide, the first starts with the log's prefix (a rank or a timestamp) and the
- * others do not, and the cut falls inside a field (no blank either side of it). */
-enum { WRAP_PARTS = 8 };
-int tput_wrap_width(size_t n)
-{
-	static const unsigned short widths[] = { 80, 100, 120, 132, 160, 200, 250, 256 };
-	for (size_t i = 0; i < sizeof widths / sizeof widths[0]; i++)
-		if (n == widths[i])
-			return 1;
-	return 0;
-}
-
-static int log_prefixed(const char *s, size_t len)
-{
-	long rank;
-	double t;
-	return tputnorm_rank_prefix(s, len, &rank) > 0 || tputnorm_timestamp_end(s, len, &t) > 0;
-}
-
-/* A line without its "\r\n" or "\n". */
-struct span {
-	char *s;
-	size_t n;
-};
-
-static struct span span_at(char *s, const char *end)
-{
-	size_t n = line_len(s, end);
-	return (struct span){ s, n - (n > 0 && s[n - 1] == '\r') };
-}
-
-/* Does part b carry on the record part a cut? */
-static int wrap_cut(struct span a, struct span b, size_t width)
-{
-	return a.n == width && b.n > 0 && a.s[a.n - 1] != ' ' && b.s[0] != ' ' && b.s[0] != '\t' &&
-	       !log_prefixed(b.s, b.n);
-}
-
-/* The wrapped record the line at cur belongs to, its lines from *first (not before from) to
- * *last, put together in ex->joined; 0 when the line stands alone. A line of the block
- * (text) next to the record must have the prefix too: the log is one whose lines all have
- * it, not a mix where an unprefixed line may follow one that happens to be as wide. Only
- * lines with a rule's literal come here: the others cost nothing. */
-/* The line before the one at s, when it starts at or after from and is short enough to be
- * a wrap width: the search back stops after 258 bytes. */
-static int prev_short(char *from, char *s, char *end, struct span *p)
-{
-	if (s <= from)
-		return 0;
-	size_t win = (size_t)(s - 1 - from);
-	if (win > 258)
-		win = 258;
-	char *lo = s - 1 - win, *nl = memrchr(lo, '\n', win);
-	if (!nl && lo > from)
-		return 0;
-	*p = span_at(nl ? nl + 1 : from, end);
-	return 1;
-}
-
-static size_t wrap_join(tput_ex *ex, char *text, char *from, char *cur, char *end, char **first, char **last)
-{
-	struct span parts[WRAP_PARTS], back[WRAP_PARTS], later = span_at(cur, end), p;
-	size_t np = 0, nb = 0, width = 0;
-	/* most lines: neither this one nor the one before is as wide as a terminal */
-	if (!tput_wrap_width(later.n) && !(prev_short(from, cur, end, &p) && tput_wrap_width(p.n)))
-		return 0;
-	if (!log_prefixed(later.s, later.n)) {
-		/* a later part: back to the first, each line before as wide, the first prefixed */
-		for (char *s = cur;;) {
-			if (nb == WRAP_PARTS - 1 || !prev_short(from, s, end, &p))
-				return 0;
-			if (!tput_wrap_width(p.n) || (width && p.n != width) || !wrap_cut(p, later, p.n))
-				return 0;
-			width = p.n;
-			back[nb++] = later = p;
-			s = p.s;
-			if (log_prefixed(p.s, p.n))
-				break;
-		}
-	} else if (!tput_wrap_width(later.n)) {
-		return 0;
-	}
-	while (nb > 0)
-		parts[np++] = back[--nb];
-	parts[np++] = span_at(cur, end);
-	if (!width)
-		width = parts[0].n;
-	/* on while each part is cut at the same width */
-	while (np < WRAP_PARTS) {
-		p = parts[np - 1];
-		char *nx = p.s + line_len(p.s, end);
-		if (nx >= end || ++nx >= end)
-			break;
-		struct span q = span_at(nx, end);
-		if (!wrap_cut(p, q, width))
-			break;
-		parts[np++] = q;
-	}
-	if (np == 1)
-		return 0;
-	char *after = parts[np - 1].s + line_len(parts[np - 1].s, end) + 1, *before = NULL;
-	if (parts[0].s > text) {
-		before = memrchr(text, '\n', (size_t)(parts[0].s - 1 - text));
-		before = before ? before + 1 : text;
-	}
-	struct span b = before ? span_at(before, end) : (struct span){ NULL, 0 };
-	struct span a = after < end ? span_at(after, end) : (struct span){ NULL, 0 };
-	if (!(b.n && log_prefixed(b.s, b.n)) && !(a.n && log_prefixed(a.s, a.n)))
-		return 0;
-	size_t total = 0;
-	for (size_t i = 0; i < np; i++)
-		total += parts[i].n;
-	ex->joined = xgrow(ex->joined, &ex->joined_cap, total + 1, 1);
-	total = 0;
-	for (size_t i = 0; i < np; i++) {
-		memcpy(ex->joined + total, parts[i].s, parts[i].n);
-		total += parts[i].n;
-	}
-	ex->joined[total] = '\0';
-	*first = parts[0].s;
-	*last = parts[np - 1].s;
-	return total;
-}
-
 /* A record hard-wrapped over the lines from first to the one at cur (numbered lineno), put
  * together in ex->joined (jl bytes): read as one line numbered by its first, for the rules
  * its literals name (those of mask when it has none). */
 static void joined_line(tput_ex *ex, size_t jl, const char *first, const char *cur, unsigned long lineno,
 			const uint64_t *mask, tput_sink *sink, void *ctx)
 {
-	size_t rule, hit = tputrule_find(&ex->rs, ex->joined, jl, &rule);
+	size_t rule, hit = tputrule_find(&ex->rs, ex->joined.text, jl, &rule);
 	const uint64_t *jmask = mask;
-	if (hit < jl && tputrule_in_line(&ex->rs, ex->joined, jl, hit, rule, ex->rs.join_mask))
+	if (hit < jl && tputrule_in_line(&ex->rs, ex->joined.text, jl, hit, rule, ex->rs.join_mask))
 		jmask = ex->rs.join_mask;
-	line(ex, ex->joined, jl, NULL, lineno - in_count_lines(first, (size_t)(cur - first)), jmask, sink, ctx);
+	line(ex, ex->joined.text, jl, NULL, lineno - in_count_lines(first, (size_t)(cur - first)), jmask, sink, ctx);
 }
 
 /* Where a walk through a block stands: the line at at, numbered lineno, the "\n"s passed,
@@ -862,14 +730,14 @@ static void walk_past(struct walk *w, size_t n)
 static void walk_line(tput_ex *ex, struct walk *w, size_t n, struct tputrule_shape *shape, const uint64_t *mask)
 {
 	char *first, *last;
-	size_t jl = wrap_join(ex, w->text, w->done, w->at, w->end, &first, &last);
+	size_t jl = tputrec_join(&ex->joined, w->text, w->done, w->at, w->end, &first, &last);
 	if (jl) {
 		joined_line(ex, jl, first, w->at, w->lineno, mask, w->sink, w->ctx);
 		size_t parts = in_count_lines(w->at, (size_t)(last - w->at));
 		w->lineno += parts;
 		w->newlines += parts;
 		w->at = last;
-		n = line_len(w->at, w->end);
+		n = tputrec_line_len(w->at, w->end);
 	} else {
 		line(ex, w->at, n - (n > 0 && w->at[n - 1] == '\r'), shape, w->lineno, mask, w->sink, w->ctx);
 	}
@@ -893,7 +761,7 @@ static const uint64_t *walk_rules(tput_ex *ex, struct walk *w, size_t n, int *kn
 static void block_every_line(tput_ex *ex, struct walk *w)
 {
 	while (w->at < w->end) {
-		size_t n = line_len(w->at, w->end);
+		size_t n = tputrec_line_len(w->at, w->end);
 		int known;
 		struct tputrule_shape *shape;
 		const uint64_t *mask = walk_rules(ex, w, n, &known, &shape);
@@ -912,7 +780,7 @@ static void block_by_shape(tput_ex *ex, struct walk *w)
 				break;
 			tried = missed = 0;
 		}
-		size_t n = line_len(w->at, w->end);
+		size_t n = tputrec_line_len(w->at, w->end);
 		int known;
 		struct tputrule_shape *shape;
 		const uint64_t *mask = tputrule_line(&ex->rs, w->at, n, &known, &shape);
@@ -939,7 +807,7 @@ static void block_by_search(tput_ex *ex, struct walk *w)
 	while (hit < (size_t)(end - at)) {
 		char *start = memrchr(at, '\n', hit);
 		start = start ? start + 1 : at;
-		size_t n = line_len(start, end);
+		size_t n = tputrec_line_len(start, end);
 		char *line_end = start + n;
 		memset(mask, 0, ex->rs.words * sizeof *mask);
 		mask[rule >> 6] |= 1ULL << (rule & 63);
@@ -954,11 +822,11 @@ static void block_by_search(tput_ex *ex, struct walk *w)
 		w->newlines += gap;
 		counted = start;
 		char *first, *last;
-		size_t jl = wrap_join(ex, w->text, w->done, start, end, &first, &last);
+		size_t jl = tputrec_join(&ex->joined, w->text, w->done, start, end, &first, &last);
 		if (jl) {
 			/* the record's lines as one, numbered by its first; the search goes on past it */
 			joined_line(ex, jl, first, start, w->lineno, mask, w->sink, w->ctx);
-			line_end = last + line_len(last, end);
+			line_end = last + tputrec_line_len(last, end);
 			at = w->done = line_end + (line_end < end);
 			hit = tputrule_next(&ex->rs, w->text, at, end, &rule);
 			continue;

@@ -8,6 +8,7 @@
 #include "tputkv.h"
 #include "tputnorm.h"
 #include "tputpreset.h"
+#include "tputrec.h"
 #include "tputunit.h"
 
 typedef struct tput_ex tput_ex;
@@ -45,9 +46,6 @@ size_t tput_ex_block(tput_ex *ex, char *text, size_t len, unsigned long lineno, 
  * still held now goes to sink when no bar of the input showed two frames (it is then all
  * there is), else it is dropped. Frames the bars repeat later are copies. */
 void tput_ex_finish(tput_ex *ex, tput_sink *sink, void *ctx);
-/* Is n (a line's bytes, without its line end) a width records are hard-wrapped at? Only
- * then may tput_ex_block join lines that tput_ex_line reads apart. */
-int tput_wrap_width(size_t n);
 /* Lines seen so far whose throughput was inference (serving, generation), not training: a
  * caller that found no point says "no training throughput (N inference lines seen)". */
 size_t tput_ex_inference_lines(const tput_ex *ex);

@@ -43,7 +43,7 @@ static void on_line(void *ctx, struct in_line *line)
 {
 	struct lines_ctx *lc = ctx;
 	size_t bare = line->len && line->text[line->len - 1] == '\r' ? line->len - 1 : line->len;
-	lc->may_wrap |= tput_wrap_width(bare) || tput_wrap_width(line->len);
+	lc->may_wrap |= tputrec_wrap_width(bare) || tputrec_wrap_width(line->len);
 	double v;
 	long rank;
 	enum tput_unit unit;
