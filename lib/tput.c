@@ -3,6 +3,7 @@
 #include "input.h"
 #include "lit.h"
 #include "rx.h"
+#include "tputbar.h"
 #include "tputbyte.h"
 #include "tputctx.h"
 #include "tputkv.h"
@@ -21,29 +22,10 @@
 #include <string.h>
 #include <strings.h>
 
-enum { FRAME_MAX = 16, BAR_SEEN = 64, BAR_TOTALS = 4 };
+enum { FRAME_MAX = TPUTBAR_FRAME_MAX };
 
-/* A point given after a held bar frame: it waits, so that points go out in line order. */
-struct queued {
-	unsigned long lineno;
-	struct tput_point pt;
-};
-enum { QUEUE_MAX = 1 << 16 };  /* a bar frame not drawn again within as many points is alone */
-
-/* A progress bar's frame held back until its bar shows another: a bar seen once (a data
- * preparation bar caught mid-way) is no training series. np 0: none held. */
-struct bar_held {
-	struct tput_point pts[FRAME_MAX];
-	size_t np;
-	unsigned long lineno;
-	double total;
-	long long step;
-	int round;                 /* a bar's closing frame, its round seen in it alone */
-};
-
-/* What a run of lines leaves for the next: a record header's step and time, the last figure
- * of each unit (to tell an unprefixed rank's copy), the last frame (to tell a redraw), the
- * progress bars' frames seen lately and the totals of bars that showed two frames. */
+/* What a run of lines leaves for the next: a record header's step and time, the step of the
+ * last figures, the last frame (to tell a redraw) and a summary block's start. */
 struct carry {
 	long long step;
 	long rank;                 /* the header line's, -1 when it had none */
@@ -52,29 +34,18 @@ struct carry {
 	double time;
 	int have_time;
 	unsigned long lineno;      /* 0: no header */
-	long long last_step[TPUT_NUNITS];
-	unsigned long last_line[TPUT_NUNITS];
 	unsigned long last_frame_line; /* the line of the last frame with figures (its text: ex->last_frame) */
 	unsigned long metrics_line; /* a "***** train metrics *****" summary block starts here */
-	unsigned long emit_line, emit_prev; /* the last line that gave figures, and the one before */
 	unsigned long seen_line;   /* the last line looked at: a smaller number starts another input */
-	uint64_t bar_seen[BAR_SEEN]; /* hashes of bar frames up to their rate, the last BAR_SEEN */
-	size_t bar_seen_at;
-	double bar_total[BAR_TOTALS]; /* totals of bars shown in two frames (0: none) */
-	size_t bar_total_at;
-	double bar_last_total;     /* the last bar frame's total and count (0 0: none) */
-	long long bar_last_step;
-	struct bar_held held;
 };
 
 struct tput_ex {
 	struct tputrule_set rs;    /* the rules, their literals, the line shapes' rules */
 	struct carry carry;
-	size_t inference, copies;
+	struct tputbar bar;        /* copies, bars' frames held and the points behind them */
+	size_t inference;
 	tputkv_cache *kvcache;  /* the key/value reader's analysis of the keys seen */
 	struct tputrec_buf joined; /* a record hard-wrapped over lines, put back together */
-	struct queued *queue;      /* points after a held bar frame, given once it is settled */
-	size_t nqueue, queue_cap;
 	char *last_frame;          /* the last frame that gave figures: a redraw repeats it */
 	size_t last_frame_len, last_frame_cap;
 	struct tput_point last_pts[FRAME_MAX]; /* its figures, step and loss as read from it */
@@ -82,18 +53,11 @@ struct tput_ex {
 	struct tputctx_words ctxwords;
 };
 
-static void carry_reset(struct carry *c)
-{
-	memset(c, 0, sizeof *c);
-	for (size_t u = 0; u < TPUT_NUNITS; u++)
-		c->last_step[u] = -1;
-}
-
 /* Another input: nothing of the last one carries over, nor waits. */
 static void start_input(tput_ex *ex)
 {
-	carry_reset(&ex->carry);
-	ex->nqueue = 0;
+	memset(&ex->carry, 0, sizeof ex->carry);
+	tputbar_reset(&ex->bar);
 }
 
 tput_ex *tput_ex_new(void)
@@ -102,7 +66,7 @@ tput_ex *tput_ex_new(void)
 	tputrule_init(&ex->rs);
 	ex->kvcache = tputkv_cache_new();
 	tputctx_init(&ex->ctxwords);
-	carry_reset(&ex->carry);
+	start_input(ex);
 	return ex;
 }
 
@@ -114,7 +78,7 @@ void tput_ex_free(tput_ex *ex)
 	tputkv_cache_free(ex->kvcache);
 	free(ex->joined.text);
 	free(ex->last_frame);
-	free(ex->queue);
+	tputbar_free(&ex->bar);
 	free(ex);
 }
 
@@ -204,124 +168,6 @@ static size_t add_kv(tput_ex *ex, int rule, const char *s, size_t len, const str
 	return np;
 }
 
-/* The points waiting behind a bar frame, to the sink in order. */
-static void flush_queue(tput_ex *ex, tput_sink *sink, void *ctx)
-{
-	for (size_t k = 0; k < ex->nqueue; k++)
-		sink(ctx, ex->queue[k].lineno, TPUT_POINT, &ex->queue[k].pt, NULL);
-	ex->nqueue = 0;
-}
-
-/* A line's points, step and all worked out, to the sink (to the queue while a bar frame
- * before them is held); an unprefixed rank's copy of the
- * figures just before is counted, not given. */
-static void emit_points(tput_ex *ex, struct tput_point *pts, size_t np, unsigned long lineno, tput_sink *sink,
-			void *ctx)
-{
-	struct carry *c = &ex->carry;
-	for (size_t i = 0; i < np; i++) {
-		struct tput_point *pt = &pts[i];
-		/* An unprefixed rank's copy repeats the step of the figures just before (this line's
-		 * earlier frame or the last line with figures) in its unit. */
-		if (c->emit_line != lineno) {
-			c->emit_prev = c->emit_line;
-			c->emit_line = lineno;
-		}
-		unsigned long seen = c->last_line[pt->unit];
-		if (pt->rank < 0 && pt->step >= 0 && seen && (seen == lineno || seen == c->emit_prev) &&
-		    c->last_step[pt->unit] == pt->step) {
-			ex->copies++;
-			c->last_line[pt->unit] = lineno;
-			continue;
-		}
-		c->last_step[pt->unit] = pt->step;
-		c->last_line[pt->unit] = pt->rank < 0 ? lineno : 0;
-		if (!c->held.np) {
-			sink(ctx, lineno, TPUT_POINT, pt, NULL);
-			continue;
-		}
-		ex->queue = xgrow(ex->queue, &ex->queue_cap, ex->nqueue + 1, sizeof *ex->queue);
-		ex->queue[ex->nqueue++] = (struct queued){ lineno, *pt };
-	}
-	if (ex->nqueue >= QUEUE_MAX) {  /* the held frame stays alone: dropped */
-		sink(ctx, c->held.lineno, TPUT_NOMATCH, NULL, "a progress bar seen in one frame only");
-		c->held.np = 0;
-		flush_queue(ex, sink, ctx);
-	}
-}
-
-/* Has a bar of this total shown two frames? */
-static int bar_confirmed(const struct carry *c, double total)
-{
-	for (size_t k = 0; k < BAR_TOTALS; k++)
-		if (c->bar_total[k] == total)
-			return 1;
-	return 0;
-}
-
-/* A bar frame's hash: one multiplication after another, each word's mixed into all before. */
-static uint64_t bar_hash(const char *s, size_t len)
-{
-	uint64_t h = 1469598103934665603ULL ^ len, w;
-	size_t i = 0;
-	for (; i + 8 <= len; i += 8) {
-		memcpy(&w, s + i, 8);
-		h = (h ^ w) * 0x9e3779b97f4a7c15ULL;
-		h ^= h >> 29;
-	}
-	for (; i < len; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
-	return h;
-}
-
-/* Was this bar frame (its hash up to its rate) seen lately? Remembered when not. */
-static int bar_seen_before(struct carry *c, uint64_t h)
-{
-	for (size_t k = 0; k < BAR_SEEN; k++)
-		if (c->bar_seen[k] == h)
-			return 1;
-	c->bar_seen[c->bar_seen_at++ % BAR_SEEN] = h;
-	return 0;
-}
-
-/* Does s[0, n), before a bar's count, hold a round's count: "N/M" standing alone, 0 < N <= M? */
-static int bar_round(const char *s, size_t n)
-{
-	for (const char *p = s, *end = s + n; (p = memchr(p, '/', (size_t)(end - p))) != NULL; p++) {
-		const char *a = p, *b = p + 1;
-		while (a > s && tputbyte_digit(a[-1]))
-			a--;
-		while (b < end && tputbyte_digit(*b))
-			b++;
-		if (a == p || b == p + 1 || (a > s && a[-1] != ' ') || b == end || *b != ' ' || p - a > 9 || b - p > 10)
-			continue;
-		long x = strtol(a, NULL, 10), y = strtol(p + 1, NULL, 10);
-		if (x > 0 && x <= y)
-			return 1;
-	}
-	return 0;
-}
-
-/* A Keras progress bar's frame, "N/M ━━━..." or "N/M [===...": its count and total. */
-static int keras_bar(const char *s, size_t len, long long *n, long long *m)
-{
-	size_t i = 0, a, b;
-	long long x = 0, y = 0;
-	while (i < len && s[i] == ' ')
-		i++;
-	for (a = i; i < len && tputbyte_digit(s[i]) && i - a < 12; i++)
-		x = x * 10 + (s[i] - '0');
-	if (i == a || i >= len || s[i] != '/')
-		return 0;
-	for (b = ++i; i < len && tputbyte_digit(s[i]) && i - b < 12; i++)
-		y = y * 10 + (s[i] - '0');
-	if (i == b || i + 4 > len || s[i] != ' ' || (s[i + 1] != '[' && memcmp(s + i + 1, "\xe2\x94\x81", 3) != 0))
-		return 0;
-	*n = x;
-	*m = y;
-	return 1;
-}
-
 static void memo_rx(struct tputrule_shape *ls, size_t rule, uint32_t frame_at, size_t len)
 {
 	ls->rx_rule = rule;
@@ -329,320 +175,339 @@ static void memo_rx(struct tputrule_shape *ls, size_t rule, uint32_t frame_at, s
 	ls->rx_len = (uint32_t)len;
 }
 
-/* Is a[0, alen) b[0, blen)'s message under another logger's head: a common tail of 12 bytes
- * or more that starts a word and holds a letter and a digit, after heads that differ other
- * than in their figures and blanks (one logger's lines differ only there: its clock, its
- * counts)? The caller has checked that the figures are the same. */
-static int other_logger(const char *a, size_t alen, const char *b, size_t blen)
+/* What one frame gives, stage by stage: the rules' match, the key/value reader's figures,
+ * and what the line and the lines before say around them. */
+struct frame {
+	const char *s;
+	size_t len;
+	const struct line_ctx *lc;
+	double bar_total;          /* a progress bar's frame: its total (NaN: none) */
+	size_t bar_end;            /* and where its rate ends */
+	int literal;               /* a regex rule was tried: a miss is reported */
+	int matched, closing, round, per_device;
+	int thin;                  /* a framework's rule read by the key/value reader, -1: none */
+	int from_kv_avg[FRAME_MAX];
+	struct tput_point pts[FRAME_MAX], base;
+	size_t np;
+	const char *reason;        /* why nothing was taken */
+	struct tputkv_line info;
+	struct tputkv_shape *shape;
+};
+
+/* A closing frame whose line names its round ("70/1000" before the bar) and whose round
+ * showed no frame before it (a bar drawn only once done: Ultralytics' epochs in a file) is
+ * that round's figure, its count no step; one after its round's frames repeats them, one of
+ * no round closes a run. */
+static enum tput_result frame_round(tput_ex *ex, struct frame *f, const struct tputrule *r, enum tput_result res,
+				    struct tput_point *pt)
 {
-	size_t t = 0;
-	while (t < alen && t < blen && a[alen - 1 - t] == b[blen - 1 - t])
-		t++;
-	/* back to the start of a word, so the tail is whole words */
-	while (t > 0 && tputbyte_alnum(a[alen - t]) && alen - t > 0 && tputbyte_alnum(a[alen - t - 1]))
-		t--;
-	if (t < 12 || t == alen || t == blen)
-		return 0;
-	int letter = 0, digit = 0;
-	for (size_t k = alen - t; k < alen; k++) {
-		letter |= tputbyte_alpha(a[k]);
-		digit |= tputbyte_digit(a[k]);
+	double tv;
+	const char *g;
+	size_t gl;
+	if ((res != TPUT_POINT && res != TPUT_NOMATCH) || !rx_group_at(r->re, r->g_total, &g, &gl) ||
+	    tputunit_number(g, gl, &tv) != TPUT_NUM_OK)
+		return res;
+	int shown = tputbar_closing_shown(&ex->bar, tv, pt->step);
+	if (res == TPUT_NOMATCH && !shown && rx_group_at(r->re, r->g_step, &g, &gl) &&
+	    tputbar_round(f->s, (size_t)(g - f->s))) {
+		f->round = 1;
+		pt->step = -1;
+		return TPUT_POINT;
 	}
-	if (!letter || !digit)
-		return 0;
-	/* the heads' shapes: each run of digits one digit, blanks none ("[ 80/208]", "[100/208]") */
-	size_t i = 0, j = 0, ha = alen - t, hb = blen - t;
-	while (i < ha && j < hb) {
-		if (a[i] == ' ' || a[i] == '\t' || b[j] == ' ' || b[j] == '\t') {
-			i += a[i] == ' ' || a[i] == '\t';
-			j += b[j] == ' ' || b[j] == '\t';
-			continue;
-		}
-		if (tputbyte_digit(a[i]) && tputbyte_digit(b[j])) {
-			while (i < ha && tputbyte_digit(a[i]))
-				i++;
-			while (j < hb && tputbyte_digit(b[j]))
-				j++;
-			continue;
-		}
-		if (a[i++] != b[j++])
-			return 1;
-	}
-	while (i < ha && (a[i] == ' ' || a[i] == '\t'))
-		i++;
-	while (j < hb && (b[j] == ' ' || b[j] == '\t'))
-		j++;
-	return i < ha || j < hb;
+	return res;
 }
 
-/* Do a line's figures a[0, na) repeat b[0, nb): each unit's value, step and loss? */
-static int same_figures(const struct tput_point *a, size_t na, const struct tput_point *b, size_t nb)
+/* Regex rule i on the frame (as the line's shape matched before when known): 0 no match,
+ * 1 a match (its point in f), -1 the frame is done (an error or a bad figure reported). */
+static int frame_regex(tput_ex *ex, struct frame *f, size_t i, struct tputrule_shape *ls, int known,
+		       tput_sink *sink, void *ctx)
 {
-	if (na != nb)
+	const struct tputrule *r = &ex->rs.rules[i];
+	char why[96], err[256];
+	int rc;
+	if (known) {
+		if ((rc = ls->rx_rule == i + 2))
+			rx_set_spans(r->re, f->s, ls->rx_spans, ls->rx_npairs);
+	} else {
+		rc = rx_match_groups(r->re, f->s, f->len, err, sizeof err);
+		if (rc < 0) {
+			sink(ctx, f->lc->lineno, TPUT_ERROR, NULL, err);
+			return -1;
+		}
+		if (rc && ls && (ls->rx_npairs = rx_spans(r->re, ls->rx_spans, TPUTRULE_MEMO_PAIRS)) > 0)
+			memo_rx(ls, i + 2, (uint32_t)(f->s - f->lc->start), f->len);
+	}
+	if (rc == 0)
 		return 0;
-	for (size_t i = 0; i < na; i++) {
-		size_t j = 0;
-		while (j < nb && b[j].unit != a[i].unit)
-			j++;
-		if (j == nb || b[j].value != a[i].value || b[j].step != a[i].step ||
-		    !(b[j].loss == a[i].loss || (isnan(b[j].loss) && isnan(a[i].loss))))
-			return 0;
+	struct tput_point pt;
+	enum tput_result res = tputrule_take(r, f->lc->rank, f->lc->have_time ? f->lc->time : NAN, &pt, why, sizeof why);
+	pt.rule = (int)i;
+	res = frame_round(ex, f, r, res, &pt);
+	if (res == TPUT_BAD || res == TPUT_NAN) {
+		sink(ctx, f->lc->lineno, res, &pt, res == TPUT_BAD ? why : NULL);
+		return -1;
+	}
+	f->matched = 1;
+	f->per_device = r->per_device;
+	f->base = pt;
+	double tv;
+	const char *g;
+	size_t gl;
+	if (res == TPUT_POINT && rx_group_at(r->re, r->g_total, &g, &gl) &&
+	    tputunit_number(g, gl, &tv) == TPUT_NUM_OK && rx_group_at(r->re, r->g_unit, &g, &gl)) {
+		f->bar_total = tv;
+		f->bar_end = (size_t)(g + gl - f->s);
+	}
+	if (res == TPUT_POINT) {
+		f->pts[f->np++] = pt;
+	} else {
+		f->closing = 1;
+		f->reason = "a closing frame: the bar's average over the run";
 	}
 	return 1;
 }
 
-static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx *lc, const uint64_t *mask,
-		  tput_sink *sink, void *ctx)
+/* The rules the line's literals chose (a split line's frames recheck), in order: the first
+ * regex to match, or a framework's rule that the key/value reader reads. 0: the frame is done. */
+static int frame_rules(tput_ex *ex, struct frame *f, const uint64_t *mask, tput_sink *sink, void *ctx)
 {
-	double bar_total = NAN;  /* a progress bar's frame: its total */
-	size_t bar_end = 0;      /* and where its rate ends */
-	char why[96], err[256];
-	int literal = 0, matched = 0, closing = 0, round = 0, per_device = 0, thin = -1, from_kv_avg[FRAME_MAX] = { 0 };
-	struct tput_point pts[FRAME_MAX], base = { lc->rank, -1, NAN, NAN, TPUT_VALUE, NAN, 0 };
-	size_t np = 0;
-	const char *reason = "holds a throughput word but no rule matched";
-	struct carry *c = &ex->carry;
+	const struct line_ctx *lc = f->lc;
 	/* A line of a shape read before, its only frame, matches as that line did (rx_digit_blind). */
 	struct tputrule_shape *ls = lc->shape && !lc->split && ex->rs.rx_blind ? lc->shape : NULL;
-	uint32_t frame_at = (uint32_t)(s - lc->start);
-	int known = ls && ls->rx_rule && ls->rx_at == frame_at && ls->rx_len == len;
+	uint32_t frame_at = (uint32_t)(f->s - lc->start);
+	int known = ls && ls->rx_rule && ls->rx_at == frame_at && ls->rx_len == f->len;
 	for (size_t i = 0; i < ex->rs.n; i++) {
-		struct tputrule *r = &ex->rs.rules[i];
-		/* The line-level prefilter chose the rules; frames of a split line recheck. */
+		const struct tputrule *r = &ex->rs.rules[i];
 		if (!tputrule_bit(mask, i) || (r->reader == TPUT_READ_KV && !r->thin))
 			continue;
+		if (lc->split && !tputrule_has_literal(r, f->s, f->len))
+			continue;
 		if (r->thin) {  /* a framework's line: the key/value reader reads it as the preset says */
-			if (lc->split && !tputrule_has_literal(r, s, len))
-				continue;
-			thin = (int)i;
-			per_device = r->per_device;
+			f->thin = (int)i;
+			f->per_device = r->per_device;
 			break;
 		}
-		if (lc->split && !tputrule_has_literal(r, s, len))
-			continue;
-		literal = 1;
-		int rc;
-		if (known) {
-			if ((rc = ls->rx_rule == i + 2))
-				rx_set_spans(r->re, s, ls->rx_spans, ls->rx_npairs);
-		} else {
-			rc = rx_match_groups(r->re, s, len, err, sizeof err);
-			if (rc < 0) {
-				sink(ctx, lc->lineno, TPUT_ERROR, NULL, err);
-				return;
-			}
-			if (rc && ls && (ls->rx_npairs = rx_spans(r->re, ls->rx_spans, TPUTRULE_MEMO_PAIRS)) > 0)
-				memo_rx(ls, i + 2, frame_at, len);
-		}
-		if (rc == 0)
-			continue;
-		struct tput_point pt;
-		enum tput_result res = tputrule_take(r, lc->rank, lc->have_time ? lc->time : NAN, &pt, why, sizeof why);
-		pt.rule = (int)i;
-		double tv;
-		const char *g;
-		size_t gl;
-		if ((res == TPUT_POINT || res == TPUT_NOMATCH) && rx_group_at(r->re, r->g_total, &g, &gl) &&
-		    tputunit_number(g, gl, &tv) == TPUT_NUM_OK) {
-			/* A closing frame whose line names its round ("70/1000" before the bar)
-			 * and whose round showed no frame before it (a bar drawn only once done:
-			 * Ultralytics' epochs in a file) is that round's figure, its count no step;
-			 * one after its round's frames repeats them, one of no round closes a run. */
-			int shown = c->bar_last_total == tv && c->bar_last_step >= 0 && c->bar_last_step < pt.step;
-			c->bar_last_total = tv;
-			c->bar_last_step = pt.step;
-			if (res == TPUT_NOMATCH && !shown && rx_group_at(r->re, r->g_step, &g, &gl) &&
-			    bar_round(s, (size_t)(g - s))) {
-				res = TPUT_POINT;
-				round = 1;
-				pt.step = -1;
-			}
-		}
-		if (res == TPUT_BAD || res == TPUT_NAN) {
-			sink(ctx, lc->lineno, res, &pt, res == TPUT_BAD ? why : NULL);
-			return;
-		}
-		matched = 1;
-		per_device = r->per_device;
-		base = pt;
-		if (res == TPUT_POINT && rx_group_at(r->re, r->g_total, &g, &gl) &&
-		    tputunit_number(g, gl, &tv) == TPUT_NUM_OK && rx_group_at(r->re, r->g_unit, &g, &gl)) {
-			bar_total = tv;
-			bar_end = (size_t)(g + gl - s);
-		}
-		if (res == TPUT_POINT)
-			pts[np++] = pt;
-		else {
-			closing = 1;
-			reason = "a closing frame: the bar's average over the run";
-		}
-		break;
+		f->literal = 1;
+		int rc = frame_regex(ex, f, i, ls, known, sink, ctx);
+		if (rc < 0)
+			return 0;
+		if (rc > 0)
+			break;
 	}
-	if (ls && !known && !matched)
-		memo_rx(ls, 1, frame_at, len);
-	struct tputkv_line info = { -1, 0, NAN, 0, 0 };
-	struct tputkv_shape *shape = NULL;
+	if (ls && !known && !f->matched)
+		memo_rx(ls, 1, frame_at, f->len);
+	return 1;
+}
+
+/* HF's "***** train metrics *****" summary header: its block repeats the figures above. */
+static int metrics_header(const char *s, size_t len)
+{
+	return memchr(s, '*', len) && memmem(s, len, "metrics *****", 13);
+}
+
+/* The key/value reader on the frame: for a framework's rule, beside a regex's match, or on
+ * a line with the reader's literals. 0: the frame is done. */
+static int frame_kv(tput_ex *ex, struct frame *f, const uint64_t *mask, tput_sink *sink, void *ctx)
+{
+	const struct line_ctx *lc = f->lc;
+	struct carry *c = &ex->carry;
 	int kv = ex->rs.kv;
 	/* A frame without a digit has no figure for the reader: only HF's summary header (its
 	 * own literal) matters, and the reader's literals are not searched for. */
-	if (kv >= 0 && !matched && !(lc->digits && (!lc->split || tputbyte_has_digit(s, len)))) {
-		if (memchr(s, '*', len) && memmem(s, len, "metrics *****", 13))
+	if (kv >= 0 && !f->matched && !(lc->digits && (!lc->split || tputbyte_has_digit(f->s, f->len)))) {
+		if (metrics_header(f->s, f->len))
 			c->metrics_line = lc->lineno;
-		else if (literal)
-			sink(ctx, lc->lineno, TPUT_NOMATCH, NULL, reason);
-		return;
+		else if (f->literal)
+			sink(ctx, lc->lineno, TPUT_NOMATCH, NULL, f->reason);
+		return 0;
 	}
 	/* The search reports one literal per offset: "wps=" may hide the reader's "wps" (only
 	 * where a literal was found). */
-	if (thin >= 0 || (kv >= 0 && (matched || (tputrule_bit(mask, (size_t)kv) && !lc->split) ||
-				      (lc->literal && tputrule_has_literal(&ex->rs.rules[kv], s, len))))) {
-		if (memchr(s, '*', len) && memmem(s, len, "metrics *****", 13)) {
-			c->metrics_line = lc->lineno;  /* HF's summary block: a copy of the figures above */
-			return;
-		}
-		np = add_kv(ex, thin >= 0 ? thin : kv, s, len, lc, per_device, pts, np, from_kv_avg, &info, &shape);
-		if (closing)  /* nor is the closing frame's rate a step when the reader finds it */
-			for (size_t i = np; i-- > 0;)
-				if (pts[i].unit == base.unit) {
-					pts[i] = pts[--np];
-					from_kv_avg[i] = from_kv_avg[np];
-				}
-		if (info.header && info.step >= 0) {
-			c->step = info.step;
-			c->rank = lc->rank;
-			c->lineno = lc->lineno;
-			c->have_time = lc->have_time;
-			c->time = lc->time;
-		}
+	if (!(f->thin >= 0 || (kv >= 0 && (f->matched || (tputrule_bit(mask, (size_t)kv) && !lc->split) ||
+					   (lc->literal && tputrule_has_literal(&ex->rs.rules[kv], f->s, f->len))))))
+		return 1;
+	if (metrics_header(f->s, f->len)) {
+		c->metrics_line = lc->lineno;  /* HF's summary block: a copy of the figures above */
+		return 0;
 	}
-	/* Keras's bar, read by the key/value reader, is a bar as tqdm's is: fit draws one per
-	 * epoch, its closing frame that epoch's round; evaluate's, of another total, stays alone */
-	long long kn, km;
-	if (!matched && np && isnan(bar_total) && keras_bar(s, len, &kn, &km)) {
-		bar_total = (double)km;
-		bar_end = len;
-		round = kn == km;
-		base.step = round ? -1 : kn;
+	f->np = add_kv(ex, f->thin >= 0 ? f->thin : kv, f->s, f->len, lc, f->per_device, f->pts, f->np, f->from_kv_avg,
+		       &f->info, &f->shape);
+	if (f->closing)  /* nor is the closing frame's rate a step when the reader finds it */
+		for (size_t i = f->np; i-- > 0;)
+			if (f->pts[i].unit == f->base.unit) {
+				f->pts[i] = f->pts[--f->np];
+				f->from_kv_avg[i] = f->from_kv_avg[f->np];
+			}
+	if (f->info.header && f->info.step >= 0) {
+		c->step = f->info.step;
+		c->rank = lc->rank;
+		c->lineno = lc->lineno;
+		c->have_time = lc->have_time;
+		c->time = lc->time;
 	}
+	return 1;
+}
+
+/* The frame's training context, once per shape of the frame or of its line where the shape
+ * tells it (tputctx_read_shaped). */
+static enum tput_context frame_context(tput_ex *ex, const struct frame *f)
+{
+	if (f->shape)
+		return tputkv_context(&ex->ctxwords, f->shape, f->s, f->len);
+	struct tputrule_shape *ls = f->lc->split ? NULL : f->lc->shape;
+	uint32_t at = (uint32_t)(f->s - f->lc->start);
+	if (ls && ls->context >= 0 && ls->ctx_at == at && ls->ctx_len == f->len)
+		return (enum tput_context)ls->context;
+	int by_shape;
+	enum tput_context where = tputctx_read_shaped(&ex->ctxwords, f->s, f->len, &by_shape);
+	if (ls && by_shape) {
+		ls->context = (signed char)where;
+		ls->ctx_at = at;
+		ls->ctx_len = (uint32_t)f->len;
+	}
+	return where;
+}
+
+/* Are the frame's figures training's, and new: not a summary block's copy, a redraw, another
+ * logger's copy or a bar frame seen before? Else counted, reported, and 0. */
+static int frame_new(tput_ex *ex, struct frame *f, tput_sink *sink, void *ctx)
+{
+	const struct line_ctx *lc = f->lc;
+	struct carry *c = &ex->carry;
+	const char *s = f->s;
+	size_t len = f->len, np = f->np;
 	if (np == 0) {
-		if (info.inference)
+		if (f->info.inference)
 			ex->inference++;
-		if (literal)
-			sink(ctx, lc->lineno, TPUT_NOMATCH, NULL, reason);
-		return;
+		if (f->literal)
+			sink(ctx, lc->lineno, TPUT_NOMATCH, NULL, f->reason);
+		return 0;
 	}
 	/* a latency per token on the line: generation's timings */
-	enum tput_context where = info.inference == 2 ? TPUT_CTX_INFERENCE : tputkv_context(&ex->ctxwords, shape, s, len);
+	enum tput_context where = f->info.inference == 2 ? TPUT_CTX_INFERENCE : frame_context(ex, f);
 	if (where != TPUT_CTX_TRAIN) {
 		if (where == TPUT_CTX_INFERENCE)
 			ex->inference++;
 		sink(ctx, lc->lineno, TPUT_NOMATCH, NULL,
 		     where == TPUT_CTX_INFERENCE ? "inference, not training" : "not training (eval, checkpoint, ...)");
-		return;
+		return 0;
 	}
 	if (c->metrics_line && lc->lineno > c->metrics_line && lc->lineno - c->metrics_line <= 32 &&
 	    memmem(s, len, " = ", 3)) {
-		ex->copies += np;
-		return;
+		ex->bar.copies += np;
+		return 0;
 	}
 	/* A redraw of the frame just seen (a line printed twice, a bar drawn again) is no new figure. */
 	if (c->last_frame_line && lc->lineno <= c->last_frame_line + 1 && len == ex->last_frame_len &&
 	    memcmp(s, ex->last_frame, len) == 0) {
-		ex->copies += np;
+		ex->bar.copies += np;
 		sink(ctx, lc->lineno, TPUT_NOMATCH, NULL, "a copy of the line before");
-		return;
+		return 0;
 	}
 	/* The same message from a second logger on the next line (TensorFlow's Python logging
 	 * and absl: "INFO:tensorflow:global_step/sec: 0.05" then "I0609 ... ] global_step/sec:
 	 * 0.05") is a copy: the tails agree from a word on, the heads are of other shapes. */
-	long long step = base.step >= 0 ? base.step : info.step;
-	double loss = !isnan(base.loss) ? base.loss : info.loss;
+	long long step = f->base.step >= 0 ? f->base.step : f->info.step;
+	double loss = !isnan(f->base.loss) ? f->base.loss : f->info.loss;
 	for (size_t i = 0; i < np; i++) {
-		pts[i].step = pts[i].step >= 0 ? pts[i].step : step;
-		pts[i].loss = !isnan(pts[i].loss) ? pts[i].loss : loss;
+		f->pts[i].step = f->pts[i].step >= 0 ? f->pts[i].step : step;
+		f->pts[i].loss = !isnan(f->pts[i].loss) ? f->pts[i].loss : loss;
 	}
-	if (c->last_frame_line && lc->lineno == c->last_frame_line + 1 && same_figures(pts, np, ex->last_pts, ex->last_np) &&
-	    other_logger(s, len, ex->last_frame, ex->last_frame_len)) {
-		ex->copies += np;
+	if (c->last_frame_line && lc->lineno == c->last_frame_line + 1 &&
+	    tputbar_same_figures(f->pts, np, ex->last_pts, ex->last_np) &&
+	    tputbar_other_logger(s, len, ex->last_frame, ex->last_frame_len)) {
+		ex->bar.copies += np;
 		sink(ctx, lc->lineno, TPUT_NOMATCH, NULL, "the line before, from another logger");
-		return;
+		return 0;
 	}
 	ex->last_frame = xgrow(ex->last_frame, &ex->last_frame_cap, len, 1);
 	memcpy(ex->last_frame, s, len);
 	ex->last_frame_len = len;
-	memcpy(ex->last_pts, pts, np * sizeof *pts);
+	memcpy(ex->last_pts, f->pts, np * sizeof *f->pts);
 	ex->last_np = np;
 	c->last_frame_line = lc->lineno;
 	/* A bar's frame drawn again later (a pasted stretch of the log, a bar redrawn on a new
 	 * line with other words after its rate) is no new figure: within one bar the count or
 	 * the clock moves from frame to frame. */
-	if (!isnan(bar_total) && bar_seen_before(c, bar_hash(s, bar_end))) {
-		ex->copies += np;
+	if (!isnan(f->bar_total) && tputbar_seen(&ex->bar, s, f->bar_end)) {
+		ex->bar.copies += np;
 		sink(ctx, lc->lineno, TPUT_NOMATCH, NULL, "a copy of a progress bar frame seen before");
-		return;
+		return 0;
 	}
+	return 1;
+}
+
+/* The figures sorted by unit; step, loss and time from the preset, the line, or the record's
+ * header, whose record a line with a step of its own closes. */
+static void frame_fill(tput_ex *ex, struct frame *f)
+{
+	const struct line_ctx *lc = f->lc;
+	struct carry *c = &ex->carry;
+	struct tput_point *pts = f->pts;
+	const struct tput_point *base = &f->base;
+	const struct tputkv_line *info = &f->info;
 	int header_ok = c->lineno && lc->lineno >= c->lineno && lc->lineno - c->lineno < 256;
-	/* sorted by unit; step, loss and time from the preset, the line, or the record's header */
-	for (size_t i = 1; i < np; i++)
+	for (size_t i = 1; i < f->np; i++)
 		for (size_t j = i; j > 0 && pts[j].unit < pts[j - 1].unit; j--) {
 			struct tput_point t = pts[j];
 			pts[j] = pts[j - 1];
 			pts[j - 1] = t;
 		}
-	/* a line with a step of its own closes the record a header opened */
-	int under_header = header_ok && base.step < 0 && info.step < 0;
-	if (!under_header && !info.header)
+	int under_header = header_ok && base->step < 0 && info->step < 0;
+	if (!under_header && !info->header)
 		c->lineno = 0;
 	/* Megatron prints "Effective Tera Flops per GPU: N" on a line of its own after the
 	 * iteration line: the same record, so the same step, when no figures came between. */
-	int effective = !under_header && base.step < 0 && info.step < 0 && c->prev_step_line &&
-			c->emit_line == c->prev_step_line &&
+	int effective = !under_header && base->step < 0 && info->step < 0 && c->prev_step_line &&
+			ex->bar.emit_line == c->prev_step_line &&
 			lc->lineno > c->prev_step_line && lc->lineno - c->prev_step_line <= 16 &&
-			memmem(s, len, "Effective Tera Flops", 20);
-	for (size_t i = 0; i < np; i++) {
+			memmem(f->s, f->len, "Effective Tera Flops", 20);
+	for (size_t i = 0; i < f->np; i++) {
 		struct tput_point *pt = &pts[i];
 		if (pt->step < 0)
-			pt->step = base.step >= 0 ? base.step : info.step >= 0 ? info.step : under_header ? c->step : -1;
+			pt->step = base->step >= 0 ? base->step : info->step >= 0 ? info->step : under_header ? c->step : -1;
 		if (isnan(pt->loss))
-			pt->loss = !isnan(base.loss) ? base.loss : info.loss;
-		if (isnan(pt->time) && !isnan(base.time))
-			pt->time = base.time;
+			pt->loss = !isnan(base->loss) ? base->loss : info->loss;
+		if (isnan(pt->time) && !isnan(base->time))
+			pt->time = base->time;
 		if (isnan(pt->time) && under_header && c->have_time)
 			pt->time = c->time;
 		if (pt->rank < 0 && under_header)
 			pt->rank = c->rank;
-		if (effective && pt->step < 0)
+		if (effective && pt->step < 0) {
 			pt->step = c->prev_step;
-		else if (pt->step >= 0) {
+		} else if (pt->step >= 0) {
 			c->prev_step = pt->step;
 			c->prev_step_line = lc->lineno;
 		}
 	}
-	if (!isnan(bar_total) && !bar_confirmed(c, bar_total)) {
-		struct bar_held *held = &c->held;
-		if (held->np && held->total == bar_total && (base.step != held->step || (round && held->round))) {
-			/* the bar's second frame (a later step, or the first of its next round): the
-			 * one held and this one count */
-			c->bar_total[c->bar_total_at++ % BAR_TOTALS] = bar_total;
-			size_t hn = held->np;
-			held->np = 0;
-			emit_points(ex, held->pts, hn, held->lineno, sink, ctx);
-			flush_queue(ex, sink, ctx);
-		} else {
-			if (held->np)
-				sink(ctx, held->lineno, TPUT_NOMATCH, NULL, "a progress bar seen in one frame only");
-			held->np = 0;
-			flush_queue(ex, sink, ctx);
-			memcpy(held->pts, pts, np * sizeof *pts);
-			held->np = np;
-			held->lineno = lc->lineno;
-			held->total = bar_total;
-			held->step = base.step;
-			held->round = round;
-			return;
-		}
+}
+
+/* One frame of a line (a line, or a "\r"-joined bar frame) through the stages. */
+static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx *lc, const uint64_t *mask,
+		  tput_sink *sink, void *ctx)
+{
+	struct frame f = { .s = s, .len = len, .lc = lc, .bar_total = NAN, .thin = -1,
+			   .base = { lc->rank, -1, NAN, NAN, TPUT_VALUE, NAN, 0 },
+			   .reason = "holds a throughput word but no rule matched", .info = { -1, 0, NAN, 0, 0 } };
+	if (!frame_rules(ex, &f, mask, sink, ctx) || !frame_kv(ex, &f, mask, sink, ctx))
+		return;
+	/* Keras's bar, read by the key/value reader, is a bar as tqdm's is: fit draws one per
+	 * epoch, its closing frame that epoch's round; evaluate's, of another total, stays alone */
+	long long kn, km;
+	if (!f.matched && f.np && isnan(f.bar_total) && tputbar_keras(s, len, &kn, &km)) {
+		f.bar_total = (double)km;
+		f.bar_end = len;
+		f.round = kn == km;
+		f.base.step = f.round ? -1 : kn;
 	}
-	emit_points(ex, pts, np, lc->lineno, sink, ctx);
+	if (!frame_new(ex, &f, sink, ctx))
+		return;
+	frame_fill(ex, &f);
+	if (!isnan(f.bar_total))
+		tputbar_frame(&ex->bar, f.pts, f.np, lc->lineno, f.bar_total, f.base.step, f.round, sink, ctx);
+	else
+		tputbar_emit(&ex->bar, f.pts, f.np, lc->lineno, sink, ctx);
 }
 
 /* A line that holds the literals of the rules in mask. */
@@ -855,23 +720,7 @@ size_t tput_ex_block(tput_ex *ex, char *text, size_t len, unsigned long lineno, 
 	return w.newlines;
 }
 
-void tput_ex_finish(tput_ex *ex, tput_sink *sink, void *ctx)
-{
-	struct bar_held *held = &ex->carry.held;
-	size_t hn = held->np;
-	held->np = 0;
-	if (!hn)
-		return;
-	/* the input's only bar evidence: its figure is all there is to go by */
-	int any = 0;
-	for (size_t k = 0; k < BAR_TOTALS; k++)
-		any |= ex->carry.bar_total[k] != 0;
-	if (any)
-		sink(ctx, held->lineno, TPUT_NOMATCH, NULL, "a progress bar seen in one frame only");
-	else
-		emit_points(ex, held->pts, hn, held->lineno, sink, ctx);
-	flush_queue(ex, sink, ctx);
-}
+void tput_ex_finish(tput_ex *ex, tput_sink *sink, void *ctx) { tputbar_finish(&ex->bar, sink, ctx); }
 
 size_t tput_ex_inference_lines(const tput_ex *ex) { return ex->inference; }
-size_t tput_ex_copies(const tput_ex *ex) { return ex->copies; }
+size_t tput_ex_copies(const tput_ex *ex) { return ex->bar.copies; }

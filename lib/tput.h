@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 
+#include "tputbar.h"
 #include "tputctx.h"
 #include "tputkv.h"
 #include "tputnorm.h"
@@ -12,9 +13,6 @@
 #include "tputunit.h"
 
 typedef struct tput_ex tput_ex;
-/* One call per result; lineno is the caller's number for the line it came from. */
-typedef void tput_sink(void *ctx, unsigned long lineno, enum tput_result result,
-		       const struct tput_point *point, const char *reason);
 
 tput_ex *tput_ex_new(void);
 void tput_ex_free(tput_ex *ex);

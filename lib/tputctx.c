@@ -82,9 +82,10 @@ static int qualifies_score(const unsigned char *t, size_t len, size_t i)
 	return word_in(w, n, score_words);
 }
 
-enum tput_context tputctx_read(const struct tputctx_words *words, const char *s, size_t len)
+enum tput_context tputctx_read_shaped(const struct tputctx_words *words, const char *s, size_t len, int *by_shape)
 {
 	enum tput_context ctx = TPUT_CTX_TRAIN;
+	*by_shape = 1;
 	const unsigned char *t = (const unsigned char *)s;
 	for (size_t i = 0; i < len;) {
 		while (i < len && !words->word[t[i]])
@@ -102,14 +103,22 @@ enum tput_context tputctx_read(const struct tputctx_words *words, const char *s,
 		if (c < 'a' || c > 'z' || !(words->lens[c - 'a'] >> n & 1))
 			continue;
 		char w[TPUTCTX_WORD_MAX];
-		for (size_t k = 0; k < n; k++)
+		for (size_t k = 0; k < n; k++) {
 			w[k] = (char)(t[st + k] >= 'A' && t[st + k] <= 'Z' ? t[st + k] + 32 : t[st + k]);
+			*by_shape &= !tputbyte_digit(w[k]);  /* "map50": its digits matter */
+		}
 		if (word_in(w, n, inference_words) && !qualifies_score(t, len, i))
 			return TPUT_CTX_INFERENCE;
 		if (word_in(w, n, other_words) && !qualifies_score(t, len, i))
 			ctx = TPUT_CTX_OTHER;
 	}
 	return ctx;
+}
+
+enum tput_context tputctx_read(const struct tputctx_words *words, const char *s, size_t len)
+{
+	int by_shape;
+	return tputctx_read_shaped(words, s, len, &by_shape);
 }
 
 enum tput_context tputctx_of(const char *s, size_t len)

@@ -23,6 +23,10 @@ struct tputctx_words {
 void tputctx_init(struct tputctx_words *words);
 /* The context of text[0, len). */
 enum tput_context tputctx_read(const struct tputctx_words *words, const char *text, size_t len);
+/* The same, and whether every text of its shape (its digits any others) has that context:
+ * no word compared with the lists held a digit. */
+enum tput_context tputctx_read_shaped(const struct tputctx_words *words, const char *text, size_t len,
+				      int *by_shape);
 /* The same with a table built for the one call (tests, a line read alone). */
 enum tput_context tputctx_of(const char *text, size_t len);
 

@@ -191,15 +191,22 @@ static size_t yearless_at(const char *s, size_t len, size_t i, double *seconds)
 }
 
 
+/* Bytes a timestamp may start with, looked up for every byte of a line's head: a digit,
+ * '[', and glog's severity letters I W E F (before a digit). */
+enum { TS_DIGIT = 1, TS_BRACKET, TS_GLOG };
+static const unsigned char ts_start[256] = {
+	['0'] = TS_DIGIT, ['1'] = TS_DIGIT, ['2'] = TS_DIGIT, ['3'] = TS_DIGIT, ['4'] = TS_DIGIT,
+	['5'] = TS_DIGIT, ['6'] = TS_DIGIT, ['7'] = TS_DIGIT, ['8'] = TS_DIGIT, ['9'] = TS_DIGIT,
+	['['] = TS_BRACKET, ['I'] = TS_GLOG, ['W'] = TS_GLOG, ['E'] = TS_GLOG, ['F'] = TS_GLOG,
+};
+
 size_t tputnorm_timestamp_end(const char *s, size_t len, double *seconds)
 {
 	size_t end = len < 96 ? len : 96, n;
 	for (size_t i = 0; i < end; i++) {
-		/* what may start one first (a digit, '[', glog's I W E F before a digit): most
-		 * bytes are not that */
-		char c = s[i];
-		if (!tputbyte_digit(c) && c != '[' &&
-		    !((c == 'I' || c == 'W' || c == 'E' || c == 'F') && i + 1 < len && tputbyte_digit(s[i + 1])))
+		/* what may start one first: most bytes are not that */
+		unsigned char k = ts_start[(unsigned char)s[i]];
+		if (!k || (k == TS_GLOG && !(i + 1 < len && tputbyte_digit(s[i + 1]))))
 			continue;
 		if (i > 0 && (tputbyte_alnum(s[i - 1]) || s[i - 1] == '.' || s[i - 1] == ',' || s[i - 1] == '-' ||
 			      s[i - 1] == '/'))

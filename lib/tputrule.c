@@ -328,6 +328,7 @@ const uint64_t *tputrule_line(struct tputrule_set *set, const char *s, size_t le
 	ways[0].len = (uint32_t)len;
 	ways[0].frame = NULL;
 	ways[0].rx_rule = 0;
+	ways[0].context = -1;
 	memcpy(ways[0].text, text, len);
 	hit = tputrule_find(set, s, len, &rule);
 	*shape = &ways[0];
@@ -335,10 +336,3 @@ const uint64_t *tputrule_line(struct tputrule_set *set, const char *s, size_t le
 	return ways[0].any ? mask : NULL;
 }
 
-int tputrule_any_literal(const struct tputrule_set *set, const uint64_t *mask)
-{
-	for (size_t w = 0; w < set->words; w++)
-		if (mask[w] & ~set->unfiltered[w])
-			return 1;
-	return 0;
-}

@@ -50,6 +50,10 @@ struct tputrule_shape {
 	uint32_t rx_at, rx_len;
 	unsigned short rx_spans[2 * TPUTRULE_MEMO_PAIRS];
 	size_t rx_npairs;
+	/* the training context of the frame s[ctx_at, ctx_at + ctx_len) when its shape tells it:
+	 * -1 not known */
+	signed char context;
+	uint32_t ctx_at, ctx_len;
 	char text[TPUTRULE_SHAPE_MAX];
 };
 
@@ -74,7 +78,13 @@ struct tputrule_set {
 static inline int tputrule_bit(const uint64_t *mask, size_t rule) { return mask[rule >> 6] >> (rule & 63) & 1; }
 
 /* Has mask a rule with literals (not only those without)? */
-int tputrule_any_literal(const struct tputrule_set *set, const uint64_t *mask);
+static inline int tputrule_any_literal(const struct tputrule_set *set, const uint64_t *mask)
+{
+	for (size_t w = 0; w < set->words; w++)
+		if (mask[w] & ~set->unfiltered[w])
+			return 1;
+	return 0;
+}
 
 void tputrule_init(struct tputrule_set *set);
 void tputrule_free(struct tputrule_set *set);

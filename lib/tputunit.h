@@ -43,4 +43,8 @@ enum tput_result {
 	TPUT_ERROR,     /* a pattern hit its match or depth limit: no answer for the line */
 };
 
+/* One call per result; lineno is the caller's number for the line it came from. */
+typedef void tput_sink(void *ctx, unsigned long lineno, enum tput_result result,
+		       const struct tput_point *point, const char *reason);
+
 #endif
