@@ -724,3 +724,4 @@ void tput_ex_finish(tput_ex *ex, tput_sink *sink, void *ctx) { tputbar_finish(&e
 
 size_t tput_ex_inference_lines(const tput_ex *ex) { return ex->inference; }
 size_t tput_ex_copies(const tput_ex *ex) { return ex->bar.copies; }
+int tput_ex_holding(const tput_ex *ex) { return tputbar_holding(&ex->bar); }

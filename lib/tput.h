@@ -50,5 +50,7 @@ size_t tput_ex_inference_lines(const tput_ex *ex);
 /* Figures dropped as copies: an unprefixed rank's repeat of the step just seen, or a redraw
  * of the same frame. The caller may count them with the prefixed ranks' duplicates. */
 size_t tput_ex_copies(const tput_ex *ex);
+/* Is a progress bar's frame held, waiting for lines after the last one read? */
+int tput_ex_holding(const tput_ex *ex);
 
 #endif
