@@ -1,4 +1,4 @@
-/* tput: presets for the training-log shapes in the formats table, and the traps around them. */
+/* tput: the extractor: a log's lines through the stages, normalize, records, columns, meaning, series. */
 #include "tput.h"
 #include "input.h"
 #include "lit.h"

@@ -1,4 +1,5 @@
-/* tput: throughput extraction from training logs: presets, number and unit normalization, prefixes. */
+/* tput: throughput extraction from training logs: the extractor that runs each line through the
+ * stages (tputnorm, tputrec, tputrule, tputkv, tputkey, tputctx, tputunit, tputbar). */
 #ifndef SIFT_TPUT_H
 #define SIFT_TPUT_H
 
