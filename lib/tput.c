@@ -487,9 +487,20 @@ static void frame_fill(tput_ex *ex, struct frame *f)
 static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx *lc, const uint64_t *mask,
 		  tput_sink *sink, void *ctx)
 {
-	struct frame f = { .s = s, .len = len, .lc = lc, .bar_total = NAN, .thin = -1,
-			   .base = { lc->rank, -1, NAN, NAN, TPUT_VALUE, NAN, 0 },
-			   .reason = "holds a throughput word but no rule matched", .info = { -1, 0, NAN, 0, 0 } };
+	struct frame f;  /* set field by field: its points are written before they are read */
+	f.s = s;
+	f.len = len;
+	f.lc = lc;
+	f.bar_total = NAN;
+	f.bar_end = 0;
+	f.literal = f.matched = f.closing = f.round = f.per_device = 0;
+	f.thin = -1;
+	memset(f.from_kv_avg, 0, sizeof f.from_kv_avg);
+	f.base = (struct tput_point){ lc->rank, -1, NAN, NAN, TPUT_VALUE, NAN, 0 };
+	f.np = 0;
+	f.reason = "holds a throughput word but no rule matched";
+	f.info = (struct tputkv_line){ -1, 0, NAN, 0, 0 };
+	f.shape = NULL;
 	if (!frame_rules(ex, &f, mask, sink, ctx) || !frame_kv(ex, &f, mask, sink, ctx))
 		return;
 	/* Keras's bar, read by the key/value reader, is a bar as tqdm's is: fit draws one per
