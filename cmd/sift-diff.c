@@ -239,9 +239,16 @@ int main(int argc, char **argv)
 		cli_usage_error(&spec, "%s", agg_inclusive_unused(&o.keys));
 	if (o.folded && o.table_option)
 		cli_usage_error(&spec, "--folded writes stacks, not a table: %s does not apply", o.table_option);
+	if (o.folded && o.work[0] > 0)
+		cli_usage_error(&spec, "--folded writes sample counts: --per-work does not apply");
+	if (ropts.inclusive && !o.total && !o.folded)
+		cli_usage_error(&spec, "--inclusive adds a category's samples to its total: compare totals with --total");
 	if (ropts.nfiles || agg_spec_needs_rules(&o.keys))
 		o.keys.rules = rules_opts_load(&ropts); /* read (and checked) before any input */
 	int npos = argc - first;
+	if (lopts.nlabels && !agg_spec_has(&o.keys, KEY_SOURCE) && (o.nfiles[0] < 2 || o.nfiles[1] < 2))
+		cli_usage_error(&spec, "--label names an input for --by source, or pairs many inputs a side "
+				"(--before FILE... --after FILE...): here it does nothing");
 	if (isnan(o.min_share))
 		o.min_share = DIFF_MIN_SHARE;
 	if (o.nfiles[0] || o.nfiles[1]) {

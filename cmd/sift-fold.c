@@ -72,10 +72,13 @@ int main(int argc, char **argv)
 	struct load_stats st;
 	int status = load_files(p, argv + first, (size_t)(argc - first), &opts, &errs, &st);
 	err_lines_finish(&errs);
-	if (load_report_empty(&st, "the input"))
-		status = EXIT_DATA;
+	int refused = load_report_empty(&st, "the input");
+	if (refused)
+		status = EXIT_DATA; /* nothing written: not a profile, or nothing in it */
 	prof_sort(p);
-	if (to == TO_SPEEDSCOPE)
+	if (refused)
+		;
+	else if (to == TO_SPEEDSCOPE)
 		speedout_write(p, stdout);
 	else if (to == TO_PPROF)
 		pprofout_write(p, r, load_rate(&opts), stdout);

@@ -126,8 +126,9 @@ static void print_table(const agg *a, const struct top_opts *o, uint64_t all)
 	table_free(t);
 }
 
-static void print_summary_and_table(const agg *a, const peek *pk, const struct top_opts *o,
-				    const struct sum_result *sum, const struct err_lines *errs)
+/* Returns 1 when --peek matched no key (said on stderr), else 0. */
+static int print_summary_and_table(const agg *a, const peek *pk, const struct top_opts *o,
+				   const struct sum_result *sum, const struct err_lines *errs)
 {
 	const struct load_stats *st = &sum->stats;
 	uint64_t base = o->pct_kept ? st->samples_kept : st->samples_read;
@@ -140,12 +141,17 @@ static void print_summary_and_table(const agg *a, const peek *pk, const struct t
 	}
 	if (!pk) {
 		print_table(a, o, base);
-		return;
+		return 0;
 	}
 	struct peek_row *rows;
 	size_t n = peek_rows(pk, o->order, (size_t)o->limit, &rows);
-	peek_write(pk, rows, n, base, o->format, stdout);
+	if (n == 0) /* an empty table would say nothing */
+		err_warn("--peek: no %s matched in the %llu samples kept", frame_key_names[o->by[0]],
+			 (unsigned long long)st->samples_kept);
+	else
+		peek_write(pk, rows, n, base, o->format, stdout);
 	free(rows);
+	return n == 0;
 }
 
 /* --peek: each kept stack is also given to the peek. */
@@ -207,6 +213,8 @@ int main(int argc, char **argv)
 		o.pct_kept = lopts.win.has_from || lopts.win.has_to;
 	if (agg_inclusive_unused(&aspec))
 		cli_usage_error(&spec, "%s", agg_inclusive_unused(&aspec));
+	if (lopts.nlabels && !agg_spec_has(&aspec, KEY_SOURCE))
+		cli_usage_error(&spec, "--label names an input for --by source: without it, it does nothing");
 	if (ropts.nfiles || agg_spec_needs_rules(&aspec))
 		aspec.rules = rules_opts_load(&ropts);
 
@@ -221,13 +229,14 @@ int main(int argc, char **argv)
 	err_lines_finish(&errs);
 	const struct load_stats st = sum.stats;
 	agg *a = sum.table;
-	if (load_report_empty(&st, "the input")) {
+	if (load_report_empty(&st, "the input") || load_report_window(&st, &lopts, "the input")) {
 		status = EXIT_DATA; /* an empty table would only hide the message */
 	} else {
 		sum_result_note_idle(&sum, &lopts, "the input");
 		agg_note_missing(a, &aspec);
 		agg_sort(a, o.order);
-		print_summary_and_table(a, pk, &o, &sum, &errs);
+		if (print_summary_and_table(a, pk, &o, &sum, &errs))
+			status = EXIT_DATA;
 	}
 	err_close_stdout();
 

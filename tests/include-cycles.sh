@@ -1,8 +1,8 @@
 #!/bin/sh
 # make check-includes: lib/ must stay layered as docs/HACKING.md draws it.
 # 1. Levels: the "## Layers" block of HACKING gives each module a level ("N  name:  mod mod",
-#    continuation lines indented); a module may include only modules of its own level or
-#    lower. Every module must have a level and every module named there must exist, so the
+#    N a number such as 3 or 2.7, continuation lines indented, parentheses notes); a module
+#    may include only modules of its own level or lower. Every module must have a level and every module named there must exist, so the
 #    map cannot drift from the tree.
 # 2. Cycles: no modules may include each other in a circle (same-level includes can).
 # Module A includes B when lib/A.c or lib/A.h has `#include "B.h"` and lib/B.h is one of ours.
@@ -24,7 +24,7 @@ levels=$(awk '
 !inside || !/^    / { next }
 {
 	gsub(/\([^)]*\)/, "")
-	if (match($0, /^ *[0-9]+ [^:]*:/)) {
+	if (match($0, /^ *[0-9]+(\.[0-9]+)? +[^:]*:/)) {
 		split($0, w, " "); level = w[1]
 		$0 = substr($0, RSTART + RLENGTH)
 	} else if (level == "") {
