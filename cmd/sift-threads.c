@@ -78,7 +78,8 @@ int main(int argc, char **argv)
 			     &found))
 		status = 1;
 	uint64_t snapshots = found.snapshots;
-	if (sniff_report_no_dumps(&found))
+	int no_dumps = sniff_report_no_dumps(&found);
+	if (no_dumps)
 		status = 1;
 
 	cpu_table *cpu = NULL;
@@ -103,14 +104,17 @@ int main(int argc, char **argv)
 	/* Join by TID only; then threads with CPU that no dump saw, of the dumped processes. */
 	size_t dumped = cpu ? threadtab_join_cpu(threads, cpu) : threadtab_count(threads);
 	table *t = threadtab_table(threads);
-	if (format == TABLE_TEXT) {
+	if (no_dumps) {
+		; /* said why on stderr: an empty table would only hide it in a pipeline */
+	} else if (format == TABLE_TEXT) {
 		printf("snapshots %llu  threads %zu  in dumps %zu", (unsigned long long)snapshots,
 		       threadtab_count(threads), dumped);
 		if (cpu)
 			printf("  cpu from %s, %zu threads", cpu_source_names[cpu_source(cpu)], cpu_count(cpu));
 		printf("  bad lines %lu\n", errs.bad);
 	}
-	table_write(t, stdout, format, 0);
+	if (!no_dumps)
+		table_write(t, stdout, format, 0);
 	err_close_stdout();
 
 	table_free(t);

@@ -51,6 +51,48 @@ static size_t put(char *buf, size_t cap, size_t at, const char *s, size_t len)
 	return at + len;
 }
 
+/* Where a C++ name's own last part starts: after its last "::" outside <> and (), or 0. */
+static size_t last_component(const char *name, size_t len)
+{
+	size_t at = 0;
+	int depth = 0;
+	for (size_t i = 0; i + 1 < len; i++) {
+		char c = name[i];
+		depth += (c == '<' || c == '(') - (c == '>' || c == ')');
+		if (depth == 0 && c == ':' && name[i + 1] == ':')
+			at = i + 2;
+	}
+	return at;
+}
+
+/* A C++ frame too long for its label keeps its function: "...::pack (lib.so)", the
+ * namespaces elided, then as much of the file as fits. Returns 0 when name has no "::". */
+static size_t shorten_qualified(const char *name, size_t nlen, const char *file, size_t flen, size_t max,
+				char *out, size_t cap)
+{
+	size_t k = last_component(name, nlen);
+	if (k == 0 || max < 8)
+		return 0;
+	size_t n = put(out, cap, 0, "...::", 5);
+	size_t comp_chars = chars(name + k, nlen - k);
+	size_t room = max - 5;
+	n = put(out, cap, n, name + k, char_offset(name + k, nlen - k, comp_chars < room ? comp_chars : room));
+	size_t used = chars(out, n);
+	if (flen && used + 3 + 8 <= max) {  /* " (" + at least "...xxxxx" + ")" */
+		size_t fchars = chars(file, flen), froom = max - used - 3;
+		n = put(out, cap, n, " (", 2);
+		if (fchars > froom) {
+			n = put(out, cap, n, "...", 3);
+			size_t skip = char_offset(file, flen, fchars - (froom - 3));
+			n = put(out, cap, n, file + skip, flen - skip);
+		} else {
+			n = put(out, cap, n, file, flen);
+		}
+		n = put(out, cap, n, ")", 1);
+	}
+	return n;
+}
+
 size_t gnuplot_shorten(const char *s, size_t len, size_t max, char *buf, size_t cap)
 {
 	size_t n = 0;
@@ -68,6 +110,19 @@ size_t gnuplot_shorten(const char *s, size_t len, size_t max, char *buf, size_t 
 	size_t c = chars(buf, n);
 	const char *paren = n > 1 && buf[n - 1] == ')' ? memrchr(buf, '(', n) : NULL;
 	size_t name_chars = paren ? chars(buf, (size_t)(paren - buf)) + 1 : 0;
+	size_t q = 0;
+	if (c > max && paren && name_chars + 8 > max) {
+		char tmp[1024];
+		size_t name_len = (size_t)(paren - buf), file_len = n - name_len - 2;
+		while (name_len && buf[name_len - 1] == ' ')
+			name_len--;
+		q = shorten_qualified(buf, name_len, paren + 1, file_len, max, tmp, sizeof tmp);
+		if (q) {
+			n = put(buf, cap, 0, tmp, q);
+			buf[n] = '\0';
+			return n;
+		}
+	}
 	if (c > max && paren && name_chars + 8 <= max) {
 		/* The whole name, and as much of the file's end (its line) as fits: "f (...e.py:3)". */
 		size_t tail = max - name_chars - 3, start = (size_t)(paren - buf) + 1;

@@ -69,6 +69,13 @@ static void test_shorten(void **state)
 	check_short("\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9", 7,
 		    "\xc3\xa9\xc3\xa9...\xc3\xa9\xc3\xa9");
 	check_short("abcdefgh", 4, "abcd");
+	/* A C++ frame keeps its function: the namespaces go first. */
+	check_short("torch::utils::(anonymous namespace)::pack_args(int, long) (libtorch_python.so)", 40,
+		    "...::pack_args(int, long) (...python.so)");
+	check_short("at::native::(anonymous namespace)::copy_kernel_cuda (libtorch_cuda.so)", 30,
+		    "...::copy_kernel_cuda");  /* no room for enough of the file */
+	check_short("std::vector<std::pair<int, c10::IValue>>::push_back (libfoo.so)", 28,
+		    "...::push_back (libfoo.so)");
 	char tiny[6];
 	assert_int_equal(gnuplot_shorten("abcdefgh", 8, 100, tiny, sizeof tiny), 5);
 	assert_string_equal(tiny, "abcde");
