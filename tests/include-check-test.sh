@@ -1,7 +1,7 @@
 #!/bin/sh
 # The include check itself, tested on copies of lib/ (no build, no tools): the tree as it is
-# passes; an upward include, a same-level cycle and a module missing from HACKING's map each
-# fail with their own message. Run by `make check-includes`.
+# passes; an upward include (across levels, and across decimal levels), a same-level cycle and
+# a module missing from HACKING's map each fail with their own message. Run by `make check-includes`.
 # Usage: tests/include-check-test.sh
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -36,9 +36,14 @@ fresh
 plant frame.c agg.h
 expect "a same-level cycle" 1 "lib/agg -> .*lib/frame -> .*lib/agg"
 
+# Decimal levels order sift-tput's stages: the lowest may not use the highest.
+fresh
+plant tputbyte.c tputrule.h
+expect "tputbyte.c includes tputrule.h" 1 "tputbyte (level 2.1) includes tputrule.h (level 2.7)"
+
 fresh
 printf '/* new: a module not on the map */\n' > "$tmp/lib/newmod.h"
 expect "a module with no level" 1 "newmod has no level"
 
-[ $fail = 0 ] && echo "include check: 4 cases passed"
+[ $fail = 0 ] && echo "include check: 5 cases passed"
 [ $fail = 0 ]
