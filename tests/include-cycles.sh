@@ -2,8 +2,8 @@
 # make check-includes: lib/ must stay layered as docs/HACKING.md draws it.
 # 1. Levels: the "## Layers" block of HACKING gives each module a level ("N  name:  mod mod",
 #    N a number such as 3 or 2.7, continuation lines indented, parentheses notes); a module
-#    may include only modules of its own level or lower. Every module must have a level and every module named there must exist, so the
-#    map cannot drift from the tree.
+#    may include only modules of its own level or lower. Every module must have a level and
+#    every module named there must exist, so the map cannot drift from the tree.
 # 2. Cycles: no modules may include each other in a circle (same-level includes can).
 # Module A includes B when lib/A.c or lib/A.h has `#include "B.h"` and lib/B.h is one of ours.
 # Each finding is printed (A -> B) and the exit status is 1.
