@@ -18,7 +18,7 @@
 
 enum {
 	OPT_BY = 'b', OPT_N = 'n', OPT_FORMAT = 'f', OPT_BEFORE = 0x2000, OPT_AFTER, OPT_PER_WORK,
-	OPT_FOLDED, OPT_FAIL, OPT_FAIL_ANY, OPT_TOTAL, OPT_EXACT, OPT_SORT, OPT_MIN_SHARE, OPT_PAIR,
+	OPT_FOLDED, OPT_FAIL, OPT_FAIL_ANY, OPT_TOTAL, OPT_EXACT, OPT_SORT, OPT_MIN_SHARE, OPT_PAIR, OPT_WIDE,
 };
 static const char *const sort_names[] = { "significance", "delta", NULL };
 enum pair_mode { PAIR_AUTO, PAIR_ORDER, PAIR_NONE };
@@ -46,6 +46,7 @@ static const struct cli_option options[] = {
 	{ "pair", OPT_PAIR, "HOW", "with many inputs a side: auto (default: pair them by --label or\n"
 	  "                            file name when they match), order, or none" },
 	{ "format", OPT_FORMAT, "FMT", "text (default), tsv, csv, json, md" },
+	TABLE_WIDE_ROW(OPT_WIDE),
 	{ "exact", OPT_EXACT, NULL, "compare frames as written (default: --collapse-addrs --no-tids --no-pids,\n"
 	  "                            so that two runs of one program match)" },
 	PROFOPT_FILTER_ROWS,
@@ -75,6 +76,7 @@ struct opts {
 	int sort_delta;       /* --sort delta */
 	int folded;
 	enum table_format format;
+	unsigned wide;        /* TABLE_TEXT_WIDE: keys whole */
 	double work[2];       /* units of work before and after; 0 when not normalizing */
 	struct diff_gate *gates;  /* KEY may itself hold ':' (frames do): POINTS is after the last */
 	size_t ngates;
@@ -220,6 +222,7 @@ int main(int argc, char **argv)
 			o.table_option = "--pair";
 			o.pair = (enum pair_mode)cli_choice(&spec, "--pair", value, pair_names);
 			break;
+		case OPT_WIDE: o.wide = TABLE_TEXT_WIDE; o.table_option = "--wide"; break;
 		case OPT_FORMAT:
 			o.table_option = "--format";
 			o.format = (enum table_format)cli_choice(&spec, "--format", value, table_format_names);
@@ -350,7 +353,7 @@ int main(int argc, char **argv)
 		if (o.format == TABLE_TEXT)
 			write_header(d, &base, by_time ? nblocks : o.nfiles, paired_by, by_time);
 		table *t = diff_table(d, o.limit, o.format == TABLE_TEXT ? 0 : DIFF_TABLE_TEST);
-		table_write(t, stdout, o.format, o.keys.nkeys == 1 ? TABLE_TEXT_KEY_LAST : 0);
+		table_write(t, stdout, o.format, (o.keys.nkeys == 1 ? TABLE_TEXT_KEY_LAST : 0) | o.wide);
 		table_free(t);
 		if (diff_check_gates(d, o.gates, o.ngates) | diff_check_any(d, o.any_points))
 			status = 1;
