@@ -6,6 +6,7 @@
 #include "load.h"
 #include "prof.h"
 #include "rankname.h"
+#include "rankstree.h"
 #include "xalloc.h"
 
 #include <stdint.h>
@@ -1055,88 +1056,6 @@ static const uint32_t *proc_stacks(const ranks *r, const struct proc *p, size_t 
 	return &o->sel;
 }
 
-struct tnode {
-	uint32_t frame;
-	size_t *members;           /* processes that reached it, in input order */
-	size_t n, cap;
-	size_t *kids;
-	size_t nkids, kids_cap;
-};
-
-struct tree {
-	struct tnode *nodes;
-	size_t n, cap;
-	intern *edges;             /* (parent, frame) -> node */
-};
-
-static size_t tree_child(struct tree *t, size_t parent, uint32_t frame)
-{
-	uint32_t key[2] = { (uint32_t)parent, frame };
-	size_t id = intern_add(t->edges, (const char *)key, sizeof key) + 1;  /* node 0 is the root */
-	if (id >= t->n) {
-		t->nodes = xgrow(t->nodes, &t->cap, id + 1, sizeof *t->nodes);
-		memset(&t->nodes[id], 0, sizeof t->nodes[id]);
-		t->nodes[id].frame = frame;
-		t->n = id + 1;
-		struct tnode *p = &t->nodes[parent];
-		p->kids = xgrow(p->kids, &p->kids_cap, p->nkids + 1, sizeof *p->kids);
-		p->kids[p->nkids++] = id;
-	}
-	return id;
-}
-
-static void tree_member(struct tnode *node, size_t proc)
-{
-	if (node->n && node->members[node->n - 1] == proc)
-		return;
-	node->members = xgrow(node->members, &node->cap, node->n + 1, sizeof *node->members);
-	node->members[node->n++] = proc;
-}
-
-static int by_members(const void *a, const void *b, void *ctx)
-{
-	const struct tree *t = ctx;
-	size_t x = *(const size_t *)a, y = *(const size_t *)b;
-	if (t->nodes[x].n != t->nodes[y].n)
-		return t->nodes[x].n < t->nodes[y].n ? 1 : -1;
-	return x < y ? -1 : x > y;
-}
-
-static void tree_build(const ranks *r, struct tree *t)
-{
-	t->edges = intern_new();
-	t->nodes = xgrow(NULL, &t->cap, 1, sizeof *t->nodes);
-	memset(&t->nodes[0], 0, sizeof t->nodes[0]);
-	t->n = 1;
-	for (size_t i = 0; i < r->nprocs; i++) {
-		size_t ns;
-		const uint32_t *stacks = proc_stacks(r, &r->procs[i], &ns);
-		for (size_t s = 0; s < ns; s++) {
-			size_t nf, at = 0;
-			uint32_t *f = stack_copy(r, stacks[s], &nf);
-			tree_member(&t->nodes[0], i);
-			for (size_t k = 0; k < nf; k++) {
-				at = tree_child(t, at, f[k]);
-				tree_member(&t->nodes[at], i);
-			}
-			free(f);
-		}
-	}
-	for (size_t i = 0; i < t->n; i++)
-		if (t->nodes[i].nkids > 1)
-			qsort_r(t->nodes[i].kids, t->nodes[i].nkids, sizeof *t->nodes[i].kids, by_members, t);
-}
-
-static void tree_free(struct tree *t)
-{
-	for (size_t i = 0; i < t->n; i++) {
-		free(t->nodes[i].members);
-		free(t->nodes[i].kids);
-	}
-	free(t->nodes);
-	intern_free(t->edges);
-}
-
 /* A node's processes: the main kind's ranks, then each other kind's named by it
  * ("0-7 + sglang.launch_server 0"). */
 static void node_label(const ranks *r, const size_t *members, size_t n, struct rankname_sb *out)
@@ -1168,54 +1087,38 @@ static void node_label(const ranks *r, const size_t *members, size_t n, struct r
 	free(part);
 }
 
-/* Each line: the branch marks, the ranks that reached the frame, the frame. A chain stays
- * at one indentation; where ranks part, each branch is marked "+-" and its lines "| ". */
-struct tline { size_t node; size_t first, rest; };  /* offsets in the prefix pool */
+struct tree_ctx { const ranks *r; struct rankname_sb label; };
+
+/* A line of the tree: the branch marks, the ranks that reached the frame, the frame. */
+static void tree_line(void *ctx, const char *prefix, uint32_t frame, const size_t *members, size_t n,
+		      FILE *out)
+{
+	struct tree_ctx *c = ctx;
+	c->label.len = 0;
+	node_label(c->r, members, n, &c->label);
+	size_t len;
+	const char *text = frame_text(c->r, frame, &len);
+	fprintf(out, "%s[%s] %.*s\n", prefix, c->label.s, (int)len, text);
+}
 
 int ranks_write_tree(const ranks *r, FILE *out)
 {
-	struct tree t = { 0 };
-	tree_build(r, &t);
-	struct rankname_sb pool = { 0 }, label = { 0 };
-	struct tline *stack = NULL;
-	size_t depth = 0, cap = 0;
-	rankname_put(&pool, "", 1);
-	stack = xgrow(stack, &cap, 1, sizeof *stack);
-	stack[depth++] = (struct tline){ 0, 0, 0 };
-	while (depth) {
-		struct tline e = stack[--depth];
-		const struct tnode *node = &t.nodes[e.node];
-		if (e.node) {
-			label.len = 0;
-			node_label(r, node->members, node->n, &label);
-			size_t len;
-			const char *frame = frame_text(r, node->frame, &len);
-			fprintf(out, "%s[%s] %.*s\n", pool.s + e.first, label.s, (int)len, frame);
+	rankstree *t = rankstree_new();
+	for (size_t i = 0; i < r->nprocs; i++) {
+		size_t ns;
+		const uint32_t *stacks = proc_stacks(r, &r->procs[i], &ns);
+		for (size_t s = 0; s < ns; s++) {
+			size_t nf;
+			uint32_t *f = stack_copy(r, stacks[s], &nf);
+			rankstree_add(t, i, f, nf);
+			free(f);
 		}
-		/* prefixes live in one pool (offsets: it moves as it grows), each ending in a NUL */
-		size_t rest_len = strlen(pool.s + e.rest);
-		char *rest = xstrndup(pool.s + e.rest, rest_len);
-		int branch = node->nkids > 1;
-		for (size_t k = node->nkids; k-- > 0;) { /* pushed last first: drawn in order */
-			struct tline c = { node->kids[k], e.rest, e.rest };
-			if (branch) {
-				c.first = pool.len;
-				rankname_put(&pool, rest, rest_len);
-				rankname_put(&pool, "+-", 3);
-				c.rest = pool.len;
-				rankname_put(&pool, rest, rest_len);
-				rankname_put(&pool, k + 1 < node->nkids ? "| " : "  ", 3);
-			}
-			stack = xgrow(stack, &cap, depth + 1, sizeof *stack);
-			stack[depth++] = c;
-		}
-		free(rest);
 	}
-	free(stack);
-	free(pool.s);
-	free(label.s);
-	tree_free(&t);
-	return ferror(out) ? -1 : 0;
+	struct tree_ctx c = { r, { 0 } };
+	int rc = rankstree_write(t, tree_line, &c, out);
+	free(c.label.s);
+	rankstree_free(t);
+	return rc;
 }
 
 int ranks_write_folded(const ranks *r, FILE *out)
