@@ -950,7 +950,7 @@ static void other_lines(const ranks *r, FILE *out)
 			who(r, g, &line);
 			const char *file = str_of(r, r->procs[g->members[0]].files[0], &len);
 			rankname_printf(&line, " (%.*s) has no %s in the paste", (int)len, file,
-				  r->opts->thread ? "thread --thread matches" : "MainThread");
+					r->opts->thread ? "thread --thread matches" : "MainThread");
 		} else if (g->kind != r->main_kind) {
 			const char *kind = str_of(r, r->kind_label[g->kind], &len);
 			rankname_printf(&line, "another kind, not compared: %.*s ", (int)len, kind);
@@ -1080,7 +1080,7 @@ static void node_label(const ranks *r, const size_t *members, size_t n, struct r
 			size_t len;
 			const char *l = str_of(r, r->kind_label[kind], &len);
 			rankname_printf(out, "%s%.*s%s%s", out->len ? " + " : "", pass ? (int)len : 0, l,
-				  pass && len ? " " : "", set_text.s);
+					pass && len ? " " : "", set_text.s);
 		}
 	}
 	free(set_text.s);
