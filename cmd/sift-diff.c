@@ -166,8 +166,9 @@ static void write_header(const diff *d, const struct diff_base *base, const size
 	if (diff_paired(d))
 		printf("test: %s, %zu pairs (paired by %s)\n", diff_method(d), nfiles[0], paired_by);
 	else if (diff_has_spread(d) && base->work[0] <= 0 && blocks)
-		printf("test: %s, %zu before and %zu after (one input a side: each thread's time in %g s "
-		       "windows, grouped)\n", diff_method(d), nfiles[0], nfiles[1], SUM_BLOCK_WINDOW);
+		printf("test: %s, %zu before and %zu after (one input a side: its time in %g s windows of "
+		       "each thread, or its dump snapshots, grouped)\n", diff_method(d), nfiles[0], nfiles[1],
+		       SUM_BLOCK_WINDOW);
 	else if (diff_has_spread(d) && base->work[0] <= 0)
 		printf("test: %s, %zu before and %zu after (not paired)\n", diff_method(d), nfiles[0], nfiles[1]);
 	else
@@ -284,9 +285,10 @@ int main(int argc, char **argv)
 	struct load_stats read[2];
 	int replicates = !o.folded && diff_replicates_apply(o.nfiles, &o.keys);
 	/* One input a side with time: its blocks of time are the replicates. */
+	int kinds[2] = { 0, 0 };
 	int blocks = !o.folded && !replicates && o.work[0] <= 0 && o.nfiles[0] == 1 && o.nfiles[1] == 1 &&
-		     !agg_spec_has(&o.keys, KEY_SOURCE) && sum_file_has_time(o.files[0][0], lopts.from) &&
-		     sum_file_has_time(o.files[1][0], lopts.from);
+		     !agg_spec_has(&o.keys, KEY_SOURCE) && (kinds[0] = sum_file_has_time(o.files[0][0], lopts.from)) &&
+		     (kinds[1] = sum_file_has_time(o.files[1][0], lopts.from));
 	for (int s = 0; s < 2; s++) {
 		struct load_stats st = { 0 };
 		if (o.folded) {
@@ -306,8 +308,8 @@ int main(int argc, char **argv)
 				int bad;
 				inputs[s] = xcalloc(DIFF_BLOCKS, sizeof *inputs[s]);
 				input_samples[s] = xcalloc(DIFF_BLOCKS, sizeof *input_samples[s]);
-				nblocks[s] = sum_file_blocks(o.files[s][0], &lopts, &o.keys, DIFF_BLOCKS, &errs,
-							     inputs[s], input_samples[s], &bad);
+				nblocks[s] = sum_file_blocks(o.files[s][0], kinds[s], &lopts, &o.keys, DIFF_BLOCKS,
+							     &errs, inputs[s], input_samples[s], &bad);
 				status |= bad;
 			}
 			sums[s] = sum.table;
