@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_BY = 'b', OPT_N = 'n', OPT_SORT = 0x2000, OPT_PEEK, OPT_PCT_OF, OPT_WINDOW, OPT_FORMAT = 'f',
+enum { OPT_BY = 'b', OPT_N = 'n', OPT_SORT = 0x2000, OPT_PEEK, OPT_PCT_OF, OPT_WINDOW, OPT_WIDE, OPT_FORMAT = 'f',
        OPT_JOBS = 'j' };
 
 static const struct cli_option options[] = {
@@ -28,6 +28,7 @@ static const struct cli_option options[] = {
 	{ "top", OPT_N, "N", "show the first N rows (default 20; 0 shows all), per window with --by window" },
 	{ "sort", OPT_SORT, "WHICH", "self (default) or total" },
 	{ "format", OPT_FORMAT, "FMT", "text (default), tsv, csv, json, md" },
+	TABLE_WIDE_ROW(OPT_WIDE),
 	{ "peek", OPT_PEEK, "RE", "the callers and callees of each key matching RE (PCRE2)" },
 	{ "pct-of", OPT_PCT_OF, "WHICH", "percentages of all samples read (default) or of those kept\n"
 	  "                            (the default with --from SEC or --to SEC)" },
@@ -61,6 +62,7 @@ struct top_opts {
 	unsigned long long limit;
 	enum agg_order order;
 	enum table_format format;
+	unsigned wide;          /* TABLE_TEXT_WIDE: keys whole */
 	unsigned jobs;
 	rx *peek;
 	int pct_kept;
@@ -122,7 +124,7 @@ static void print_table(const agg *a, const struct top_opts *o, uint64_t all)
 		table_set_real(t, nk + 4, table_pct(cum, all));
 	}
 	/* One long key reads best last; two keys keep their order, padded. */
-	table_write(t, stdout, o->format, nk == 1 ? TABLE_TEXT_KEY_LAST : 0);
+	table_write(t, stdout, o->format, (nk == 1 ? TABLE_TEXT_KEY_LAST : 0) | o->wide);
 	table_free(t);
 }
 
@@ -164,7 +166,7 @@ static void peek_stack(void *ctx, const intern *frames, const uint32_t *ids, siz
 
 int main(int argc, char **argv)
 {
-	struct top_opts o = { { KEY_FRAME, KEY_FRAME }, 1, 20, AGG_BY_SELF, TABLE_TEXT, 0, NULL, -1 };
+	struct top_opts o = { { KEY_FRAME, KEY_FRAME }, 1, 20, AGG_BY_SELF, TABLE_TEXT, 0, 0, NULL, -1 };
 	double window = 0;
 	struct load_opts lopts = { 0 };
 	struct rules_opts ropts = { 0 };
@@ -193,6 +195,7 @@ int main(int argc, char **argv)
 			break;
 		case OPT_PCT_OF: o.pct_kept = cli_choice(&spec, "--pct-of", value, pct_of_names); break;
 		case OPT_SORT: o.order = (enum agg_order)cli_choice(&spec, "--sort", value, sort_names); break;
+		case OPT_WIDE: o.wide = TABLE_TEXT_WIDE; break;
 		case OPT_FORMAT:
 			o.format = (enum table_format)cli_choice(&spec, "--format", value, table_format_names);
 			break;

@@ -2,6 +2,7 @@
  * the header and drawing it as an inert gnuplot script. */
 #include "chart.h"
 
+#include "frame.h"
 #include "intern.h"
 #include "xalloc.h"
 
@@ -233,7 +234,7 @@ static size_t row_label(const struct tsv *t, const struct chart_spec *s, size_t 
 		memcpy(joined + len, cell, n);
 		len += n;
 	}
-	size_t n = gnuplot_shorten(joined ? joined : "", len, width, buf, cap);
+	size_t n = frame_shorten(joined ? joined : "", len, width, buf, cap);
 	free(joined);
 	return n;
 }
@@ -641,7 +642,7 @@ static void draw_areas(FILE *out, const struct tsv *t, const struct chart_spec *
 		if (a < shown) {
 			size_t len;
 			const char *key = intern_str(keys, ks[a].id, &len);
-			gnuplot_shorten(key, len, o->label_width, label, sizeof label);
+			frame_shorten(key, len, o->label_width, label, sizeof label);
 		} else {
 			snprintf(label, sizeof label, "(other)");
 		}
@@ -759,7 +760,7 @@ static void draw_speedup(FILE *out, const struct tsv *t, const struct chart_spec
 		char *text = xmalloc(len);
 		snprintf(text, len, *verdict ? "%s (%s)" : "%s", unit, verdict);
 		labels[n] = xmalloc(cap);
-		gnuplot_shorten(text, strlen(text), o->label_width, labels[n], cap);
+		frame_shorten(text, strlen(text), o->label_width, labels[n], cap);
 		free(text);
 		pos[n] = (double)(n + 1);
 		gnuplot_number(out, pos[n]);

@@ -369,6 +369,8 @@ static void dump_thread_to_sink(void *ctx, const struct dump_thread *t)
 	struct dump_ctx *c = ctx;
 	if (t->status == DUMP_IDLE && !c->opts->idle)
 		c->idle++;
+	if (c->opts->snapshot_fn)
+		c->opts->snapshot_fn(c->opts->consumer_ctx, (double)t->snapshot);
 	if (load_dump_thread(c->sink, t, c->opts->idle, c->opts->status) != 0)
 		c->status = 1;
 }

@@ -47,6 +47,9 @@ struct load_opts {
 	double rate;        /* samples per second (0: READERS_RATE): sample times, durations */
 	struct timewin win; /* --from SEC, --to SEC, --by window: inputs must have time */
 	load_window_fn *window_fn;  /* told each stack's window before the consumer sees it */
+	/* told each dump thread's snapshot (1, 2, ...) before its stack: snapshots in order are
+	 * a dump's time */
+	load_window_fn *snapshot_fn;
 };
 /* The rate opts give (READERS_RATE when not set). */
 double load_rate(const struct load_opts *opts);

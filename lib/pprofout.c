@@ -82,10 +82,13 @@ static uint64_t frame_location(struct pp_build *b, const intern *fr, uint32_t f,
 	} else {
 		fn->name = str_id(b->strs, text, len);
 	}
-	fn->system_name = fn->name;
+	/* No system name: pprof would "demangle" it, and Python's <module>, <lambda>,
+	 * <listcomp> and <genexpr> all became one <unknown>. */
+	fn->system_name = STR_EMPTY;
 	Perftools__Profiles__Location *loc = &b->locs[i];
 	perftools__profiles__location__init(loc);
 	loc->id = id;
+	loc->mapping_id = 1;  /* the one mapping: the Python program */
 	loc->n_line = 1;
 	b->line_ptrs[i] = ln;
 	loc->line = &b->line_ptrs[i];
@@ -147,6 +150,13 @@ static int write_profile(struct pp_build *b, Perftools__Profiles__Sample **sampl
 	vt[1].type = STR_CPU;
 	vt[1].unit = STR_NANOSECONDS;
 	Perftools__Profiles__ValueType *vt_ptrs[2] = { &vt[0], &vt[1] };
+	/* One mapping, so that pprof has a main binary to name: functions and lines are known. */
+	Perftools__Profiles__Mapping map;
+	perftools__profiles__mapping__init(&map);
+	map.id = 1;
+	map.filename = str_id(b->strs, "python", 6);
+	map.has_functions = map.has_filenames = map.has_line_numbers = 1;
+	Perftools__Profiles__Mapping *map_ptr = &map;
 	size_t nstr = intern_count(b->strs);
 	char **table = xcalloc(nstr, sizeof *table);
 	for (size_t i = 0; i < nstr; i++)
@@ -161,6 +171,8 @@ static int write_profile(struct pp_build *b, Perftools__Profiles__Sample **sampl
 	msg.period = nanoseconds(1, rate);
 	msg.n_sample = ns;
 	msg.sample = sample_ptrs;
+	msg.n_mapping = 1;
+	msg.mapping = &map_ptr;
 	msg.n_location = b->nloc;
 	msg.location = b->loc_ptrs;
 	msg.n_function = b->nloc;
@@ -225,11 +237,20 @@ int pprofout_write(const prof *p, rules *r, double rate, FILE *out)
 		perftools__profiles__sample__init(s);
 		s->location_id = loc_ids + used_ids;
 		s->label = label_ptrs + used_labels;
+		Perftools__Profiles__Label *process = NULL;
 		for (size_t k = 0; k < n; k++) {
 			int64_t key = 0;
 			uint64_t id = frame_location(&b, fr, st[k], &key);
 			if (id) {
 				s->location_id[s->n_location_id++] = id;
+				continue;
+			}
+			if (key == STR_PROCESS && process) {
+				/* nested processes: the innermost is the sample's one process label, so
+				 * -tags counts each sample once */
+				size_t len;
+				const char *text = intern_str(fr, st[k], &len);
+				process->str = str_id(b.strs, text, len);
 				continue;
 			}
 			Perftools__Profiles__Label *l = &labels[used_labels];
@@ -240,6 +261,8 @@ int pprofout_write(const prof *p, rules *r, double rate, FILE *out)
 			l->str = str_id(b.strs, text, len);
 			s->label[s->n_label++] = l;
 			label_ptrs[used_labels++] = l;
+			if (key == STR_PROCESS)
+				process = l;
 		}
 		/* pprof wants the leaf first; the stack is root first. */
 		for (size_t a = 0, z = s->n_location_id; a + 1 < z; a++, z--) {

@@ -1,7 +1,10 @@
 #!/bin/sh
 # Install the Debian packages sift needs to build, test, benchmark and draw, when missing.
+# Usage: sh scripts/deps.sh [GOAL...] (the make goals: check also needs Go's pprof).
 set -eu
 need="gcc make pkg-config libpcre2-dev libzstd-dev libjansson-dev libcmocka-dev protobuf-c-compiler libprotobuf-c-dev protobuf-compiler zlib1g-dev zstd gnuplot-nox python3 python3-jsonschema clang libclang-rt-dev valgrind time bc"
+# Test-only: go tool pprof reads sift's pprof output in `make check` (tests/pprof-go.sh).
+case " $* " in *" check "*) need="$need golang-go" ;; esac
 missing=""
 for pkg in $need; do
 	dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing="$missing $pkg"

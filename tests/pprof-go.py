@@ -53,6 +53,10 @@ def main():
                 same += 1
     print("pprof -top: total %s; %d of %d functions' flat samples equal sift-top's self "
           "(%d named otherwise by pprof)" % (total, same, len(flat), len(flat) - same))
+    if same != len(flat):  # <module> and kin once became one <unknown> node
+        print("pprof -top: names pprof shows that sift-top does not: %s" %
+              ", ".join(sorted(n for n in flat if n not in by_name)))
+        bad = 1
     tags = {}
     section = None
     with open(tags_path, encoding="utf-8") as f:

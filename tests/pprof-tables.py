@@ -33,7 +33,12 @@ def parse(lines):
             stack.append(child)
             continue
         name, _, value = line.partition(": ")
-        value = unquote(value) if value.startswith('"') else int(value)
+        if value.startswith('"'):
+            value = unquote(value)
+        elif value in ("true", "false"):  # a mapping's has_functions and the like
+            value = value == "true"
+        else:
+            value = int(value)
         stack[-1].setdefault(name, []).append(value)
     if len(stack) != 1:
         sys.exit("pprof-tables: unbalanced braces")
@@ -88,7 +93,12 @@ def main():
             # labels are in stack order, root first: the leaf-most one is the self key
             count(None, key, vals[-1], set(vals), n)
     for key, t in tables.items():
-        rows = sorted(("%s\t%d\t%d\n" % (k, v[0], v[1])).encode() for k, v in t.items())
+        if key == "process":
+            # one process label a sample, the innermost: its self; a parent that holds only
+            # its children's samples has none
+            rows = sorted(("%s\t%d\n" % (k, v[0])).encode() for k, v in t.items() if v[0])
+        else:
+            rows = sorted(("%s\t%d\t%d\n" % (k, v[0], v[1])).encode() for k, v in t.items())
         with open(os.path.join(sys.argv[2], key + ".tsv"), "wb") as f:
             f.writelines(rows)
     print("sample types: %s" % " ".join(types))
