@@ -23,6 +23,7 @@ struct dump_parser {
 	size_t base;                /* indentation of the thread line (markdown, pasting) */
 	struct proc_slot self, parent;
 	int after_dashes;           /* a subprocess section follows: same snapshot */
+	int after_stack_for;        /* `ray stack`'s "Stack dump for" began this process */
 	int snapshot_open;          /* threads now belong to stats.snapshots */
 	uint64_t *snap_tids;        /* hashes of the tids in the open snapshot */
 	size_t nsnap_tids, snap_tids_cap;
@@ -192,6 +193,37 @@ static int parse_process(const char *s, size_t len, const char **pid, size_t *pi
 	return 1;
 }
 
+/* `ray stack`'s "Stack dump for USER PID %CPU %MEM VSZ RSS TTY STAT START TIME COMMAND"
+ * (a ps aux line): the PID and the COMMAND. */
+static int parse_stack_for(const char *s, size_t len, const char **pid, size_t *pid_len,
+			   const char **cmd, size_t *cmd_len)
+{
+	if (!starts(s, len, "Stack dump for "))
+		return 0;
+	const char *p = s + 15, *end = s + len, *field[11];
+	for (int f = 0; f < 11; f++) {
+		while (p < end && (*p == ' ' || *p == '\t'))
+			p++;
+		if (p == end)
+			return 0;
+		field[f] = p;
+		while (f < 10 && p < end && *p != ' ' && *p != '\t')
+			p++;
+	}
+	const char *q = field[1];
+	while (q < end && *q >= '0' && *q <= '9')
+		q++;
+	if (q == field[1] || (*q != ' ' && *q != '\t'))
+		return 0;
+	*pid = field[1];
+	*pid_len = (size_t)(q - field[1]);
+	while (end > field[10] && (end[-1] == ' ' || end[-1] == '\t'))
+		end--;
+	*cmd = field[10];
+	*cmd_len = (size_t)(end - field[10]);
+	return 1;
+}
+
 static int is_hex_digit(char c)
 {
 	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
@@ -291,8 +323,38 @@ static void end_file(dump_parser *d)
 	d->mode = M_NONE;
 	d->snapshot_open = 0;
 	d->after_dashes = 0;
+	d->after_stack_for = 0;
 	proc_clear(&d->self);
 	proc_clear(&d->parent);
+}
+
+/* A process header: "Parent Process", `ray stack`'s "Stack dump for" or "Process". */
+static int process_line(dump_parser *d, const char *c, size_t clen)
+{
+	const char *pid, *cmd;
+	size_t pid_len, cmd_len;
+	if (starts(c, clen, "Parent Process ") && parse_process(c + 7, clen - 7, &pid, &pid_len, &cmd, &cmd_len)) {
+		emit(d);
+		proc_set(&d->parent, pid, pid_len, cmd, cmd_len);
+		d->mode = M_NONE;
+		return 1;
+	}
+	int stack_for = parse_stack_for(c, clen, &pid, &pid_len, &cmd, &cmd_len);
+	if (stack_for || parse_process(c, clen, &pid, &pid_len, &cmd, &cmd_len)) {
+		emit(d);
+		/* py-spy's own header after `ray stack`'s line names the same process */
+		int same = !stack_for && d->after_stack_for && d->self.set && d->self.pid_len == pid_len &&
+			memcmp(d->self.pid, pid, pid_len) == 0;
+		if (!d->after_dashes && !same)
+			new_snapshot(d);
+		d->after_dashes = 0;
+		d->after_stack_for = stack_for;
+		proc_set(&d->self, pid, pid_len, cmd, cmd_len);
+		proc_clear(&d->parent);
+		d->mode = M_NONE;
+		return 1;
+	}
+	return 0;
 }
 
 void dump_line(dump_parser *d, struct in_line *line)
@@ -306,6 +368,9 @@ void dump_line(dump_parser *d, struct in_line *line)
 	size_t indent = 0, i = 0;
 	for (; i < len && (s[i] == ' ' || s[i] == '\t'); i++)
 		indent += s[i] == '\t' ? 4 : 1;
+	/* py-spy 0.1 indented a frame by a tab and a space */
+	if (i >= 2 && s[i - 2] == '\t' && s[i - 1] == ' ' && d->in_thread && indent == d->base + 5)
+		indent--;
 	const char *c = s + i;
 	size_t clen = len - i;
 	while (clen && (c[clen - 1] == ' ' || c[clen - 1] == '\t'))
@@ -320,6 +385,7 @@ void dump_line(dump_parser *d, struct in_line *line)
 	if (starts(c, clen, "Thread ")) {
 		emit(d);
 		if (parse_thread(d, c, clen)) {
+			d->after_stack_for = 0;
 			d->base = indent;
 			d->mode = M_FRAMES;
 			d->file = file;
@@ -332,24 +398,8 @@ void dump_line(dump_parser *d, struct in_line *line)
 			     "bad thread line");
 		return;
 	}
-	const char *pid, *cmd;
-	size_t pid_len, cmd_len;
-	if (starts(c, clen, "Parent Process ") && parse_process(c + 7, clen - 7, &pid, &pid_len, &cmd, &cmd_len)) {
-		emit(d);
-		proc_set(&d->parent, pid, pid_len, cmd, cmd_len);
-		d->mode = M_NONE;
+	if (process_line(d, c, clen))
 		return;
-	}
-	if (parse_process(c, clen, &pid, &pid_len, &cmd, &cmd_len)) {
-		emit(d);
-		if (!d->after_dashes)
-			new_snapshot(d);
-		d->after_dashes = 0;
-		proc_set(&d->self, pid, pid_len, cmd, cmd_len);
-		proc_clear(&d->parent);
-		d->mode = M_NONE;
-		return;
-	}
 	if (starts(c, clen, "Python v")) {
 		emit(d);
 		d->mode = M_NONE;

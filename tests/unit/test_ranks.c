@@ -330,6 +330,36 @@ static void test_label(void **state)
 	ranks_free(f.r);
 }
 
+/* `ray stack` over py-spy 0.1: no thread names, hex ids; the main thread is the one whose
+ * outermost frame is <module>, whatever its place among the threads. */
+static void test_unnamed_main_thread(void **state)
+{
+	(void)state;
+	static char text[1 << 12];
+	text[0] = '\0';
+	for (unsigned pid = 20768; pid < 20771; pid++) {
+		size_t used = strlen(text);
+		snprintf(text + used, sizeof text - used,
+			 "Stack dump for ddrl     %u  0.1  0.1 1751908 151888 pts/0  Sl   12:48   0:01 ray_worker\n"
+			 "Thread 0x7F4AA36D%04X (active)\n\t run (threading.py:864)\n\t _bootstrap (threading.py:884)\n"
+			 "Thread 0x7F4AACDE%04X (active)\n\t %s\n\t main_loop (ray/worker.py:1005)\n"
+			 "\t <module> (ray/workers/default_worker.py:105)\n\n", pid, pid, pid,
+			 pid == 20769 ? "get_object (ray/worker.py:470)" : "_get_next_task_from_local_scheduler (ray/worker.py:988)");
+	}
+	struct fixture f = { 0 };
+	run(&f, "stack.txt", text);
+	assert_int_equal(ranks_processes(f.r), 3);
+	assert_output(f.r, write_tsv,
+		      "group\tprocesses\tpids\tranks\tfiles\tstate\tleaf\tdiverges_at\n"
+		      "1\t2\t20768,20770\t\tstack.txt\tactive\t_get_next_task_from_local_scheduler (ray/worker.py:988)\t\n"
+		      "2\t1\t20769\t\tstack.txt\tactive\tget_object (ray/worker.py:470)\t"
+		      "main_loop (ray/worker.py:1005) -> get_object (ray/worker.py:470)\n");
+	assert_output(f.r, ranks_write_verdict,
+		      "verdict: 1 of 3 processes differs: pid 20769 in get_object (ray/worker.py:470) under main_loop; "
+		      "2 wait in _get_next_task_from_local_scheduler (ray/worker.py:988)\n");
+	done(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -341,6 +371,7 @@ int main(void)
 		cmocka_unit_test(test_fragment_and_threads),
 		cmocka_unit_test(test_over_time),
 		cmocka_unit_test(test_label),
+		cmocka_unit_test(test_unnamed_main_thread),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
