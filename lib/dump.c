@@ -24,6 +24,9 @@ struct dump_parser {
 	struct proc_slot self, parent;
 	int after_dashes;           /* a subprocess section follows: same snapshot */
 	int after_stack_for;        /* `ray stack`'s "Stack dump for" began this process */
+	int self_threads;           /* threads seen since the process header */
+	const char *self_file;      /* where the process header was */
+	unsigned long self_lineno;
 	int snapshot_open;          /* threads now belong to stats.snapshots */
 	uint64_t *snap_tids;        /* hashes of the tids in the open snapshot */
 	size_t nsnap_tids, snap_tids_cap;
@@ -138,6 +141,30 @@ static void emit(dump_parser *d)
 	t.file = d->file;
 	t.lineno = d->lineno;
 	d->stats.threads++;
+	d->fn(d->ctx, &t);
+}
+
+/* A process whose header no thread followed: said once, so it can be named a fragment. */
+static void emit_header_only(dump_parser *d)
+{
+	if (!d->self.set || d->self_threads)
+		return;
+	d->self_threads = 1;
+	struct dump_thread t = { 0 };
+	t.header_only = 1;
+	const struct proc_slot *levels[2] = { &d->parent, &d->self };
+	for (int i = 0; i < 2; i++) {
+		if (!levels[i]->set)
+			continue;
+		t.procs[t.nprocs].pid = (struct dump_text){ levels[i]->pid, levels[i]->pid_len };
+		t.procs[t.nprocs].cmd = (struct dump_text){ levels[i]->cmd, levels[i]->cmd_len };
+		t.procs[t.nprocs].frame = (struct dump_text){ levels[i]->frame, levels[i]->frame_len };
+		t.nprocs++;
+	}
+	t.tid = t.name = t.thread_frame = (struct dump_text){ "", 0 };
+	t.snapshot = d->stats.snapshots;
+	t.file = d->self_file;
+	t.lineno = d->self_lineno;
 	d->fn(d->ctx, &t);
 }
 
@@ -320,6 +347,7 @@ static int looks_frame(const char *s, size_t len)
 static void end_file(dump_parser *d)
 {
 	emit(d);
+	emit_header_only(d);
 	d->mode = M_NONE;
 	d->snapshot_open = 0;
 	d->after_dashes = 0;
@@ -329,7 +357,7 @@ static void end_file(dump_parser *d)
 }
 
 /* A process header: "Parent Process", `ray stack`'s "Stack dump for" or "Process". */
-static int process_line(dump_parser *d, const char *c, size_t clen)
+static int process_line(dump_parser *d, const char *c, size_t clen, const char *file, unsigned long ln)
 {
 	const char *pid, *cmd;
 	size_t pid_len, cmd_len;
@@ -345,12 +373,17 @@ static int process_line(dump_parser *d, const char *c, size_t clen)
 		/* py-spy's own header after `ray stack`'s line names the same process */
 		int same = !stack_for && d->after_stack_for && d->self.set && d->self.pid_len == pid_len &&
 			memcmp(d->self.pid, pid, pid_len) == 0;
+		if (!same)
+			emit_header_only(d);
 		if (!d->after_dashes && !same)
 			new_snapshot(d);
 		d->after_dashes = 0;
 		d->after_stack_for = stack_for;
 		proc_set(&d->self, pid, pid_len, cmd, cmd_len);
 		proc_clear(&d->parent);
+		d->self_threads = 0;
+		d->self_file = file;
+		d->self_lineno = ln;
 		d->mode = M_NONE;
 		return 1;
 	}
@@ -386,6 +419,7 @@ void dump_line(dump_parser *d, struct in_line *line)
 		emit(d);
 		if (parse_thread(d, c, clen)) {
 			d->after_stack_for = 0;
+			d->self_threads++;
 			d->base = indent;
 			d->mode = M_FRAMES;
 			d->file = file;
@@ -398,7 +432,7 @@ void dump_line(dump_parser *d, struct in_line *line)
 			     "bad thread line");
 		return;
 	}
-	if (process_line(d, c, clen))
+	if (process_line(d, c, clen, file, ln))
 		return;
 	if (starts(c, clen, "Python v")) {
 		emit(d);

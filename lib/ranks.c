@@ -273,6 +273,8 @@ void ranks_thread(void *ctx, const struct dump_thread *t)
 {
 	ranks *r = ctx;
 	struct obs *o = obs_of(proc_of(r, t), t->snapshot);
+	if (t->header_only) /* its dump was cut after the header: a fragment */
+		return;
 	if (r->opts->all_threads) {
 		o->all = xgrow(o->all, &o->all_cap, o->nall + 1, sizeof *o->all);
 		o->all[o->nall++] = stack_of(r, t, 1);

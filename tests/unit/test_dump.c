@@ -21,6 +21,12 @@ static void record(void *ctx, const struct dump_thread *t)
 {
 	struct seen *s = ctx;
 	char procs[512] = "";
+	if (t->header_only) {
+		s->used += (size_t)snprintf(s->out + s->used, sizeof s->out - s->used, "%llu|%.*s|header only|%lu\n",
+			(unsigned long long)t->snapshot, (int)t->procs[t->nprocs - 1].frame.len,
+			t->procs[t->nprocs - 1].frame.s, t->lineno);
+		return;
+	}
 	for (size_t i = 0; i < t->nprocs; i++) {
 		strncat(procs, t->procs[i].frame.s, t->procs[i].frame.len);
 		strcat(procs, ",");
@@ -171,6 +177,30 @@ static void test_ray_stack_py_spy_01(void **state)
 	assert_int_equal(errs.skipped, 3); /* two blank lines and the short ps line, not a header */
 }
 
+/* A process header no thread follows (its dump cut off, failed, or its thread line broken)
+ * is said once, with no thread; a process with threads never is. */
+static void test_header_only(void **state)
+{
+	(void)state;
+	struct seen s = { "", 0 };
+	struct err_lines errs;
+	struct dump_stats st;
+	err_lines_init(&errs);
+	feed("Process 1: a\nThread 1 (idle): \"MainThread\"\n    m (a.py:1)\n"
+	     "Process 2: a\nPython v3.10.12\nError: Failed to suspend process\n"
+	     "Process 3: a\nThread 3 (runnning): \"MainThread\"\n    m (a.py:1)\n"
+	     "Stack dump for u 4 0.0 0.0 1 1 ? S 10:34 0:01 ray::IDLE\nProcess 4: ray::IDLE\n",
+	     &s, &errs, &st);
+	assert_string_equal(s.out,
+		"1|process 1:\"a\",|thread (1): MainThread|idle|1|m (a.py:1)|m (a.py:1)|0\n"
+		"2|process 2:\"a\"|header only|4\n"
+		"3|process 3:\"a\"|header only|7\n"
+		"4|process 4:\"ray::IDLE\"|header only|11\n");
+	assert_int_equal(st.snapshots, 4);
+	assert_int_equal(st.threads, 1);
+	assert_int_equal(errs.bad, 1);
+}
+
 static void test_strip_ansi(void **state)
 {
 	(void)state;
@@ -189,6 +219,7 @@ int main(void)
 		cmocka_unit_test(test_headerless_repeat_and_cut_off),
 		cmocka_unit_test(test_bad_lines),
 		cmocka_unit_test(test_ray_stack_py_spy_01),
+		cmocka_unit_test(test_header_only),
 		cmocka_unit_test(test_strip_ansi),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -360,6 +360,26 @@ static void test_unnamed_main_thread(void **state)
 	done(&f);
 }
 
+/* A process whose header no thread follows (the paste ends there, or py-spy failed on it)
+ * is a fragment: named, not compared. */
+static void test_header_only_fragment(void **state)
+{
+	(void)state;
+	const char text[] = "Process 7: python a.py --local_rank=0\n\nThread 7 (idle): \"MainThread\"\n    m (a.py:1)\n"
+			    "Process 8: python a.py --local_rank=1\nPython v3.12.3 (/usr/bin/python3)\n\n";
+	struct fixture f = { 0 };
+	run(&f, "p.txt", text);
+	assert_int_equal(ranks_processes(f.r), 2);
+	assert_output(f.r, write_tsv,
+		      "group\tprocesses\tpids\tranks\tfiles\tstate\tleaf\tdiverges_at\n"
+		      "1\t1\t7\t0\tp.txt\tidle\tm (a.py:1)\t\n"
+		      "fragment\t1\t8\t1\tp.txt\t\t\t\n");
+	assert_output(f.r, ranks_write_verdict,
+		      "verdict: 1 process, nothing to compare: rank 0 (pid 7) in m (a.py:1)\n"
+		      "fragment, left out: rank 1 (pid 8) (p.txt) has no MainThread in the paste\n");
+	done(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -372,6 +392,7 @@ int main(void)
 		cmocka_unit_test(test_over_time),
 		cmocka_unit_test(test_label),
 		cmocka_unit_test(test_unnamed_main_thread),
+		cmocka_unit_test(test_header_only_fragment),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
