@@ -23,6 +23,10 @@ struct dump_parser {
 	size_t base;                /* indentation of the thread line (markdown, pasting) */
 	struct proc_slot self, parent;
 	int after_dashes;           /* a subprocess section follows: same snapshot */
+	int after_stack_for;        /* `ray stack`'s "Stack dump for" began this process */
+	int self_threads;           /* threads seen since the process header */
+	const char *self_file;      /* where the process header was */
+	unsigned long self_lineno;
 	int snapshot_open;          /* threads now belong to stats.snapshots */
 	uint64_t *snap_tids;        /* hashes of the tids in the open snapshot */
 	size_t nsnap_tids, snap_tids_cap;
@@ -140,6 +144,30 @@ static void emit(dump_parser *d)
 	d->fn(d->ctx, &t);
 }
 
+/* A process whose header no thread followed: said once, so it can be named a fragment. */
+static void emit_header_only(dump_parser *d)
+{
+	if (!d->self.set || d->self_threads)
+		return;
+	d->self_threads = 1;
+	struct dump_thread t = { 0 };
+	t.header_only = 1;
+	const struct proc_slot *levels[2] = { &d->parent, &d->self };
+	for (int i = 0; i < 2; i++) {
+		if (!levels[i]->set)
+			continue;
+		t.procs[t.nprocs].pid = (struct dump_text){ levels[i]->pid, levels[i]->pid_len };
+		t.procs[t.nprocs].cmd = (struct dump_text){ levels[i]->cmd, levels[i]->cmd_len };
+		t.procs[t.nprocs].frame = (struct dump_text){ levels[i]->frame, levels[i]->frame_len };
+		t.nprocs++;
+	}
+	t.tid = t.name = t.thread_frame = (struct dump_text){ "", 0 };
+	t.snapshot = d->stats.snapshots;
+	t.file = d->self_file;
+	t.lineno = d->self_lineno;
+	d->fn(d->ctx, &t);
+}
+
 static void new_snapshot(dump_parser *d)
 {
 	d->stats.snapshots++;
@@ -189,6 +217,37 @@ static int parse_process(const char *s, size_t len, const char **pid, size_t *pi
 		end--;
 	*cmd = p;
 	*cmd_len = (size_t)(end - p);
+	return 1;
+}
+
+/* `ray stack`'s "Stack dump for USER PID %CPU %MEM VSZ RSS TTY STAT START TIME COMMAND"
+ * (a ps aux line): the PID and the COMMAND. */
+static int parse_stack_for(const char *s, size_t len, const char **pid, size_t *pid_len,
+			   const char **cmd, size_t *cmd_len)
+{
+	if (!starts(s, len, "Stack dump for "))
+		return 0;
+	const char *p = s + 15, *end = s + len, *field[11];
+	for (int f = 0; f < 11; f++) {
+		while (p < end && (*p == ' ' || *p == '\t'))
+			p++;
+		if (p == end)
+			return 0;
+		field[f] = p;
+		while (f < 10 && p < end && *p != ' ' && *p != '\t')
+			p++;
+	}
+	const char *q = field[1];
+	while (q < end && *q >= '0' && *q <= '9')
+		q++;
+	if (q == field[1] || (*q != ' ' && *q != '\t'))
+		return 0;
+	*pid = field[1];
+	*pid_len = (size_t)(q - field[1]);
+	while (end > field[10] && (end[-1] == ' ' || end[-1] == '\t'))
+		end--;
+	*cmd = field[10];
+	*cmd_len = (size_t)(end - field[10]);
 	return 1;
 }
 
@@ -288,11 +347,47 @@ static int looks_frame(const char *s, size_t len)
 static void end_file(dump_parser *d)
 {
 	emit(d);
+	emit_header_only(d);
 	d->mode = M_NONE;
 	d->snapshot_open = 0;
 	d->after_dashes = 0;
+	d->after_stack_for = 0;
 	proc_clear(&d->self);
 	proc_clear(&d->parent);
+}
+
+/* A process header: "Parent Process", `ray stack`'s "Stack dump for" or "Process". */
+static int process_line(dump_parser *d, const char *c, size_t clen, const char *file, unsigned long ln)
+{
+	const char *pid, *cmd;
+	size_t pid_len, cmd_len;
+	if (starts(c, clen, "Parent Process ") && parse_process(c + 7, clen - 7, &pid, &pid_len, &cmd, &cmd_len)) {
+		emit(d);
+		proc_set(&d->parent, pid, pid_len, cmd, cmd_len);
+		d->mode = M_NONE;
+		return 1;
+	}
+	int stack_for = parse_stack_for(c, clen, &pid, &pid_len, &cmd, &cmd_len);
+	if (stack_for || parse_process(c, clen, &pid, &pid_len, &cmd, &cmd_len)) {
+		emit(d);
+		/* py-spy's own header after `ray stack`'s line names the same process */
+		int same = !stack_for && d->after_stack_for && d->self.set && d->self.pid_len == pid_len &&
+			memcmp(d->self.pid, pid, pid_len) == 0;
+		if (!same)
+			emit_header_only(d);
+		if (!d->after_dashes && !same)
+			new_snapshot(d);
+		d->after_dashes = 0;
+		d->after_stack_for = stack_for;
+		proc_set(&d->self, pid, pid_len, cmd, cmd_len);
+		proc_clear(&d->parent);
+		d->self_threads = 0;
+		d->self_file = file;
+		d->self_lineno = ln;
+		d->mode = M_NONE;
+		return 1;
+	}
+	return 0;
 }
 
 void dump_line(dump_parser *d, struct in_line *line)
@@ -306,6 +401,9 @@ void dump_line(dump_parser *d, struct in_line *line)
 	size_t indent = 0, i = 0;
 	for (; i < len && (s[i] == ' ' || s[i] == '\t'); i++)
 		indent += s[i] == '\t' ? 4 : 1;
+	/* py-spy 0.1 indented a frame by a tab and a space */
+	if (i >= 2 && s[i - 2] == '\t' && s[i - 1] == ' ' && d->in_thread && indent == d->base + 5)
+		indent--;
 	const char *c = s + i;
 	size_t clen = len - i;
 	while (clen && (c[clen - 1] == ' ' || c[clen - 1] == '\t'))
@@ -320,6 +418,8 @@ void dump_line(dump_parser *d, struct in_line *line)
 	if (starts(c, clen, "Thread ")) {
 		emit(d);
 		if (parse_thread(d, c, clen)) {
+			d->after_stack_for = 0;
+			d->self_threads++;
 			d->base = indent;
 			d->mode = M_FRAMES;
 			d->file = file;
@@ -332,24 +432,8 @@ void dump_line(dump_parser *d, struct in_line *line)
 			     "bad thread line");
 		return;
 	}
-	const char *pid, *cmd;
-	size_t pid_len, cmd_len;
-	if (starts(c, clen, "Parent Process ") && parse_process(c + 7, clen - 7, &pid, &pid_len, &cmd, &cmd_len)) {
-		emit(d);
-		proc_set(&d->parent, pid, pid_len, cmd, cmd_len);
-		d->mode = M_NONE;
+	if (process_line(d, c, clen, file, ln))
 		return;
-	}
-	if (parse_process(c, clen, &pid, &pid_len, &cmd, &cmd_len)) {
-		emit(d);
-		if (!d->after_dashes)
-			new_snapshot(d);
-		d->after_dashes = 0;
-		proc_set(&d->self, pid, pid_len, cmd, cmd_len);
-		proc_clear(&d->parent);
-		d->mode = M_NONE;
-		return;
-	}
 	if (starts(c, clen, "Python v")) {
 		emit(d);
 		d->mode = M_NONE;

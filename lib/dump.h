@@ -34,6 +34,8 @@ struct dump_thread {
 	int cut_off;                /* the input ended (or broke off) inside this thread */
 	const char *file;           /* where the thread line was */
 	unsigned long lineno;
+	int header_only;            /* a process header with no thread after it (its dump was cut
+				     * or failed): only procs, snapshot, file and lineno are set */
 	struct dump_text label;     /* the rank label of a prefixed paste (`3: `, `[rank3]:`,
 				     * docker-compose `name  | `), set by sniff_read_dumps; len 0 when none */
 };

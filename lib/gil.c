@@ -621,6 +621,8 @@ static struct dump_proc_tally *dump_proc(gil_dumps *d, const struct dump_thread 
 
 void gil_dumps_thread(void *ctx, const struct dump_thread *t)
 {
+	if (t->header_only)
+		return;
 	gil_dumps *d = ctx;
 	const struct dump_text *pid = t->nprocs ? &t->procs[t->nprocs - 1].pid : NULL;
 	if (d->keep_pid && !(pid && pid->len == strlen(d->keep_pid) &&

@@ -366,6 +366,8 @@ struct dump_ctx { load_sink *sink; const struct load_opts *opts; int status; uin
 
 static void dump_thread_to_sink(void *ctx, const struct dump_thread *t)
 {
+	if (t->header_only)
+		return;
 	struct dump_ctx *c = ctx;
 	if (t->status == DUMP_IDLE && !c->opts->idle)
 		c->idle++;

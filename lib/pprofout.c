@@ -190,6 +190,37 @@ static int write_profile(struct pp_build *b, Perftools__Profiles__Sample **sampl
 	return rc;
 }
 
+/* Sample s of stack st[0..n): its locations root first, its thread and process frames as
+ * labels (one process label, the innermost, so pprof -tags counts each sample once). */
+static void stack_sample(struct pp_build *b, const intern *fr, const uint32_t *st, size_t n,
+			 Perftools__Profiles__Sample *s, Perftools__Profiles__Label *labels,
+			 Perftools__Profiles__Label **label_ptrs, size_t *used_labels)
+{
+	Perftools__Profiles__Label *process = NULL;
+	for (size_t k = 0; k < n; k++) {
+		int64_t key = 0;
+		uint64_t id = frame_location(b, fr, st[k], &key);
+		if (id) {
+			s->location_id[s->n_location_id++] = id;
+			continue;
+		}
+		size_t len;
+		const char *text = intern_str(fr, st[k], &len);
+		if (key == STR_PROCESS && process) {
+			process->str = str_id(b->strs, text, len);
+			continue;
+		}
+		Perftools__Profiles__Label *l = &labels[*used_labels];
+		perftools__profiles__label__init(l);
+		l->key = key;
+		l->str = str_id(b->strs, text, len);
+		s->label[s->n_label++] = l;
+		label_ptrs[(*used_labels)++] = l;
+		if (key == STR_PROCESS)
+			process = l;
+	}
+}
+
 int pprofout_write(const prof *p, rules *r, double rate, FILE *out)
 {
 	const intern *fr = prof_frames_const(p);
@@ -237,33 +268,7 @@ int pprofout_write(const prof *p, rules *r, double rate, FILE *out)
 		perftools__profiles__sample__init(s);
 		s->location_id = loc_ids + used_ids;
 		s->label = label_ptrs + used_labels;
-		Perftools__Profiles__Label *process = NULL;
-		for (size_t k = 0; k < n; k++) {
-			int64_t key = 0;
-			uint64_t id = frame_location(&b, fr, st[k], &key);
-			if (id) {
-				s->location_id[s->n_location_id++] = id;
-				continue;
-			}
-			if (key == STR_PROCESS && process) {
-				/* nested processes: the innermost is the sample's one process label, so
-				 * -tags counts each sample once */
-				size_t len;
-				const char *text = intern_str(fr, st[k], &len);
-				process->str = str_id(b.strs, text, len);
-				continue;
-			}
-			Perftools__Profiles__Label *l = &labels[used_labels];
-			perftools__profiles__label__init(l);
-			size_t len;
-			const char *text = intern_str(fr, st[k], &len);
-			l->key = key;
-			l->str = str_id(b.strs, text, len);
-			s->label[s->n_label++] = l;
-			label_ptrs[used_labels++] = l;
-			if (key == STR_PROCESS)
-				process = l;
-		}
+		stack_sample(&b, fr, st, n, s, labels, label_ptrs, &used_labels);
 		/* pprof wants the leaf first; the stack is root first. */
 		for (size_t a = 0, z = s->n_location_id; a + 1 < z; a++, z--) {
 			uint64_t t = s->location_id[a];

@@ -192,8 +192,9 @@ static int text_is(const struct dump_text *t, const char *s)
 	return t->len == strlen(s) && memcmp(t->s, s, t->len) == 0;
 }
 
-/* The thread groups are made by: --thread's, else the main thread (named so, or whose id
- * is the process id). */
+/* The thread groups are made by: --thread's, else the main thread (named so, whose id is
+ * the process id, or, unnamed as py-spy 0.1 left threads, whose outermost frame is
+ * <module>). */
 static int selected(ranks *r, const struct dump_thread *t)
 {
 	if (r->opts->thread) {
@@ -204,6 +205,9 @@ static int selected(ranks *r, const struct dump_thread *t)
 		return rc;
 	}
 	if (t->has_name && text_is(&t->name, "MainThread"))
+		return 1;
+	if (!t->has_name && t->nframes && t->frames[t->nframes - 1].len > 10 &&
+	    memcmp(t->frames[t->nframes - 1].s, "<module> (", 10) == 0)
 		return 1;
 	if (!t->nprocs)
 		return 0;
@@ -269,6 +273,8 @@ void ranks_thread(void *ctx, const struct dump_thread *t)
 {
 	ranks *r = ctx;
 	struct obs *o = obs_of(proc_of(r, t), t->snapshot);
+	if (t->header_only) /* its dump was cut after the header: a fragment */
+		return;
 	if (r->opts->all_threads) {
 		o->all = xgrow(o->all, &o->all_cap, o->nall + 1, sizeof *o->all);
 		o->all[o->nall++] = stack_of(r, t, 1);

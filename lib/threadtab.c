@@ -101,6 +101,8 @@ static struct thr *row(threadtab *s, const char *tid, size_t len)
 
 void threadtab_thread(void *ctx, const struct dump_thread *t)
 {
+	if (t->header_only)
+		return;
 	threadtab *s = ctx;
 	struct thr *r = row(s, t->tid.s, t->tid.len);
 	uint32_t id = r->tid;

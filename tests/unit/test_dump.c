@@ -21,6 +21,12 @@ static void record(void *ctx, const struct dump_thread *t)
 {
 	struct seen *s = ctx;
 	char procs[512] = "";
+	if (t->header_only) {
+		s->used += (size_t)snprintf(s->out + s->used, sizeof s->out - s->used, "%llu|%.*s|header only|%lu\n",
+			(unsigned long long)t->snapshot, (int)t->procs[t->nprocs - 1].frame.len,
+			t->procs[t->nprocs - 1].frame.s, t->lineno);
+		return;
+	}
 	for (size_t i = 0; i < t->nprocs; i++) {
 		strncat(procs, t->procs[i].frame.s, t->procs[i].frame.len);
 		strcat(procs, ",");
@@ -143,6 +149,58 @@ static void test_bad_lines(void **state)
 	assert_int_equal(errs.bad, 2);
 }
 
+static void test_ray_stack_py_spy_01(void **state)
+{
+	(void)state;
+	struct seen s = { "", 0 };
+	struct err_lines errs;
+	struct dump_stats st;
+	err_lines_init(&errs);
+	/* `ray stack` (a ps aux line per process) over py-spy 0.1 (tab-and-space frames), then
+	 * over a later py-spy whose own Process line names the same process: one snapshot each */
+	feed("Stack dump for ddrl     20768  0.1  0.1 1751908 151888 pts/0  Sl   12:48   0:01 ray_worker\n"
+	     "Thread 0x7F4AA36D9700 (active)\n\t run (threading.py:864)\n\t _bootstrap (threading.py:884)\n"
+	     "Thread 0x7F4AACDE7700 (active)\n\t main_loop (ray/worker.py:1005)\n"
+	     "\t <module> (ray/workers/default_worker.py:105)\n\n"
+	     "Stack dump for u+   56364  2.0  0.1 14248876 69280 ?      Sl   10:34   0:01 ray::IDLE\n"
+	     "Process 56364: ray::IDLE\nPython v3.8.6 (/usr/bin/python3.8)\n\n"
+	     "Thread 56364 (idle): \"MainThread\"\n    main_loop (ray/worker.py:382)\n"
+	     "Stack dump for u 1 2\n",
+	     &s, &errs, &st);
+	assert_string_equal(s.out,
+		"1|process 20768:\"ray_worker\",|thread (0x7f4aa36d9700)|active|2|run (threading.py:864)|_bootstrap (threading.py:884)|0\n"
+		"1|process 20768:\"ray_worker\",|thread (0x7f4aacde7700)|active|2|main_loop (ray/worker.py:1005)|<module> (ray/workers/default_worker.py:105)|0\n"
+		"2|process 56364:\"ray::IDLE\",|thread (56364): MainThread|idle|1|main_loop (ray/worker.py:382)|main_loop (ray/worker.py:382)|0\n");
+	assert_int_equal(st.snapshots, 2);
+	assert_int_equal(st.threads, 3);
+	assert_int_equal(errs.bad, 0);
+	assert_int_equal(errs.skipped, 3); /* two blank lines and the short ps line, not a header */
+}
+
+/* A process header no thread follows (its dump cut off, failed, or its thread line broken)
+ * is said once, with no thread; a process with threads never is. */
+static void test_header_only(void **state)
+{
+	(void)state;
+	struct seen s = { "", 0 };
+	struct err_lines errs;
+	struct dump_stats st;
+	err_lines_init(&errs);
+	feed("Process 1: a\nThread 1 (idle): \"MainThread\"\n    m (a.py:1)\n"
+	     "Process 2: a\nPython v3.10.12\nError: Failed to suspend process\n"
+	     "Process 3: a\nThread 3 (runnning): \"MainThread\"\n    m (a.py:1)\n"
+	     "Stack dump for u 4 0.0 0.0 1 1 ? S 10:34 0:01 ray::IDLE\nProcess 4: ray::IDLE\n",
+	     &s, &errs, &st);
+	assert_string_equal(s.out,
+		"1|process 1:\"a\",|thread (1): MainThread|idle|1|m (a.py:1)|m (a.py:1)|0\n"
+		"2|process 2:\"a\"|header only|4\n"
+		"3|process 3:\"a\"|header only|7\n"
+		"4|process 4:\"ray::IDLE\"|header only|11\n");
+	assert_int_equal(st.snapshots, 4);
+	assert_int_equal(st.threads, 1);
+	assert_int_equal(errs.bad, 1);
+}
+
 static void test_strip_ansi(void **state)
 {
 	(void)state;
@@ -160,6 +218,8 @@ int main(void)
 		cmocka_unit_test(test_subprocesses_and_markdown),
 		cmocka_unit_test(test_headerless_repeat_and_cut_off),
 		cmocka_unit_test(test_bad_lines),
+		cmocka_unit_test(test_ray_stack_py_spy_01),
+		cmocka_unit_test(test_header_only),
 		cmocka_unit_test(test_strip_ansi),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -87,15 +87,19 @@ static void test_samples_locations_labels(void **state)
 	prof *p = prof_new();
 	const char *a[] = { "thread (1): Main", "main (a.py:1)", "f (a.py:7)" };
 	const char *b[] = { "process 3:\"x\"", "thread (2)", "main (a.py:1)", "[cat]", "g (b.so)" };
+	/* nested processes: the innermost is the sample's one process label */
+	const char *c[] = { "process 1:\"p\"", "process 3:\"x\"", "<module> (a.py:1)" };
 	add(p, a, 3, 4);
 	add(p, b, 5, 1);
 	add(p, a, 0, 2);
+	add(p, c, 3, 5);
 	Perftools__Profiles__Profile *m = write_and_unpack(p);
 
 	static const char *const strings[] = {
 		"", "samples", "count", "thread", "process", "cpu", "nanoseconds", "category",
 		"thread (1): Main", "main", "a.py", "f",
 		"process 3:\"x\"", "thread (2)", "[cat]", "g", "b.so",
+		"process 1:\"p\"", "<module>", "python",
 	};
 	assert_int_equal(m->n_string_table, sizeof strings / sizeof strings[0]);
 	for (size_t i = 0; i < m->n_string_table; i++)
@@ -110,26 +114,32 @@ static void test_samples_locations_labels(void **state)
 	assert_int_equal(m->period_type->unit, 6);
 	assert_int_equal(m->period, 10000000);
 
-	/* Locations: main, f, [cat], g; each with the function of its own id. */
-	static const int64_t names[] = { 9, 11, 14, 15 }, files[] = { 10, 10, 0, 16 }, lines[] = { 1, 7, 0, 0 };
-	assert_int_equal(m->n_location, 4);
-	assert_int_equal(m->n_function, 4);
-	assert_int_equal(m->n_mapping, 0);
-	for (size_t i = 0; i < 4; i++) {
+	/* Locations: main, f, [cat], g, <module>; each with the function of its own id, in
+	 * the one mapping (python), with no system name for pprof to demangle. */
+	static const int64_t names[] = { 9, 11, 14, 15, 18 }, files[] = { 10, 10, 0, 16, 10 },
+			     lines[] = { 1, 7, 0, 0, 1 };
+	assert_int_equal(m->n_location, 5);
+	assert_int_equal(m->n_function, 5);
+	assert_int_equal(m->n_mapping, 1);
+	assert_int_equal(m->mapping[0]->id, 1);
+	assert_int_equal(m->mapping[0]->filename, 19);
+	assert_true(m->mapping[0]->has_functions && m->mapping[0]->has_filenames && m->mapping[0]->has_line_numbers);
+	for (size_t i = 0; i < 5; i++) {
 		const Perftools__Profiles__Location *loc = m->location[i];
 		const Perftools__Profiles__Function *fn = m->function[i];
 		assert_int_equal(loc->id, i + 1);
+		assert_int_equal(loc->mapping_id, 1);
 		assert_int_equal(loc->n_line, 1);
 		assert_int_equal(loc->line[0]->function_id, i + 1);
 		assert_int_equal(loc->line[0]->line, lines[i]);
 		assert_int_equal(fn->id, i + 1);
 		assert_int_equal(fn->name, names[i]);
-		assert_int_equal(fn->system_name, names[i]);
+		assert_int_equal(fn->system_name, 0);
 		assert_int_equal(fn->filename, files[i]);
 	}
 
 	/* Samples in stack order, leaf first, the pseudo-frames as labels. */
-	assert_int_equal(m->n_sample, 3);
+	assert_int_equal(m->n_sample, 4);
 	const Perftools__Profiles__Sample *s = m->sample[0];
 	assert_ids(s->location_id, s->n_location_id, (const uint64_t[]){ 2, 1 }, 2);
 	assert_int_equal(s->n_value, 2);
@@ -149,6 +159,11 @@ static void test_samples_locations_labels(void **state)
 	assert_int_equal(s->value[0], 2);
 	assert_int_equal(s->value[1], 20000000);
 	assert_int_equal(s->n_label, 0);
+	s = m->sample[3];
+	assert_ids(s->location_id, s->n_location_id, (const uint64_t[]){ 5 }, 1);
+	assert_int_equal(s->value[0], 5);
+	assert_int_equal(s->n_label, 1);
+	assert_label(s->label[0], 4, 12);
 
 	perftools__profiles__profile__free_unpacked(m, NULL);
 	prof_free(p);
@@ -161,8 +176,9 @@ static void test_empty_profile(void **state)
 	Perftools__Profiles__Profile *m = write_and_unpack(p);
 	assert_int_equal(m->n_sample, 0);
 	assert_int_equal(m->n_location, 0);
-	assert_int_equal(m->n_string_table, 8);
+	assert_int_equal(m->n_string_table, 9);
 	assert_string_equal(m->string_table[7], "category");
+	assert_string_equal(m->string_table[8], "python");
 	perftools__profiles__profile__free_unpacked(m, NULL);
 	prof_free(p);
 }

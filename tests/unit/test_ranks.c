@@ -330,6 +330,56 @@ static void test_label(void **state)
 	ranks_free(f.r);
 }
 
+/* `ray stack` over py-spy 0.1: no thread names, hex ids; the main thread is the one whose
+ * outermost frame is <module>, whatever its place among the threads. */
+static void test_unnamed_main_thread(void **state)
+{
+	(void)state;
+	static char text[1 << 12];
+	text[0] = '\0';
+	for (unsigned pid = 20768; pid < 20771; pid++) {
+		size_t used = strlen(text);
+		snprintf(text + used, sizeof text - used,
+			 "Stack dump for ddrl     %u  0.1  0.1 1751908 151888 pts/0  Sl   12:48   0:01 ray_worker\n"
+			 "Thread 0x7F4AA36D%04X (active)\n\t run (threading.py:864)\n\t _bootstrap (threading.py:884)\n"
+			 "Thread 0x7F4AACDE%04X (active)\n\t %s\n\t main_loop (ray/worker.py:1005)\n"
+			 "\t <module> (ray/workers/default_worker.py:105)\n\n", pid, pid, pid,
+			 pid == 20769 ? "get_object (ray/worker.py:470)" : "_get_next_task_from_local_scheduler (ray/worker.py:988)");
+	}
+	struct fixture f = { 0 };
+	run(&f, "stack.txt", text);
+	assert_int_equal(ranks_processes(f.r), 3);
+	assert_output(f.r, write_tsv,
+		      "group\tprocesses\tpids\tranks\tfiles\tstate\tleaf\tdiverges_at\n"
+		      "1\t2\t20768,20770\t\tstack.txt\tactive\t_get_next_task_from_local_scheduler (ray/worker.py:988)\t\n"
+		      "2\t1\t20769\t\tstack.txt\tactive\tget_object (ray/worker.py:470)\t"
+		      "main_loop (ray/worker.py:1005) -> get_object (ray/worker.py:470)\n");
+	assert_output(f.r, ranks_write_verdict,
+		      "verdict: 1 of 3 processes differs: pid 20769 in get_object (ray/worker.py:470) under main_loop; "
+		      "2 wait in _get_next_task_from_local_scheduler (ray/worker.py:988)\n");
+	done(&f);
+}
+
+/* A process whose header no thread follows (the paste ends there, or py-spy failed on it)
+ * is a fragment: named, not compared. */
+static void test_header_only_fragment(void **state)
+{
+	(void)state;
+	const char text[] = "Process 7: python a.py --local_rank=0\n\nThread 7 (idle): \"MainThread\"\n    m (a.py:1)\n"
+			    "Process 8: python a.py --local_rank=1\nPython v3.12.3 (/usr/bin/python3)\n\n";
+	struct fixture f = { 0 };
+	run(&f, "p.txt", text);
+	assert_int_equal(ranks_processes(f.r), 2);
+	assert_output(f.r, write_tsv,
+		      "group\tprocesses\tpids\tranks\tfiles\tstate\tleaf\tdiverges_at\n"
+		      "1\t1\t7\t0\tp.txt\tidle\tm (a.py:1)\t\n"
+		      "fragment\t1\t8\t1\tp.txt\t\t\t\n");
+	assert_output(f.r, ranks_write_verdict,
+		      "verdict: 1 process, nothing to compare: rank 0 (pid 7) in m (a.py:1)\n"
+		      "fragment, left out: rank 1 (pid 8) (p.txt) has no MainThread in the paste\n");
+	done(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -341,6 +391,8 @@ int main(void)
 		cmocka_unit_test(test_fragment_and_threads),
 		cmocka_unit_test(test_over_time),
 		cmocka_unit_test(test_label),
+		cmocka_unit_test(test_unnamed_main_thread),
+		cmocka_unit_test(test_header_only_fragment),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
