@@ -36,7 +36,7 @@ static const struct cli_spec spec = {
 	"distinct stack. Reads py-spy raw (folded), `py-spy dump` text and `py-spy dump --json`\n"
 	"(each thread of each snapshot is one sample), py-spy's speedscope and chrometrace JSON,\n"
 	"flame graph SVGs and austin samples, told apart by content. FILEs may be\n"
-	"zstd-compressed; none or - reads standard input.",
+	"zstd- or gzip-compressed; none or - reads standard input.",
 	options,
 	"Exit status: 0 ok, 1 unreadable input, no line parsed, or bad lines with --strict,\n"
 	"2 usage error.\n",

@@ -26,7 +26,7 @@ typedef size_t chunk_work_fn(void *worker, struct in_block *block, struct chunk_
  * lines of the file before the chunk (add it to the chunk's line numbers). */
 typedef void chunk_emit_fn(void *ctx, const struct chunk_buf *out, unsigned long lines_before);
 
-/* A regular file of at least min_bytes that is not zstd: worth reading in chunks. */
+/* A regular file of at least min_bytes that is not compressed: worth reading in chunks. */
 int chunk_splittable(const char *path, unsigned long long min_bytes);
 /* Read path in chunks of chunk_bytes on nworkers threads, workers[k] being thread k's state;
  * each chunk but the first after a lead-in of the lines that start in the lead_bytes before

@@ -202,7 +202,7 @@ static int splittable(const char *path, enum load_format from, unsigned long lon
 		*size = (unsigned long long)st.st_size;
 		head = xmalloc(SNIFF_BYTES);
 		ssize_t n = pread(fd, head, SNIFF_BYTES, 0);
-		ok = n >= 0 && !(n >= 4 && memcmp(head, "\x28\xb5\x2f\xfd", 4) == 0);
+		ok = n >= 0 && in_compression(head, (size_t)n) == IN_PLAIN;
 		for (ssize_t at = 0; ok && from == LOAD_AUTO && at < n;) {
 			char *nl = memchr(head + at, '\n', (size_t)(n - at));
 			if (!nl)
