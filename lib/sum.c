@@ -167,6 +167,20 @@ static void set_source(agg *a, const struct load_opts *opts, const char *path)
 	agg_set_source(a, base, strlen(base));
 }
 
+int sum_head_is_folded(const char *head, size_t len)
+{
+	for (size_t at = 0; at < len;) {
+		const char *nl = memchr(head + at, '\n', len - at);
+		if (!nl)
+			return 0;  /* the first line that tells is not whole in the head */
+		enum load_format f = sniff_line(head + at, (size_t)(nl - head - at));
+		if (f != LOAD_AUTO)
+			return f == LOAD_RAW;
+		at = (size_t)(nl - head) + 1;
+	}
+	return 0;
+}
+
 static int wants_source(const struct agg_spec *spec)
 {
 	return spec->keys[0] == KEY_SOURCE || (spec->nkeys == 2 && spec->keys[1] == KEY_SOURCE);
@@ -187,7 +201,9 @@ static void *work(void *arg)
 	return NULL;
 }
 
-/* Plain folded stacks? A regular file, not zstd, whose first lines prove no other format. */
+/* Plain folded stacks? A regular uncompressed file whose first lines prove folded stacks:
+ * only a line-oriented format may be cut at any newline. A file whose first 64 KB hold no
+ * whole line that proves it (a one-line JSON document, noise) is read on one thread. */
 static int splittable(const char *path, enum load_format from, unsigned long long *size)
 {
 	if (strcmp(path, "-") == 0 || (from != LOAD_AUTO && from != LOAD_RAW))
@@ -203,17 +219,8 @@ static int splittable(const char *path, enum load_format from, unsigned long lon
 		head = xmalloc(SNIFF_BYTES);
 		ssize_t n = pread(fd, head, SNIFF_BYTES, 0);
 		ok = n >= 0 && in_compression(head, (size_t)n) == IN_PLAIN;
-		for (ssize_t at = 0; ok && from == LOAD_AUTO && at < n;) {
-			char *nl = memchr(head + at, '\n', (size_t)(n - at));
-			if (!nl)
-				break;
-			enum load_format f = sniff_line(head + at, (size_t)(nl - head - at));
-			if (f != LOAD_AUTO) {
-				ok = f == LOAD_RAW;
-				break;
-			}
-			at = nl - head + 1;
-		}
+		if (ok && from == LOAD_AUTO)
+			ok = sum_head_is_folded(head, (size_t)n);
 	}
 	free(head);
 	close(fd);
