@@ -75,10 +75,14 @@ int main(int argc, char **argv)
 	if (load_report_empty(&st, "the input"))
 		status = EXIT_DATA;
 	prof_sort(p);
+	if (st.rate < 0 && to != TO_FOLDED)
+		err_warn("the inputs record different sampling rates: time is at %g samples/s%s",
+			 load_rate(&opts), opts.rate > 0 ? " (--rate)" : "; --rate sets it");
+	/* Time as recorded: the inputs' own rate, else --rate; speedscope without one has none. */
 	if (to == TO_SPEEDSCOPE)
-		speedout_write(p, stdout);
+		speedout_write(p, st.rate > 0 ? st.rate : st.rate < 0 || opts.rate > 0 ? load_rate(&opts) : 0, stdout);
 	else if (to == TO_PPROF)
-		pprofout_write(p, r, load_rate(&opts), stdout);
+		pprofout_write(p, r, load_rate_recorded(&st, &opts), stdout);
 	else
 		prof_write_folded(p, stdout);
 	err_close_stdout();

@@ -3,6 +3,7 @@
 #include "xalloc.h"
 
 #include <jansson.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,6 +51,21 @@ void doc_free(struct doc_buf *d)
 {
 	free(d->text);
 	memset(d, 0, sizeof *d);
+}
+
+double doc_rate_join(double a, double b)
+{
+	if (a == 0 || b < 0)
+		return b;
+	if (b == 0 || a < 0)
+		return a;
+	return fabs(a - b) <= 1e-9 * (a > b ? a : b) ? a : -1;
+}
+
+void doc_note_rate(struct doc_stats *stats, double rate)
+{
+	if (rate > 0 && isfinite(rate))
+		stats->rate = doc_rate_join(stats->rate, rate);
 }
 
 void doc_stack_clear(struct doc_stack *st) { st->used = st->n = 0; }

@@ -31,7 +31,14 @@ struct doc_stats {
 	uint64_t stacks;        /* stacks given to the callback */
 	unsigned long bad;      /* errors reported (bad document, bad element) */
 	uint64_t lost;          /* SVG: samples in frames too narrow to draw */
+	double rate;            /* samples per second the documents record: 0 none said, -1
+				 * two said different rates (doc_note_rate) */
 };
+
+/* A document says it was sampled at rate per second (> 0): noted in stats->rate. */
+void doc_note_rate(struct doc_stats *stats, double rate);
+/* Two notes of a rate (as doc_stats.rate) made one: equal ones (to 1e-9), else -1. */
+double doc_rate_join(double a, double b);
 
 /* The lines of one document, joined by "\n", with where they began. */
 struct doc_buf {

@@ -697,6 +697,28 @@ static int parse_stack(speedscan *sc, const struct dist *d, size_t *n)
 	return 0;
 }
 
+int speedscan_weight(speedscan *sc, size_t i, double *weight)
+{
+	struct pscan *ps = &sc->profs[i];
+	if (!ps->pub.weights || ps->nids == 0)
+		return 0;
+	sc->p = ps->pub.weights + 1;
+	double first = 0;
+	for (size_t k = 0; k < ps->nids; k++) {
+		int is_int;
+		long iv;
+		double w;
+		if ((k && eat(sc, ',') != 0) || number(sc, &is_int, &iv, &w) != 0)
+			return 0;
+		if (k == 0)
+			first = w;
+		else if (w != first)
+			return 0;
+	}
+	*weight = first;
+	return 1;
+}
+
 int speedscan_stacks(speedscan *sc, size_t i, int weighted, double scale, speedscan_stack_fn *fn,
 		     void *ctx)
 {

@@ -41,6 +41,10 @@ const struct speedscan_profile *speedscan_profile(const speedscan *sc, size_t i)
  * first, and its count. */
 typedef void speedscan_stack_fn(void *ctx, const uint32_t *idx, size_t n, uint64_t count);
 
+/* 1 with the weight in *weight when profile i has one weight per sample, all the same (as
+ * py-spy writes 1/rate seconds); 0 when it has none, they differ or one is not a number. */
+int speedscan_weight(speedscan *sc, size_t i, double *weight);
+
 /* Count profile i's samples (a "sampled" profile with a samples array): each sample
  * counts 1 when weighted is 0 or there is no weights array, else llround of its weight
  * times scale plus the fraction carried from the samples before it (as sift's tree

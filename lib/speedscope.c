@@ -25,6 +25,7 @@ struct ss {
 	json_t **idx;           /* one stack's frame indices */
 	size_t idx_cap;
 	double rate;
+	const char *exporter;   /* the document's, or NULL */
 	struct doc_time t;      /* of the stack emit gives next */
 	speedscan *scan;        /* the scanned document, when speedscan took it */
 	const struct doc_frame *texts;  /* its frames as written, by index */
@@ -48,6 +49,45 @@ static double unit_seconds(const char *unit)
 		if (strcmp(unit, units[i].name) == 0)
 			return units[i].s;
 	return 0;
+}
+
+/* The rate sift-fold --to speedscope wrote in its exporter ("sift, 200 samples/s"), 0 when
+ * it wrote none (its weights are then counts). */
+static double sift_rate(const char *exporter)
+{
+	const char *at = exporter ? strstr(exporter, ", ") : NULL;
+	if (!at)
+		return 0;
+	char *end;
+	double rate = strtod(at + 2, &end);
+	return rate > 0 && isfinite(rate) && strcmp(end, " samples/s") == 0 ? rate : 0;
+}
+
+/* Which exporter wrote the document: py-spy (a sample counts 1, its weight is 1/rate
+ * seconds), sift (distinct stacks, weights are counts or seconds at its rate), other. */
+enum maker { MAKER_OTHER, MAKER_PYSPY, MAKER_SIFT };
+
+static enum maker maker_of(const char *exporter)
+{
+	if (exporter && strncmp(exporter, "py-spy", 6) == 0)
+		return MAKER_PYSPY;
+	if (exporter && strncmp(exporter, "sift", 4) == 0)
+		return MAKER_SIFT;
+	return MAKER_OTHER;
+}
+
+int speedscope_is_sift(const char *text, size_t len)
+{
+	static const char key[] = "\"exporter\":\"sift";  /* speedout writes compact JSON */
+	return memmem(text, len, key, sizeof key - 1) != NULL;
+}
+
+/* sift's own output holds one weight per distinct stack: no sample has a time. */
+static void no_time(const struct doc_buf *doc)
+{
+	err_exit(EXIT_USAGE, "--from/--to and --by window need samples in time order; %s is sift-fold's "
+		 "speedscope output (one weight per distinct stack), which has none: give the recording",
+		 doc->file);
 }
 
 /* 1 for a process pseudo-frame, 2 for a thread pseudo-frame, else 0. */
@@ -140,12 +180,29 @@ static void emit(struct ss *s, uint64_t count)
 	s->fn(s->ctx, s->doc->file, s->doc->lineno, doc_stack_frames(&s->st), s->st.n, count);
 }
 
-static void sampled(struct ss *s, json_t *prof, const char *name, int pyspy, double secs)
+/* The one weight every sample of a weights array has, or 0 when they differ. */
+static double constant_weight(json_t *weights)
 {
-	double scale = secs > 0 ? secs * s->rate : 1, clock = 0;
-	name_frames(s, name);
+	size_t n = json_array_size(weights);
+	double w = n ? json_number_value(json_array_get(weights, 0)) : 0;
+	for (size_t i = 1; i < n && w > 0; i++)
+		if (json_number_value(json_array_get(weights, i)) != w)
+			return 0;
+	return w;
+}
+
+/* py-spy's samples count 1 each; their weights (1/rate seconds) give their times and the
+ * rate. Other exporters' weights count, times rate when their unit is time. */
+static void sampled(struct ss *s, json_t *prof, const char *name, enum maker maker, double secs)
+{
 	json_t *samples = json_object_get(prof, "samples");
 	json_t *weights = json_object_get(prof, "weights");
+	int pyspy = maker == MAKER_PYSPY, timed = secs > 0 && json_is_array(weights);
+	double rate = maker == MAKER_SIFT && sift_rate(s->exporter) > 0 ? sift_rate(s->exporter) : s->rate;
+	double scale = secs > 0 ? secs * rate : 1, clock = 0;
+	double recorded = pyspy && timed && constant_weight(weights) > 0 ? 1 / (constant_weight(weights) * secs) : 0;
+	doc_note_rate(s->stats, recorded);
+	name_frames(s, name);
 	if (!json_is_array(samples)) {
 		bad(s, "speedscope profile \"%s\" has no samples array", name ? name : "");
 		return;
@@ -156,7 +213,10 @@ static void sampled(struct ss *s, json_t *prof, const char *name, int pyspy, dou
 	for (size_t i = 0; i < n; i++) {
 		json_t *stack = json_array_get(samples, i);
 		uint64_t count = 1;
-		s->t = (struct doc_time){ (double)i / s->rate, 0 };
+		/* at i/rate exactly when the rate is even, so windows cut where --rate's would */
+		s->t = (struct doc_time){ recorded > 0 ? (double)i / recorded : pyspy && timed ? clock : (double)i / s->rate, 0 };
+		if (pyspy && timed)
+			clock += json_number_value(json_array_get(weights, i)) * secs;
 		if (!pyspy && json_is_array(weights)) {
 			json_t *w = json_array_get(weights, i);
 			double v = json_number_value(w) * scale + carry;
@@ -268,9 +328,11 @@ static int scan_read(struct ss *s, const struct doc_buf *doc, double rate)
 {
 	if (doc->over || !(s->scan = speedscan_new(doc->text, doc->len)))
 		return -1;
-	const char *exporter = speedscan_exporter(s->scan);
-	int pyspy = exporter && strncmp(exporter, "py-spy", 6) == 0;
-	int ours = exporter && strncmp(exporter, "sift", 4) == 0;
+	enum maker maker = maker_of(speedscan_exporter(s->scan));
+	if (maker == MAKER_SIFT && sift_rate(speedscan_exporter(s->scan)) > 0) {
+		rate = sift_rate(speedscan_exporter(s->scan));
+		doc_note_rate(s->stats, rate);
+	}
 	size_t n = speedscan_profile_count(s->scan), nf = speedscan_frame_count(s->scan);
 	const struct speedscan_frame *fr = speedscan_frames(s->scan);
 	for (int pass = 0; pass < 2; pass++) {
@@ -282,14 +344,16 @@ static int scan_read(struct ss *s, const struct doc_buf *doc, double rate)
 		}
 		for (size_t i = 0; i < n; i++) {
 			const struct speedscan_profile *p = speedscan_profile(s->scan, i);
-			double secs = unit_seconds(p->unit), scale = secs > 0 ? secs * rate : 1;
-			if (ours && p->name && strcmp(p->name, SPEEDSCOPE_ALL_THREADS) == 0)
+			double secs = unit_seconds(p->unit), scale = secs > 0 ? secs * rate : 1, w;
+			if (maker == MAKER_SIFT && p->name && strcmp(p->name, SPEEDSCOPE_ALL_THREADS) == 0)
 				continue;
 			if (pass == 1) {
+				if (maker == MAKER_PYSPY && secs > 0 && speedscan_weight(s->scan, i, &w) == 1 && w > 0)
+					doc_note_rate(s->stats, 1 / (w * secs));
 				name_frames(s, p->name);
-				speedscan_stacks(s->scan, i, !pyspy, scale, scan_stack, s);
+				speedscan_stacks(s->scan, i, maker != MAKER_PYSPY, scale, scan_stack, s);
 			} else if (!p->type || strcmp(p->type, "sampled") != 0 ||
-				   speedscan_stacks(s->scan, i, !pyspy, scale, NULL, NULL) != 0) {
+				   speedscan_stacks(s->scan, i, maker != MAKER_PYSPY, scale, NULL, NULL) != 0) {
 				speedscan_free(s->scan);
 				s->scan = NULL;
 				return -1;
@@ -321,18 +385,21 @@ void speedscope_read(const struct doc_buf *doc, double rate, struct err_lines *e
 		return;
 	}
 	s.nframes = json_array_size(s.frames);
-	const char *exporter = json_string_value(json_object_get(root, "exporter"));
-	int pyspy = exporter && strncmp(exporter, "py-spy", 6) == 0;
-	int ours = exporter && strncmp(exporter, "sift", 4) == 0;
+	s.exporter = json_string_value(json_object_get(root, "exporter"));
+	enum maker maker = maker_of(s.exporter);
+	if (maker == MAKER_SIFT && when)
+		no_time(doc);
+	if (maker == MAKER_SIFT)
+		doc_note_rate(stats, sift_rate(s.exporter));
 	for (size_t i = 0; i < json_array_size(profiles); i++) {
 		json_t *prof = json_array_get(profiles, i);
 		const char *type = json_string_value(json_object_get(prof, "type"));
 		const char *name = json_string_value(json_object_get(prof, "name"));
 		double secs = unit_seconds(json_string_value(json_object_get(prof, "unit")));
-		if (ours && name && strcmp(name, SPEEDSCOPE_ALL_THREADS) == 0)
+		if (maker == MAKER_SIFT && name && strcmp(name, SPEEDSCOPE_ALL_THREADS) == 0)
 			continue;
 		if (type && strcmp(type, "sampled") == 0)
-			sampled(&s, prof, name, pyspy, secs);
+			sampled(&s, prof, name, maker, secs);
 		else if (type && strcmp(type, "evented") == 0)
 			evented(&s, prof, name, secs);
 		else

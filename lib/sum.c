@@ -5,6 +5,7 @@
 #include "input.h"
 #include "rules.h"
 #include "sniff.h"
+#include "speedscope.h"
 #include "xalloc.h"
 
 #include <errno.h>
@@ -474,9 +475,12 @@ int sum_file_has_time(const char *path, enum load_format forced)
 	struct in_line line;
 	enum load_format format = LOAD_AUTO;
 	int got = sniff_next(s, &line, &format);
+	/* sift-fold's speedscope output sums distinct stacks: it has no time */
+	int timed = got > 0 && (format == LOAD_CHROME ||
+				(format == LOAD_SPEEDSCOPE && !speedscope_is_sift(line.text, line.len)));
 	sniff_free(s);
 	in_close(in);
-	return got > 0 && (format == LOAD_SPEEDSCOPE || format == LOAD_CHROME);
+	return timed;
 }
 
 /* One file's stacks, each into the sum of its window of time. */
