@@ -49,7 +49,9 @@ struct doc_buf {
 	int over;               /* passed DOC_MAX_BYTES: the rest was dropped */
 };
 
-/* Add a line (a line from a new file must first be ended with doc_reset). */
+/* Add a line (a line from a new file must first be ended with doc_reset). A first line of
+ * 1 MB or more is taken from its reader (in_take_line) rather than copied: it is then no
+ * longer in line->text. */
 void doc_add_line(struct doc_buf *doc, const struct in_line *line);
 /* The file line that holds byte pos of the document (the last line for pos at its end). */
 unsigned long doc_line_of(const struct doc_buf *doc, size_t pos);

@@ -406,7 +406,30 @@ static int take_line(in_reader *r, struct in_line *line, size_t len, int untermi
 	line->unterminated = unterminated;
 	line->file = r->file;
 	line->lineno = r->lineno;
+	line->reader = r;
 	return 1;
+}
+
+char *in_take_line(in_reader *r, const struct in_line *line, size_t *cap)
+{
+	if (!r || r->ranged || line->reader != r || line->text < r->buf ||
+	    line->text + line->len > r->buf + r->start)
+		return NULL;  /* not a line of the current buffer, before what is pending */
+	size_t pending = r->end - r->start, fresh = pending > LINE_START ? pending : LINE_START;
+	char *next = xmalloc(fresh + 1);
+	memcpy(next, r->buf + r->start, pending);
+	char *taken = r->buf;
+	size_t taken_cap = r->cap + 1;
+	r->buf = next;
+	r->cap = fresh;
+	r->start = 0;
+	r->end = pending;
+	memmove(taken, line->text, line->len);
+	if (taken_cap < line->len + 2)
+		taken = xrealloc(taken, (taken_cap = line->len + 2));
+	taken[line->len] = '\0';
+	*cap = taken_cap;
+	return taken;
 }
 
 static void count_block(in_reader *r)

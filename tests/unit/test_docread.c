@@ -39,7 +39,7 @@ static void test_lines_gathered(void **state)
 {
 	(void)state;
 	struct doc_buf d = { 0 };
-	struct in_line a = { "{\"a\":", 5, "f", 3, 0 }, b = { "1}", 2, "f", 4, 0 };
+	struct in_line a = { "{\"a\":", 5, "f", 3, 0, NULL }, b = { "1}", 2, "f", 4, 0, NULL };
 	doc_add_line(&d, &a);
 	doc_add_line(&d, &b);
 	assert_string_equal(d.text, "{\"a\":\n1}\n");

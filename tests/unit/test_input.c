@@ -228,6 +228,48 @@ static void test_gzip_long_lines_and_members(void **state)
 	free(data);
 }
 
+static void test_take_line(void **state)
+{
+	(void)state;
+	/* A long line taken whole, then the reader goes on: the line after, then the next
+	 * file's unterminated last line, taken too. */
+	size_t big = 2u << 20;
+	char *data = malloc(big + 16);
+	assert_non_null(data);
+	memset(data, 'j', big);
+	memcpy(data + big, "\nnext 2\nlast", 12);
+	char *paths[] = { (char *)tmp_file(0, "take1", data, big + 12), (char *)tmp_file(1, "take2", "a\nb", 3) };
+	in_reader *r = in_open(paths, 2);
+	struct in_line line;
+	size_t cap;
+	assert_int_equal(in_next(r, &line), 1);
+	assert_int_equal(line.len, big);
+	char *taken = in_take_line(r, &line, &cap);
+	assert_non_null(taken);
+	assert_true(cap >= big + 2);
+	assert_int_equal(taken[0], 'j');
+	assert_int_equal(taken[big - 1], 'j');
+	assert_int_equal(taken[big], '\0');
+	expect_line(r, "next 2", 6, 2, 0);
+	expect_line(r, "last", 4, 3, 1);
+	expect_line(r, "a", 1, 1, 0);
+	assert_int_equal(in_next(r, &line), 1);
+	char *b = in_take_line(r, &line, &cap);
+	assert_non_null(b);
+	assert_string_equal(b, "b");
+	assert_true(cap >= 3);
+	/* A copy is not the reader's: the caller copies it. */
+	struct in_line copy = { "x", 1, "f", 1, 0, r };
+	assert_null(in_take_line(r, &copy, &cap));
+	copy.reader = NULL;
+	assert_null(in_take_line(NULL, &copy, &cap));
+	expect_end(r);
+	in_close(r);
+	free(b);
+	free(taken);
+	free(data);
+}
+
 static void test_gzip_members_fixture(void **state)
 {
 	(void)state;
@@ -634,6 +676,7 @@ int main(void)
 		cmocka_unit_test(test_zstd_truncated_and_corrupt),
 		cmocka_unit_test(test_gzip_long_lines_and_members),
 		cmocka_unit_test(test_gzip_members_fixture),
+		cmocka_unit_test(test_take_line),
 		cmocka_unit_test(test_compression_by_magic),
 		cmocka_unit_test(test_gzip_truncated_corrupt_trailing),
 		cmocka_unit_test(test_missing_dir_empty),
