@@ -31,6 +31,11 @@ struct ss {
 	const struct doc_frame *texts;  /* its frames as written, by index */
 	struct doc_frame *out;  /* one stack's frames */
 	size_t out_cap;
+	struct {                /* the profile whose samples scan_sample times */
+		int pyspy, weighted, timed;  /* py-spy's (count 1 each); weights; in a unit of time */
+		double secs, scale, recorded, clock, carry;
+		size_t k;           /* the sample's index */
+	} tp;
 };
 
 static void bad(struct ss *s, const char *fmt, const char *what)
@@ -220,11 +225,11 @@ static void sampled(struct ss *s, json_t *prof, const char *name, enum maker mak
 		if (!pyspy && json_is_array(weights)) {
 			json_t *w = json_array_get(weights, i);
 			double v = json_number_value(w) * scale + carry;
-			if (!json_is_number(w) || !(v >= 0) || v > 1.8e19) {
+			if (!json_is_number(w) || !(json_number_value(w) >= 0) || v > 1.8e19) {
 				bad_samples++;
 				continue;
 			}
-			count = (uint64_t)llround(v);
+			count = v > 0 ? (uint64_t)llround(v) : 0;  /* a 0 after a rounded-up one */
 			carry = v - (double)count;
 			if (secs > 0) {  /* the weight is the time the sample stands for */
 				s->t = (struct doc_time){ clock, json_number_value(w) * secs };
@@ -320,6 +325,48 @@ static void scan_stack(void *ctx, const uint32_t *idx, size_t depth, uint64_t co
 	s->fn(s->ctx, s->doc->file, s->doc->lineno, s->out, n, count);
 }
 
+/* One sample of a timed profile, counted and timed as sampled() does from the tree. */
+static void scan_sample(void *ctx, const uint32_t *idx, size_t depth, double w)
+{
+	struct ss *s = ctx;
+	uint64_t count = 1;
+	size_t k = s->tp.k++;
+	s->t = (struct doc_time){ s->tp.recorded > 0 ? (double)k / s->tp.recorded :
+				  s->tp.pyspy && s->tp.timed ? s->tp.clock : (double)k / s->rate, 0 };
+	if (s->tp.pyspy && s->tp.timed)
+		s->tp.clock += w * s->tp.secs;
+	if (!s->tp.pyspy && s->tp.weighted) {
+		double v = w * s->tp.scale + s->tp.carry;
+		count = v > 0 ? (uint64_t)llround(v) : 0;  /* speedscan_stacks checked w already */
+		s->tp.carry = v - (double)count;
+		if (s->tp.secs > 0) {
+			s->t = (struct doc_time){ s->tp.clock, w * s->tp.secs };
+			s->tp.clock += s->t.len;
+		}
+	}
+	if (count == 0)
+		return;
+	s->when(s->ctx, &s->t);
+	scan_stack(s, idx, depth, count);
+}
+
+/* A profile's samples one by one, each with its time. */
+static void scan_timed(struct ss *s, const struct speedscan_profile *p, size_t i, enum maker maker,
+		       double secs, double scale)
+{
+	double w;
+	s->tp.pyspy = maker == MAKER_PYSPY;
+	s->tp.weighted = p->weights != 0;
+	s->tp.timed = secs > 0 && p->weights;
+	s->tp.secs = secs;
+	s->tp.scale = scale;
+	s->tp.recorded = s->tp.pyspy && s->tp.timed && speedscan_weight(s->scan, i, &w) == 1 && w > 0 ?
+			 1 / (w * secs) : 0;
+	s->tp.clock = s->tp.carry = 0;
+	s->tp.k = 0;
+	speedscan_samples(s->scan, i, scan_sample, s);
+}
+
 /* Sampled profiles without a tree: speedscan counts each distinct sample text once (a
  * py-spy recording of hundreds of MB repeats a few thousand stacks). Every profile is
  * checked before any stack is given, so on anything it does not take (-1) the tree
@@ -329,6 +376,8 @@ static int scan_read(struct ss *s, const struct doc_buf *doc, double rate)
 	if (doc->over || !(s->scan = speedscan_new(doc->text, doc->len)))
 		return -1;
 	enum maker maker = maker_of(speedscan_exporter(s->scan));
+	if (maker == MAKER_SIFT && s->when)
+		no_time(doc);
 	if (maker == MAKER_SIFT && sift_rate(speedscan_exporter(s->scan)) > 0) {
 		rate = sift_rate(speedscan_exporter(s->scan));
 		doc_note_rate(s->stats, rate);
@@ -351,9 +400,13 @@ static int scan_read(struct ss *s, const struct doc_buf *doc, double rate)
 				if (maker == MAKER_PYSPY && secs > 0 && speedscan_weight(s->scan, i, &w) == 1 && w > 0)
 					doc_note_rate(s->stats, 1 / (w * secs));
 				name_frames(s, p->name);
-				speedscan_stacks(s->scan, i, maker != MAKER_PYSPY, scale, scan_stack, s);
+				if (s->when)
+					scan_timed(s, p, i, maker, secs, scale);
+				else
+					speedscan_stacks(s->scan, i, maker != MAKER_PYSPY, scale, scan_stack, s);
 			} else if (!p->type || strcmp(p->type, "sampled") != 0 ||
-				   speedscan_stacks(s->scan, i, maker != MAKER_PYSPY, scale, NULL, NULL) != 0) {
+				   speedscan_stacks(s->scan, i, maker != MAKER_PYSPY, scale, NULL, NULL) != 0 ||
+				   (s->when && speedscan_samples(s->scan, i, NULL, NULL) != 0)) {
 				speedscan_free(s->scan);
 				s->scan = NULL;
 				return -1;
@@ -372,7 +425,7 @@ void speedscope_read(const struct doc_buf *doc, double rate, struct err_lines *e
 {
 	struct ss s = { .doc = doc, .errs = errs, .fn = fn, .when = when, .ctx = ctx, .stats = stats,
 			.rate = rate };
-	if (!when && scan_read(&s, doc, rate) == 0) /* the scanner keeps no sample's time */
+	if (scan_read(&s, doc, rate) == 0)
 		return;
 	json_t *root = doc_load_json(doc, "speedscope", errs, stats);
 	if (!root)

@@ -128,6 +128,41 @@ static void test_pyspy_time(void **state)
 	}
 }
 
+/* Timed through the scanner (memory by distinct stacks) and through the tree (a key given
+ * twice sends a document there): the same stacks, counts and times. */
+static void test_timed_scan_same_as_tree(void **state)
+{
+	(void)state;
+	static const char *const profiles[] = {
+		"\"unit\":\"seconds\",\"samples\":[[0,1],[0],[0,1],[1]],\"weights\":[0.005,0.005,0.005,0.005]",
+		"\"unit\":\"seconds\",\"samples\":[[0,1],[0],[0,1]],\"weights\":[0.01,0.02,0.005]",
+		"\"unit\":\"none\",\"samples\":[[0,1],[0],[1]],\"weights\":[1,1,1]",
+		"\"unit\":\"milliseconds\",\"samples\":[[0,1],[0],[1]],\"weights\":[7,0,13]",
+		"\"unit\":\"none\",\"samples\":[[0,1],[0]]",
+	};
+	static const char *const exporters[] = { "py-spy@0.4.0", "other" };
+	for (size_t e = 0; e < 2; e++) {
+		for (size_t i = 0; i < sizeof profiles / sizeof profiles[0]; i++) {
+			char out[2][8300];
+			for (int twice = 0; twice < 2; twice++) {
+				char doc[2048];
+				snprintf(doc, sizeof doc, "{\"profiles\":[{\"type\":\"sampled\",%s\"name\":\"Thread 7 \\\"M\\\"\",%s}],"
+					 "\"shared\":{\"frames\":[{\"name\":\"a\",\"file\":\"a.py\",\"line\":1},{\"name\":\"b\"}]},"
+					 "\"exporter\":\"%s\"}", twice ? "\"type\":\"sampled\"," : "", profiles[i], exporters[e]);
+				struct stacks_out o = { "", 0 };
+				struct doc_stats st = { 0 };
+				struct err_lines errs;
+				err_lines_init(&errs);
+				struct doc_buf d = stacks_doc(doc);
+				speedscope_read(&d, 100, &errs, stacks_take, stacks_time, &o, &st);
+				assert_int_equal(st.bad, 0);
+				snprintf(out[twice], sizeof out[twice], "%s rate %g", o.text, st.rate);
+			}
+			assert_string_equal(out[0], out[1]);
+		}
+	}
+}
+
 static void read_sift_timed(void *arg)
 {
 	struct stacks_out o = { "", 0 };
@@ -188,6 +223,7 @@ int main(void)
 		cmocka_unit_test(test_times),
 		cmocka_unit_test(test_pyspy_time),
 		cmocka_unit_test(test_sift_has_no_time),
+		cmocka_unit_test(test_timed_scan_same_as_tree),
 		cmocka_unit_test(test_bad),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
