@@ -18,7 +18,7 @@
 
 enum {
 	OPT_BY = 'b', OPT_N = 'n', OPT_FORMAT = 'f', OPT_BEFORE = 0x2000, OPT_AFTER, OPT_PER_WORK,
-	OPT_FOLDED, OPT_FAIL, OPT_FAIL_ANY, OPT_TOTAL, OPT_EXACT, OPT_SORT, OPT_MIN_SHARE, OPT_PAIR,
+	OPT_FOLDED, OPT_FAIL, OPT_FAIL_ANY, OPT_TOTAL, OPT_EXACT, OPT_SORT, OPT_MIN_SHARE, OPT_PAIR, OPT_WIDE,
 };
 static const char *const sort_names[] = { "significance", "delta", NULL };
 enum pair_mode { PAIR_AUTO, PAIR_ORDER, PAIR_NONE };
@@ -46,6 +46,7 @@ static const struct cli_option options[] = {
 	{ "pair", OPT_PAIR, "HOW", "with many inputs a side: auto (default: pair them by --label or\n"
 	  "                            file name when they match), order, or none" },
 	{ "format", OPT_FORMAT, "FMT", "text (default), tsv, csv, json, md" },
+	TABLE_WIDE_ROW(OPT_WIDE),
 	{ "exact", OPT_EXACT, NULL, "compare frames as written (default: --collapse-addrs --no-tids --no-pids,\n"
 	  "                            so that two runs of one program match)" },
 	PROFOPT_FILTER_ROWS,
@@ -75,6 +76,7 @@ struct opts {
 	int sort_delta;       /* --sort delta */
 	int folded;
 	enum table_format format;
+	unsigned wide;        /* TABLE_TEXT_WIDE: keys whole */
 	double work[2];       /* units of work before and after; 0 when not normalizing */
 	struct diff_gate *gates;  /* KEY may itself hold ':' (frames do): POINTS is after the last */
 	size_t ngates;
@@ -164,8 +166,9 @@ static void write_header(const diff *d, const struct diff_base *base, const size
 	if (diff_paired(d))
 		printf("test: %s, %zu pairs (paired by %s)\n", diff_method(d), nfiles[0], paired_by);
 	else if (diff_has_spread(d) && base->work[0] <= 0 && blocks)
-		printf("test: %s, %zu before and %zu after (one input a side: each thread's time in %g s "
-		       "windows, grouped)\n", diff_method(d), nfiles[0], nfiles[1], SUM_BLOCK_WINDOW);
+		printf("test: %s, %zu before and %zu after (one input a side: its time in %g s windows of "
+		       "each thread, or its dump snapshots, grouped)\n", diff_method(d), nfiles[0], nfiles[1],
+		       SUM_BLOCK_WINDOW);
 	else if (diff_has_spread(d) && base->work[0] <= 0)
 		printf("test: %s, %zu before and %zu after (not paired)\n", diff_method(d), nfiles[0], nfiles[1]);
 	else
@@ -220,6 +223,7 @@ int main(int argc, char **argv)
 			o.table_option = "--pair";
 			o.pair = (enum pair_mode)cli_choice(&spec, "--pair", value, pair_names);
 			break;
+		case OPT_WIDE: o.wide = TABLE_TEXT_WIDE; o.table_option = "--wide"; break;
 		case OPT_FORMAT:
 			o.table_option = "--format";
 			o.format = (enum table_format)cli_choice(&spec, "--format", value, table_format_names);
@@ -239,9 +243,16 @@ int main(int argc, char **argv)
 		cli_usage_error(&spec, "%s", agg_inclusive_unused(&o.keys));
 	if (o.folded && o.table_option)
 		cli_usage_error(&spec, "--folded writes stacks, not a table: %s does not apply", o.table_option);
+	if (o.folded && o.work[0] > 0)
+		cli_usage_error(&spec, "--folded writes sample counts: --per-work does not apply");
+	if (ropts.inclusive && !o.total && !o.folded)
+		cli_usage_error(&spec, "--inclusive adds a category's samples to its total: compare totals with --total");
 	if (ropts.nfiles || agg_spec_needs_rules(&o.keys))
 		o.keys.rules = rules_opts_load(&ropts); /* read (and checked) before any input */
 	int npos = argc - first;
+	if (lopts.nlabels && !agg_spec_has(&o.keys, KEY_SOURCE) && (o.nfiles[0] < 2 || o.nfiles[1] < 2))
+		cli_usage_error(&spec, "--label names an input for --by source, or pairs many inputs a side "
+				"(--before FILE... --after FILE...): here it does nothing");
 	if (isnan(o.min_share))
 		o.min_share = DIFF_MIN_SHARE;
 	if (o.nfiles[0] || o.nfiles[1]) {
@@ -274,9 +285,10 @@ int main(int argc, char **argv)
 	struct load_stats read[2];
 	int replicates = !o.folded && diff_replicates_apply(o.nfiles, &o.keys);
 	/* One input a side with time: its blocks of time are the replicates. */
+	int kinds[2] = { 0, 0 };
 	int blocks = !o.folded && !replicates && o.work[0] <= 0 && o.nfiles[0] == 1 && o.nfiles[1] == 1 &&
-		     !agg_spec_has(&o.keys, KEY_SOURCE) && sum_file_has_time(o.files[0][0], lopts.from) &&
-		     sum_file_has_time(o.files[1][0], lopts.from);
+		     !agg_spec_has(&o.keys, KEY_SOURCE) && (kinds[0] = sum_file_has_time(o.files[0][0], lopts.from)) &&
+		     (kinds[1] = sum_file_has_time(o.files[1][0], lopts.from));
 	for (int s = 0; s < 2; s++) {
 		struct load_stats st = { 0 };
 		if (o.folded) {
@@ -296,8 +308,8 @@ int main(int argc, char **argv)
 				int bad;
 				inputs[s] = xcalloc(DIFF_BLOCKS, sizeof *inputs[s]);
 				input_samples[s] = xcalloc(DIFF_BLOCKS, sizeof *input_samples[s]);
-				nblocks[s] = sum_file_blocks(o.files[s][0], &lopts, &o.keys, DIFF_BLOCKS, &errs,
-							     inputs[s], input_samples[s], &bad);
+				nblocks[s] = sum_file_blocks(o.files[s][0], kinds[s], &lopts, &o.keys, DIFF_BLOCKS,
+							     &errs, inputs[s], input_samples[s], &bad);
 				status |= bad;
 			}
 			sums[s] = sum.table;
@@ -343,7 +355,7 @@ int main(int argc, char **argv)
 		if (o.format == TABLE_TEXT)
 			write_header(d, &base, by_time ? nblocks : o.nfiles, paired_by, by_time);
 		table *t = diff_table(d, o.limit, o.format == TABLE_TEXT ? 0 : DIFF_TABLE_TEST);
-		table_write(t, stdout, o.format, o.keys.nkeys == 1 ? TABLE_TEXT_KEY_LAST : 0);
+		table_write(t, stdout, o.format, (o.keys.nkeys == 1 ? TABLE_TEXT_KEY_LAST : 0) | o.wide);
 		table_free(t);
 		if (diff_check_gates(d, o.gates, o.ngates) | diff_check_any(d, o.any_points))
 			status = 1;

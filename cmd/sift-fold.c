@@ -72,14 +72,17 @@ int main(int argc, char **argv)
 	struct load_stats st;
 	int status = load_files(p, argv + first, (size_t)(argc - first), &opts, &errs, &st);
 	err_lines_finish(&errs);
-	if (load_report_empty(&st, "the input"))
-		status = EXIT_DATA;
+	int refused = load_report_empty(&st, "the input");
+	if (refused)
+		status = EXIT_DATA; /* nothing written: not a profile, or nothing in it */
 	prof_sort(p);
-	if (st.rate < 0 && to != TO_FOLDED)
+	if (st.rate < 0 && to != TO_FOLDED && !refused)
 		err_warn("the inputs record different sampling rates: time is at %g samples/s%s",
 			 load_rate(&opts), opts.rate > 0 ? " (--rate)" : "; --rate sets it");
 	/* Time as recorded: the inputs' own rate, else --rate; speedscope without one has none. */
-	if (to == TO_SPEEDSCOPE)
+	if (refused)
+		;
+	else if (to == TO_SPEEDSCOPE)
 		speedout_write(p, st.rate > 0 ? st.rate : st.rate < 0 || opts.rate > 0 ? load_rate(&opts) : 0, stdout);
 	else if (to == TO_PPROF)
 		pprofout_write(p, r, load_rate_recorded(&st, &opts), stdout);

@@ -130,6 +130,31 @@ static int run_dumps(char **files, size_t nfiles, const struct opts *o, struct e
 	return status;
 }
 
+/* By thread: do the two recordings share a thread? Two unrelated processes share none, and
+ * that is the message, not "different length or rate?". Returns 1 when said (exit 1). */
+static int no_thread_in_common(const gil_split *total, const gil_split *gil, size_t nprocs,
+			       const struct agg_spec *keys, int *status)
+{
+	if (keys->nkeys != 1 || keys->keys[0] != KEY_THREAD)
+		return 0;
+	size_t common = 0, threads = 0;
+	for (size_t i = 0; i < nprocs; i++) {
+		struct agg_join_row *j;
+		size_t n = agg_join(gil_split_proc(total, i)->sum, gil_split_proc(gil, i)->sum, &j);
+		for (size_t r = 0; r < n; r++) {
+			threads += j[r].side[1] != NULL;
+			common += j[r].side[0] && j[r].side[1];
+		}
+		free(j);
+	}
+	if (common || !threads)
+		return 0;
+	err_warn("the all-threads and the GIL profiles have no thread in common: recordings of "
+		 "different processes? (threads match by TID and name)");
+	*status = EXIT_DATA;
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
 	struct opts o = { { { KEY_THREAD, KEY_THREAD }, 1, NULL, 0 }, 20, TABLE_TEXT, GIL_BOTH, NULL };
@@ -244,13 +269,16 @@ int main(int argc, char **argv)
 	if (gs.samples == 0 && status == EXIT_OK) /* an unreadable file was named already */
 		err_warn("the GIL profile (%s) has no samples: no thread held the GIL, or py-spy could "
 			 "not tell (py-spy before 0.4 on Python 3.12+, or a free-threaded build)", gr.files[0]);
-	if (gs.samples > ts.samples && !timed)
+	int unrelated = gs.samples && no_thread_in_common(tsplit, gsplit, nprocs, &o.keys, &status);
+	if (!unrelated && gs.samples > ts.samples && !timed)
 		err_warn("the GIL profile has more samples than the all-threads one: recordings of "
 			 "different length or rate? give --total-seconds/--gil-seconds");
 
 	struct gil_figure summary[GIL_FIGURES_MAX];
 	table *keys = NULL;
-	if (nprocs == 1) {
+	if (unrelated) {
+		; /* figures of two unrelated recordings would be confident garbage */
+	} else if (nprocs == 1) {
 		gil_split_sides(tsplit, gsplit, 0, &ts, &gs, &ts, &gs);
 		size_t nsummary = gil_summary(&ts, &gs, rate_assumed, summary);
 		keys = o.only != GIL_SUMMARY ? gil_keys_table(&ts, &gs, &o.keys, o.limit) : NULL;

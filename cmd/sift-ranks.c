@@ -11,10 +11,11 @@
 #include <string.h>
 
 enum { OPT_FORMAT = 'f', OPT_THREAD = 't', OPT_VERBOSE = 'v', OPT_FROM = 0x2000, OPT_ALL_THREADS,
-       OPT_NO_LINES, OPT_RANK_FROM, OPT_TREE, OPT_FOLDED, OPT_STRICT };
+       OPT_NO_LINES, OPT_RANK_FROM, OPT_TREE, OPT_FOLDED, OPT_STRICT, OPT_WIDE };
 
 static const struct cli_option options[] = {
 	{ "format", OPT_FORMAT, "FMT", "text (default), tsv, csv, json, md" },
+	TABLE_WIDE_ROW(OPT_WIDE),
 	{ "thread", OPT_THREAD, "RE", "group by the first thread whose `thread (TID): NAME` matches RE" },
 	{ "all-threads", OPT_ALL_THREADS, NULL, "group by the whole set of a process's thread stacks" },
 	{ "no-lines", OPT_NO_LINES, NULL, "compare frames without their line numbers" },
@@ -46,6 +47,7 @@ static const struct cli_spec spec = {
 
 struct opts {
 	enum table_format format;
+	unsigned wide;          /* TABLE_TEXT_WIDE: keys whole */
 	enum load_format from;
 	int tree, folded;
 	struct ranks_opts ranks;
@@ -69,6 +71,7 @@ static int parse(int argc, char **argv, struct opts *o, struct err_lines *errs)
 	int key, first;
 	while ((key = cli_next(&spec, argc, argv, &value, &first)) != -1) {
 		switch (key) {
+		case OPT_WIDE: o->wide = TABLE_TEXT_WIDE; break;
 		case OPT_FORMAT:
 			o->format = (enum table_format)cli_choice(&spec, "--format", value, table_format_names);
 			break;
@@ -100,14 +103,14 @@ static int parse(int argc, char **argv, struct opts *o, struct err_lines *errs)
 }
 
 /* The table and the verdict: text and markdown carry both, tsv, csv and json the table. */
-static void write_table(const ranks *r, enum table_format format, const struct sniff_dumps *found,
+static void write_table(const ranks *r, enum table_format format, unsigned wide, const struct sniff_dumps *found,
 			unsigned long bad)
 {
 	if (format == TABLE_TEXT)
 		printf("processes %zu  groups %zu  snapshots %llu  bad lines %lu\n", ranks_processes(r),
 		       ranks_groups(r), (unsigned long long)found->snapshots, bad);
 	table *t = ranks_table(r);
-	table_write(t, stdout, format, 0);
+	table_write(t, stdout, format, wide);
 	table_free(t);
 	if (format == TABLE_TEXT) {
 		putchar('\n');
@@ -130,7 +133,7 @@ static void write_table(const ranks *r, enum table_format format, const struct s
 
 int main(int argc, char **argv)
 {
-	struct opts o = { TABLE_TEXT, LOAD_AUTO, 0, 0, { 0 } };
+	struct opts o = { TABLE_TEXT, 0, LOAD_AUTO, 0, 0, { 0 } };
 	struct err_lines errs;
 	err_set_prog(argv[0]);
 	err_lines_init(&errs);
@@ -154,7 +157,7 @@ int main(int argc, char **argv)
 	} else if (o.folded) {
 		ranks_write_folded(r, stdout);
 	} else {
-		write_table(r, o.format, &found, errs.bad);
+		write_table(r, o.format, o.wide, &found, errs.bad);
 	}
 	err_close_stdout();
 

@@ -145,13 +145,15 @@ int main(int argc, char **argv)
 	struct load_stats st;
 	int status = load_files(in, argv + first, (size_t)(argc - first), &lopts, &errs, &st);
 	err_lines_finish(&errs);
-	if (load_report_empty(&st, "the input"))
-		status = EXIT_DATA;
-	int tagged = tag_all(in, out, r, prefix_thread);
+	int refused = load_report_empty(&st, "the input");
+	if (refused)
+		status = EXIT_DATA; /* nothing written: not a profile, or nothing in it */
+	int tagged = refused ? 0 : tag_all(in, out, r, prefix_thread);
 	if (tagged)
 		status = tagged;
 	prof_sort(out);
-	prof_write_folded(out, stdout);
+	if (!refused)
+		prof_write_folded(out, stdout);
 	err_close_stdout();
 	prof_free(in);
 	prof_free(out);

@@ -11,11 +11,12 @@
 
 #include <stdio.h>
 
-enum { OPT_CPU = 'c', OPT_FORMAT = 'f', OPT_FROM = 0x2000, OPT_STRICT, OPT_IDLE, OPT_VERBOSE = 'v' };
+enum { OPT_CPU = 'c', OPT_FORMAT = 'f', OPT_FROM = 0x2000, OPT_STRICT, OPT_IDLE, OPT_WIDE, OPT_VERBOSE = 'v' };
 
 static const struct cli_option options[] = {
 	{ "cpu", OPT_CPU, "FILE", "per-thread CPU: top -H -b, ps -eLo pid,tid,pcpu,comm, ps -L or pidstat -t" },
 	{ "format", OPT_FORMAT, "FMT", "text (default), tsv, csv, json, md" },
+	TABLE_WIDE_ROW(OPT_WIDE),
 	{ "from", OPT_FROM, "FMT", "dump input format: auto (default, from content), dump, json" },
 	{ "strict", OPT_STRICT, NULL, "a bad input line is fatal (exit 1)" },
 	{ "verbose", OPT_VERBOSE, NULL, "name every bad and skipped line" },
@@ -40,6 +41,7 @@ static const char *const from_names[] = { "auto", "dump", "json", NULL };
 int main(int argc, char **argv)
 {
 	enum table_format format = TABLE_TEXT;
+	unsigned wide = 0;
 	enum load_format from = LOAD_AUTO;
 	const char *cpu_path = NULL;
 	struct rules_opts ropts = { 0 };
@@ -52,6 +54,7 @@ int main(int argc, char **argv)
 	while ((key = cli_next(&spec, argc, argv, &value, &first)) != -1) {
 		switch (key) {
 		case OPT_CPU: cpu_path = value; break;
+		case OPT_WIDE: wide = TABLE_TEXT_WIDE; break;
 		case OPT_FORMAT:
 			format = (enum table_format)cli_choice(&spec, "--format", value, table_format_names);
 			break;
@@ -78,7 +81,8 @@ int main(int argc, char **argv)
 			     &found))
 		status = 1;
 	uint64_t snapshots = found.snapshots;
-	if (sniff_report_no_dumps(&found))
+	int no_dumps = sniff_report_no_dumps(&found);
+	if (no_dumps)
 		status = 1;
 
 	cpu_table *cpu = NULL;
@@ -103,14 +107,17 @@ int main(int argc, char **argv)
 	/* Join by TID only; then threads with CPU that no dump saw, of the dumped processes. */
 	size_t dumped = cpu ? threadtab_join_cpu(threads, cpu) : threadtab_count(threads);
 	table *t = threadtab_table(threads);
-	if (format == TABLE_TEXT) {
+	if (no_dumps) {
+		; /* said why on stderr: an empty table would only hide it in a pipeline */
+	} else if (format == TABLE_TEXT) {
 		printf("snapshots %llu  threads %zu  in dumps %zu", (unsigned long long)snapshots,
 		       threadtab_count(threads), dumped);
 		if (cpu)
 			printf("  cpu from %s, %zu threads", cpu_source_names[cpu_source(cpu)], cpu_count(cpu));
 		printf("  bad lines %lu\n", errs.bad);
 	}
-	table_write(t, stdout, format, 0);
+	if (!no_dumps)
+		table_write(t, stdout, format, wide);
 	err_close_stdout();
 
 	table_free(t);

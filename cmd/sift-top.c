@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_BY = 'b', OPT_N = 'n', OPT_SORT = 0x2000, OPT_PEEK, OPT_PCT_OF, OPT_WINDOW, OPT_FORMAT = 'f',
+enum { OPT_BY = 'b', OPT_N = 'n', OPT_SORT = 0x2000, OPT_PEEK, OPT_PCT_OF, OPT_WINDOW, OPT_WIDE, OPT_FORMAT = 'f',
        OPT_JOBS = 'j' };
 
 static const struct cli_option options[] = {
@@ -28,6 +28,7 @@ static const struct cli_option options[] = {
 	{ "top", OPT_N, "N", "show the first N rows (default 20; 0 shows all), per window with --by window" },
 	{ "sort", OPT_SORT, "WHICH", "self (default) or total" },
 	{ "format", OPT_FORMAT, "FMT", "text (default), tsv, csv, json, md" },
+	TABLE_WIDE_ROW(OPT_WIDE),
 	{ "peek", OPT_PEEK, "RE", "the callers and callees of each key matching RE (PCRE2)" },
 	{ "pct-of", OPT_PCT_OF, "WHICH", "percentages of all samples read (default) or of those kept\n"
 	  "                            (the default with --from SEC or --to SEC)" },
@@ -61,6 +62,7 @@ struct top_opts {
 	unsigned long long limit;
 	enum agg_order order;
 	enum table_format format;
+	unsigned wide;          /* TABLE_TEXT_WIDE: keys whole */
 	unsigned jobs;
 	rx *peek;
 	int pct_kept;
@@ -122,12 +124,13 @@ static void print_table(const agg *a, const struct top_opts *o, uint64_t all)
 		table_set_real(t, nk + 4, table_pct(cum, all));
 	}
 	/* One long key reads best last; two keys keep their order, padded. */
-	table_write(t, stdout, o->format, nk == 1 ? TABLE_TEXT_KEY_LAST : 0);
+	table_write(t, stdout, o->format, (nk == 1 ? TABLE_TEXT_KEY_LAST : 0) | o->wide);
 	table_free(t);
 }
 
-static void print_summary_and_table(const agg *a, const peek *pk, const struct top_opts *o,
-				    const struct sum_result *sum, const struct err_lines *errs)
+/* Returns 1 when --peek matched no key (said on stderr), else 0. */
+static int print_summary_and_table(const agg *a, const peek *pk, const struct top_opts *o,
+				   const struct sum_result *sum, const struct err_lines *errs)
 {
 	const struct load_stats *st = &sum->stats;
 	uint64_t base = o->pct_kept ? st->samples_kept : st->samples_read;
@@ -140,12 +143,17 @@ static void print_summary_and_table(const agg *a, const peek *pk, const struct t
 	}
 	if (!pk) {
 		print_table(a, o, base);
-		return;
+		return 0;
 	}
 	struct peek_row *rows;
 	size_t n = peek_rows(pk, o->order, (size_t)o->limit, &rows);
-	peek_write(pk, rows, n, base, o->format, stdout);
+	if (n == 0) /* an empty table would say nothing */
+		err_warn("--peek: no %s matched in the %llu samples kept", frame_key_names[o->by[0]],
+			 (unsigned long long)st->samples_kept);
+	else
+		peek_write(pk, rows, n, base, o->format, stdout);
 	free(rows);
+	return n == 0;
 }
 
 /* --peek: each kept stack is also given to the peek. */
@@ -158,7 +166,7 @@ static void peek_stack(void *ctx, const intern *frames, const uint32_t *ids, siz
 
 int main(int argc, char **argv)
 {
-	struct top_opts o = { { KEY_FRAME, KEY_FRAME }, 1, 20, AGG_BY_SELF, TABLE_TEXT, 0, NULL, -1 };
+	struct top_opts o = { { KEY_FRAME, KEY_FRAME }, 1, 20, AGG_BY_SELF, TABLE_TEXT, 0, 0, NULL, -1 };
 	double window = 0;
 	struct load_opts lopts = { 0 };
 	struct rules_opts ropts = { 0 };
@@ -187,6 +195,7 @@ int main(int argc, char **argv)
 			break;
 		case OPT_PCT_OF: o.pct_kept = cli_choice(&spec, "--pct-of", value, pct_of_names); break;
 		case OPT_SORT: o.order = (enum agg_order)cli_choice(&spec, "--sort", value, sort_names); break;
+		case OPT_WIDE: o.wide = TABLE_TEXT_WIDE; break;
 		case OPT_FORMAT:
 			o.format = (enum table_format)cli_choice(&spec, "--format", value, table_format_names);
 			break;
@@ -207,6 +216,8 @@ int main(int argc, char **argv)
 		o.pct_kept = lopts.win.has_from || lopts.win.has_to;
 	if (agg_inclusive_unused(&aspec))
 		cli_usage_error(&spec, "%s", agg_inclusive_unused(&aspec));
+	if (lopts.nlabels && !agg_spec_has(&aspec, KEY_SOURCE))
+		cli_usage_error(&spec, "--label names an input for --by source: without it, it does nothing");
 	if (ropts.nfiles || agg_spec_needs_rules(&aspec))
 		aspec.rules = rules_opts_load(&ropts);
 
@@ -221,13 +232,14 @@ int main(int argc, char **argv)
 	err_lines_finish(&errs);
 	const struct load_stats st = sum.stats;
 	agg *a = sum.table;
-	if (load_report_empty(&st, "the input")) {
+	if (load_report_empty(&st, "the input") || load_report_window(&st, &lopts, "the input")) {
 		status = EXIT_DATA; /* an empty table would only hide the message */
 	} else {
 		sum_result_note_idle(&sum, &lopts, "the input");
 		agg_note_missing(a, &aspec);
 		agg_sort(a, o.order);
-		print_summary_and_table(a, pk, &o, &sum, &errs);
+		if (print_summary_and_table(a, pk, &o, &sum, &errs))
+			status = EXIT_DATA;
 	}
 	err_close_stdout();
 

@@ -91,7 +91,7 @@ static int compare_logs(const struct series_set *before, const struct series_set
 	int status = EXIT_OK;
 	struct series_unit_cmp *c = series_compare(before, after, &o->keep, o->min_effect, &n);
 	for (size_t i = 0; i < n; i++) {
-		const char *u = tput_unit_names[c[i].unit];
+		const char *u = tputunit_names[c[i].unit];
 		if (c[i].side != SERIES_BOTH) {
 			err_warn("%s: only in the %s logs, not compared", u,
 				 c[i].side == SERIES_BEFORE_ONLY ? "before" : "after");
@@ -122,7 +122,7 @@ int main(int argc, char **argv)
 	int key, first, compare = 0, min_effect_given = 0;
 	char **regexes = NULL;
 	size_t nregex = 0, rcap = 0, bcap = 0, acap = 0;
-	char *chosen = xcalloc(tput_npresets, 1);
+	char *chosen = xcalloc(tputpreset_count, 1);
 	int any_preset = 0;
 
 	err_set_prog(argv[0]);
@@ -137,7 +137,7 @@ int main(int argc, char **argv)
 		case OPT_PRESET:
 			any_preset = 1;
 			if (strcmp(value, "none") != 0) {
-				int p = tput_preset_find(value);
+				int p = tputpreset_find(value);
 				if (p < 0)
 					cli_usage_error(&spec, "--preset: unknown preset '%s' (see --list-presets)", value);
 				chosen[p] = 1;
@@ -152,7 +152,7 @@ int main(int argc, char **argv)
 			enum tput_unit u;
 			double scale;
 			int inv;
-			if (!tput_unit_parse(value, strlen(value), &u, &scale, &inv))
+			if (!tputunit_parse(value, strlen(value), &u, &scale, &inv))
 				cli_usage_error(&spec, "--unit: unknown unit '%s'", value);
 			o.read.unit = (int)u;
 			break;
@@ -226,7 +226,7 @@ int main(int argc, char **argv)
 		if (tput_ex_add_regex(ex, regexes[i], err, sizeof err) != 0)
 			cli_usage_error(&spec, "--regex: %s", err);
 	}
-	for (size_t i = 0; i < tput_npresets; i++)
+	for (size_t i = 0; i < tputpreset_count; i++)
 		if (!any_preset || chosen[i])
 			tput_ex_add_preset(ex, i);
 	if (tput_ex_rules(ex) == 0)

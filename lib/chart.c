@@ -2,6 +2,7 @@
  * the header and drawing it as an inert gnuplot script. */
 #include "chart.h"
 
+#include "frame.h"
 #include "intern.h"
 #include "xalloc.h"
 
@@ -233,7 +234,7 @@ static size_t row_label(const struct tsv *t, const struct chart_spec *s, size_t 
 		memcpy(joined + len, cell, n);
 		len += n;
 	}
-	size_t n = gnuplot_shorten(joined ? joined : "", len, width, buf, cap);
+	size_t n = frame_shorten(joined ? joined : "", len, width, buf, cap);
 	free(joined);
 	return n;
 }
@@ -432,7 +433,7 @@ static void draw_series(FILE *out, const struct tsv *t, const struct chart_spec 
 {
 	int csrc = 0, crank = 2, cx = o->x_time ? 4 : 3, cunit = 6;
 	size_t ngroups = 0, gcap = 0;
-	struct group { size_t first; size_t *rows; size_t n, cap; } *groups = NULL;
+	struct group { size_t first; size_t *rows; size_t n, cap; uint32_t unit; } *groups = NULL;
 	int by_rank = 0;
 	double t0 = NAN;
 	/* Ranks split lines only when some source has more than one: each row against its
@@ -452,22 +453,27 @@ static void draw_series(FILE *out, const struct tsv *t, const struct chart_spec 
 	}
 	intern_free(keys);
 	free(first);
-	/* Group by "SOURCE\tRANK" (fields hold no tab): intern ids are group numbers. */
+	/* Group by "SOURCE\tRANK\tUNIT" (fields hold no tab): intern ids are group numbers. A
+	 * unit is a panel of its own: tokens/s and MFU% on one axis would say nothing. */
 	keys = intern_new();
+	intern *units = intern_new();
 	for (size_t r = 0; r < t->nrows; r++) {
 		double x, y;
 		if (!number(t->rows[r][s->value[0]], &y) ||
 		    !(o->x_time ? parse_time(t->rows[r][cx], &x) : number(t->rows[r][cx], &x)))
 			continue;
 		size_t ls = strlen(t->rows[r][csrc]), lr = by_rank ? strlen(t->rows[r][crank]) : 0;
-		key = xgrow(key, &kcap, ls + lr + 2, 1);
+		size_t lu = strlen(t->rows[r][cunit]);
+		key = xgrow(key, &kcap, ls + lr + lu + 3, 1);
 		memcpy(key, t->rows[r][csrc], ls);
 		key[ls] = '\t';
 		memcpy(key + ls + 1, t->rows[r][crank], lr);
-		size_t g = intern_add(keys, key, ls + 1 + lr);
+		key[ls + 1 + lr] = '\t';
+		memcpy(key + ls + 2 + lr, t->rows[r][cunit], lu);
+		size_t g = intern_add(keys, key, ls + lr + lu + 2);
 		if (g == ngroups) {
 			groups = xgrow(groups, &gcap, ngroups + 1, sizeof *groups);
-			groups[ngroups++] = (struct group){ r, NULL, 0, 0 };
+			groups[ngroups++] = (struct group){ r, NULL, 0, 0, intern_add(units, t->rows[r][cunit], lu) };
 		}
 		groups[g].rows = xgrow(groups[g].rows, &groups[g].cap, groups[g].n + 1, sizeof(size_t));
 		groups[g].rows[groups[g].n++] = r;
@@ -501,22 +507,37 @@ static void draw_series(FILE *out, const struct tsv *t, const struct chart_spec 
 		}
 	}
 	gnuplot_block_end(out);
-	axis_label(out, "x", o->x_time ? "seconds" : "step");
-	axis_label(out, "y", ngroups ? t->rows[groups[0].first][cunit] : "value");
+	size_t nunits = intern_count(units);
 	fputs("set grid\nset key bottom right\nset yrange [0:*]\n", out);
-	if (!ngroups)
+	if (nunits > 1)
+		fprintf(out, "set multiplot layout %zu,1\n", nunits);
+	if (!ngroups) {
+		axis_label(out, "x", o->x_time ? "seconds" : "step");
+		axis_label(out, "y", "value");
 		fputs("set xrange [0:1]\nplot 1/0 notitle\n", out);
-	for (size_t g = 0; g < ngroups; g++) {
-		char **f = t->rows[groups[g].first];
-		char title[512];
-		snprintf(title, sizeof title, by_rank ? "%s rank %s" : "%s", f[csrc], f[crank]);
-		fprintf(out, "%s $D index %zu using 1:2 with lines lw 2 title ", g ? ", \\\n    " : "plot", g);
-		gnuplot_quote(out, title, strlen(title), 0);
-		free(groups[g].rows);
 	}
-	if (ngroups)
+	for (uint32_t u = 0; u < nunits; u++) {
+		axis_label(out, "x", o->x_time ? "seconds" : "step");
+		axis_label(out, "y", intern_str(units, u, NULL));
+		const char *lead = "plot";
+		for (size_t g = 0; g < ngroups; g++) {
+			if (groups[g].unit != u)
+				continue;
+			char **f = t->rows[groups[g].first];
+			char title[512];
+			snprintf(title, sizeof title, by_rank ? "%s rank %s" : "%s", f[csrc], f[crank]);
+			fprintf(out, "%s $D index %zu using 1:2 with lines lw 2 title ", lead, g);
+			gnuplot_quote(out, title, strlen(title), 0);
+			lead = ", \\\n    ";
+		}
 		putc('\n', out);
+	}
+	if (nunits > 1)
+		fputs("unset multiplot\n", out);
+	for (size_t g = 0; g < ngroups; g++)
+		free(groups[g].rows);
 	free(groups);
+	intern_free(units);
 }
 
 struct area_key { uint32_t id; double sum; };
@@ -621,7 +642,7 @@ static void draw_areas(FILE *out, const struct tsv *t, const struct chart_spec *
 		if (a < shown) {
 			size_t len;
 			const char *key = intern_str(keys, ks[a].id, &len);
-			gnuplot_shorten(key, len, o->label_width, label, sizeof label);
+			frame_shorten(key, len, o->label_width, label, sizeof label);
 		} else {
 			snprintf(label, sizeof label, "(other)");
 		}
@@ -640,19 +661,21 @@ static void draw_areas(FILE *out, const struct tsv *t, const struct chart_spec *
 
 /* sift-tput --stats rows as boxes: p5..p95, whiskers min..max, the median in red. The
  * stats carry no quartiles; p5/p95 are the figures the tool already trims warm-up for. */
-static void draw_boxes(FILE *out, const struct tsv *t, const struct chart_spec *s,
-			const struct chart_opts *o)
+/* One panel of boxes: the rows whose unit (column 1) is unit, or every row when NULL, in
+ * datablock name; ylabel names the unit when the panel holds one. */
+static void boxes_panel(FILE *out, const struct tsv *t, const struct chart_spec *s, const struct chart_opts *o,
+			const char *unit, const char *name)
 {
 	int need[5] = { tsv_col(t, "p5"), tsv_col(t, "p95"), tsv_col(t, "min"), tsv_col(t, "max"),
 			tsv_col(t, "median") };
 	size_t cap = o->label_width * 4 + 8, n = 0;
 	char **labels = xmalloc((t->nrows + 1) * sizeof *labels);
 	double *pos = xmalloc((t->nrows + 1) * sizeof *pos);
-	gnuplot_block_begin(out, "D");
+	gnuplot_block_begin(out, name);
 	for (size_t r = 0; r < t->nrows && (o->limit == 0 || n < o->limit); r++) {
 		double v[5];
-		int ok = 1;
-		for (int i = 0; i < 5; i++)
+		int ok = !unit || strcmp(t->rows[r][1], unit) == 0;
+		for (int i = 0; i < 5 && ok; i++)
 			ok &= number(t->rows[r][need[i]], &v[i]);
 		if (!ok)
 			continue;
@@ -674,19 +697,43 @@ static void draw_boxes(FILE *out, const struct tsv *t, const struct chart_spec *
 	fputs("set xtics scale 0\nset grid ytics\nset yrange [0:*]\nunset key\n"
 	      "set style fill solid 0.5 border -1\nset boxwidth 0.5\n", out);
 	/* One unit: name it on the axis (the labels then hold only the sources). */
+	const char *one = unit ? unit : s->label[1] < 0 && t->nrows ? t->rows[0][1] : "";
 	char ylabel[256];
-	snprintf(ylabel, sizeof ylabel, "%s%sbox p5-p95, whiskers min-max, median",
-		 s->label[1] < 0 && t->nrows ? t->rows[0][1] : "", s->label[1] < 0 && t->nrows ? ": " : "");
+	snprintf(ylabel, sizeof ylabel, "%s%sbox p5-p95, whiskers min-max, median", one, *one ? ": " : "");
 	axis_label(out, "y", ylabel);
 	if (n)
-		fputs("plot $D using 1:2:4:5:3 with candlesticks lc rgb \"#4878a8\" whiskerbars, \\\n"
-		      "     $D using 1:6:6:6:6 with candlesticks lc rgb \"#c0392b\" lw 2\n", out);
+		fprintf(out, "plot $%s using 1:2:4:5:3 with candlesticks lc rgb \"#4878a8\" whiskerbars, \\\n"
+			"     $%s using 1:6:6:6:6 with candlesticks lc rgb \"#c0392b\" lw 2\n", name, name);
 	else
 		fputs("plot 1/0 notitle\n", out);
 	for (size_t i = 0; i < n; i++)
 		free(labels[i]);
 	free(labels);
 	free(pos);
+}
+
+/* --stats: a box per source; several units are a panel each, each on its own axis. */
+static void draw_boxes(FILE *out, const struct tsv *t, const struct chart_spec *s,
+			const struct chart_opts *o)
+{
+	if (s->label[1] < 0) {
+		boxes_panel(out, t, s, o, NULL, "D");
+		return;
+	}
+	intern *units = intern_new();
+	for (size_t r = 0; r < t->nrows; r++)
+		intern_add(units, t->rows[r][1], strlen(t->rows[r][1]));
+	struct chart_spec one = *s;
+	one.label[1] = -1;  /* the panel names its unit: labels hold the source alone */
+	size_t nunits = intern_count(units);
+	fprintf(out, "set multiplot layout %zu,1\n", nunits);
+	for (uint32_t u = 0; u < nunits; u++) {
+		char name[32];
+		snprintf(name, sizeof name, "D%u", (unsigned)u);
+		boxes_panel(out, t, &one, o, intern_str(units, u, NULL), name);
+	}
+	fputs("unset multiplot\n", out);
+	intern_free(units);
 }
 
 /* sift-tput --compare rows: the speedup as a point with its 95% interval as error bars,
@@ -713,7 +760,7 @@ static void draw_speedup(FILE *out, const struct tsv *t, const struct chart_spec
 		char *text = xmalloc(len);
 		snprintf(text, len, *verdict ? "%s (%s)" : "%s", unit, verdict);
 		labels[n] = xmalloc(cap);
-		gnuplot_shorten(text, strlen(text), o->label_width, labels[n], cap);
+		frame_shorten(text, strlen(text), o->label_width, labels[n], cap);
 		free(text);
 		pos[n] = (double)(n + 1);
 		gnuplot_number(out, pos[n]);

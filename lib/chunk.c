@@ -62,6 +62,7 @@ struct run {
 	size_t nchunks, next, emitted, nslots;
 	struct slot *slots;
 	chunk_work_fn *work;
+	chunk_tail_fn *tail;
 	pthread_mutex_t lock;
 	pthread_cond_t slot_free, slot_done;
 };
@@ -71,6 +72,21 @@ struct thread {
 	void *worker;
 	pthread_t id;
 };
+
+/* The lines after a chunk ending at from, while the worker asks for them. */
+static void read_tail(struct run *run, void *worker, unsigned long long from, struct chunk_buf *out)
+{
+	int more = 1;
+	if (from < run->size) {
+		in_reader *in = in_open_chunk(run->path, from, run->size);
+		struct in_block block;
+		while (more && in_next_block(in, &block))
+			more = run->tail(worker, CHUNK_TAIL_BLOCK, &block, out);
+		in_close(in);  /* a read error shows again in the chunk after */
+	}
+	if (more)
+		run->tail(worker, CHUNK_TAIL_EOF, NULL, out);
+}
 
 static void *work_loop(void *arg)
 {
@@ -101,6 +117,8 @@ static void *work_loop(void *arg)
 		slot->lines = in_lineno(in);
 		slot->failed = in_failed(in);
 		in_close(in);
+		if (run->tail && run->tail(t->worker, CHUNK_TAIL_START, NULL, &slot->out))
+			read_tail(run, t->worker, end < run->size ? end : run->size, &slot->out);
 		pthread_mutex_lock(&run->lock);
 		slot->done = 1;
 		pthread_cond_broadcast(&run->slot_done);
@@ -111,13 +129,21 @@ static void *work_loop(void *arg)
 int chunk_run(const char *path, unsigned long long chunk_bytes, unsigned long long lead_bytes, unsigned nworkers,
 	      void *const *workers, chunk_work_fn *work, chunk_emit_fn *emit, void *ctx)
 {
+	struct chunk_job job = { path, chunk_bytes, lead_bytes, work, NULL, emit, ctx };
+	return chunk_run_job(&job, nworkers, workers);
+}
+
+int chunk_run_job(const struct chunk_job *job, unsigned nworkers, void *const *workers)
+{
+	const char *path = job->path;
+	unsigned long long chunk_bytes = job->chunk_bytes;
 	struct stat st;
 	if (stat(path, &st) != 0) {
 		err_warn("%s: %s", path, strerror(errno));
 		return 1;
 	}
 	struct run run = { .path = path, .size = (unsigned long long)st.st_size, .chunk_bytes = chunk_bytes,
-			   .lead_bytes = lead_bytes, .work = work };
+			   .lead_bytes = job->lead_bytes, .work = job->work, .tail = job->tail };
 	run.nchunks = (size_t)((run.size + chunk_bytes - 1) / chunk_bytes);
 	run.nslots = 2 * (size_t)nworkers;
 	run.slots = xcalloc(run.nslots, sizeof *run.slots);
@@ -138,7 +164,7 @@ int chunk_run(const char *path, unsigned long long chunk_bytes, unsigned long lo
 		while (!slot->done)
 			pthread_cond_wait(&run.slot_done, &run.lock);
 		pthread_mutex_unlock(&run.lock);
-		emit(ctx, &slot->out, lines);
+		job->emit(job->ctx, &slot->out, lines);
 		lines += slot->lines;
 		failed |= slot->failed;
 		pthread_mutex_lock(&run.lock);

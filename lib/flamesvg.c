@@ -177,6 +177,33 @@ static void scan(struct sv *v)
 	}
 }
 
+/* Depth: the rank of a frame's distance from the root's row (frame all) among all
+ * distances. Returns the number of distinct distances. */
+static size_t set_depths(struct sv *v, size_t all)
+{
+	double *keys = xmalloc(v->n * sizeof *keys);
+	for (size_t i = 0; i < v->n; i++)
+		keys[i] = v->fr[i].key = fabs(v->fr[i].y - v->fr[all].y);
+	qsort(keys, v->n, sizeof *keys, by_key);
+	size_t nk = 0;
+	for (size_t i = 0; i < v->n; i++)
+		if (nk == 0 || keys[i] != keys[nk - 1])
+			keys[nk++] = keys[i];
+	for (size_t i = 0; i < v->n; i++) {
+		size_t lo = 0, hi = nk;
+		while (hi - lo > 1) {
+			size_t mid = (lo + hi) / 2;
+			if (keys[mid] <= v->fr[i].key)
+				lo = mid;
+			else
+				hi = mid;
+		}
+		v->fr[i].depth = lo;
+	}
+	free(keys);
+	return nk;
+}
+
 void flamesvg_read(const struct doc_buf *doc, struct err_lines *errs, doc_stack_fn *fn,
 		   void *ctx, struct doc_stats *stats)
 {
@@ -198,27 +225,7 @@ void flamesvg_read(const struct doc_buf *doc, struct err_lines *errs, doc_stack_
 		}
 		goto out;
 	}
-	/* Depth: the rank of a frame's distance from the root's row among all distances. */
-	double *keys = xmalloc(v.n * sizeof *keys);
-	for (size_t i = 0; i < v.n; i++)
-		keys[i] = v.fr[i].key = fabs(v.fr[i].y - v.fr[all].y);
-	qsort(keys, v.n, sizeof *keys, by_key);
-	size_t nk = 0;
-	for (size_t i = 0; i < v.n; i++)
-		if (nk == 0 || keys[i] != keys[nk - 1])
-			keys[nk++] = keys[i];
-	for (size_t i = 0; i < v.n; i++) {
-		size_t lo = 0, hi = nk;
-		while (hi - lo > 1) {
-			size_t mid = (lo + hi) / 2;
-			if (keys[mid] <= v.fr[i].key)
-				lo = mid;
-			else
-				hi = mid;
-		}
-		v.fr[i].depth = lo;
-	}
-	free(keys);
+	size_t nk = set_depths(&v, all);
 	struct fr root = v.fr[all];
 	v.fr[all] = v.fr[--v.n];
 	qsort(v.fr, v.n, sizeof *v.fr, by_position);

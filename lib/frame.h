@@ -46,4 +46,10 @@ long frame_key_text(enum frame_key key, const char *frame, size_t len, char **bu
  * -> "libcudart.so"). Points into lib. */
 void frame_lib_basename(const char *lib, size_t len, const char **base, size_t *base_len);
 
+/* A frame (or any key) as a readable label of at most max characters (UTF-8 aware), in buf
+ * (NUL-terminated): a frame's file loses its directories ("f (torch/nn/x.py:3)" ->
+ * "f (x.py:3)"); a C++ name too long keeps its function ("...::pack (lib.so)"); then the
+ * middle of what is still too long becomes "...". Returns the length. */
+size_t frame_shorten(const char *s, size_t len, size_t max, char *buf, size_t cap);
+
 #endif

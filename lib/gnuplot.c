@@ -1,4 +1,4 @@
-/* gnuplot: quoting, label shortening and the common preamble of every sift chart. */
+/* gnuplot: quoting and the common preamble of every sift chart. */
 #include "gnuplot.h"
 
 #include <math.h>
@@ -21,73 +21,6 @@ void gnuplot_quote(FILE *out, const char *s, size_t len, unsigned flags)
 			putc(ch, out);
 	}
 	putc('"', out);
-}
-
-static int is_cont(unsigned char ch) { return (ch & 0xC0) == 0x80; }
-
-static size_t chars(const char *s, size_t len)
-{
-	size_t n = 0;
-	for (size_t i = 0; i < len; i++)
-		n += !is_cont((unsigned char)s[i]);
-	return n;
-}
-
-/* Byte offset of the character numbered k (k may be the count: the end). */
-static size_t char_offset(const char *s, size_t len, size_t k)
-{
-	size_t i = 0;
-	for (; i < len && k > 0; k--)
-		for (i++; i < len && is_cont((unsigned char)s[i]); i++)
-			;
-	return i;
-}
-
-static size_t put(char *buf, size_t cap, size_t at, const char *s, size_t len)
-{
-	if (at + len >= cap)
-		len = at < cap ? cap - 1 - at : 0;
-	memcpy(buf + at, s, len);
-	return at + len;
-}
-
-size_t gnuplot_shorten(const char *s, size_t len, size_t max, char *buf, size_t cap)
-{
-	size_t n = 0;
-	if (cap == 0)
-		return 0;
-	/* "NAME (DIR/FILE:LINE)" -> "NAME (FILE:LINE)": the file name says more than its path. */
-	const char *open = len > 1 && s[len - 1] == ')' ? memrchr(s, '(', len) : NULL;
-	const char *slash = open ? memrchr(open, '/', (size_t)(s + len - open)) : NULL;
-	if (slash && chars(s, len) > max) {
-		n = put(buf, cap, n, s, (size_t)(open - s) + 1);
-		n = put(buf, cap, n, slash + 1, (size_t)(s + len - slash - 1));
-	} else {
-		n = put(buf, cap, n, s, len);
-	}
-	size_t c = chars(buf, n);
-	const char *paren = n > 1 && buf[n - 1] == ')' ? memrchr(buf, '(', n) : NULL;
-	size_t name_chars = paren ? chars(buf, (size_t)(paren - buf)) + 1 : 0;
-	if (c > max && paren && name_chars + 8 <= max) {
-		/* The whole name, and as much of the file's end (its line) as fits: "f (...e.py:3)". */
-		size_t tail = max - name_chars - 3, start = (size_t)(paren - buf) + 1;
-		size_t file_chars = chars(buf + start, n - start);
-		size_t t = start + char_offset(buf + start, n - start, file_chars - tail);
-		memmove(buf + start + 3, buf + t, n - t);
-		memcpy(buf + start, "...", 3);
-		n = start + 3 + (n - t);
-	} else if (c > max && max >= 5) {
-		/* Keep the start (the name) and the end (file and line), elide the middle. */
-		size_t keep = max - 3, head = (keep + 1) / 2, tail = keep - head;
-		size_t h = char_offset(buf, n, head), t = char_offset(buf, n, c - tail);
-		memmove(buf + h + 3, buf + t, n - t);
-		memcpy(buf + h, "...", 3);
-		n = h + 3 + (n - t);
-	} else if (c > max) {
-		n = char_offset(buf, n, max);
-	}
-	buf[n] = '\0';
-	return n;
 }
 
 void gnuplot_default_size(enum gnuplot_terminal terminal, unsigned *width, unsigned *height)

@@ -25,11 +25,6 @@ enum {
 /* Write s as a double-quoted gnuplot string literal that shows exactly s. */
 void gnuplot_quote(FILE *out, const char *s, size_t len, unsigned flags);
 
-/* A readable label of at most max characters (UTF-8 aware), in buf (NUL-terminated):
- * a frame's file loses its directories ("f (torch/nn/x.py:3)" -> "f (x.py:3)"), then the
- * middle of what is still too long becomes "...". Returns the length. */
-size_t gnuplot_shorten(const char *s, size_t len, size_t max, char *buf, size_t cap);
-
 struct gnuplot_page {
 	enum gnuplot_terminal terminal;
 	unsigned width, height;  /* pixels (png, svg; pdf at 72 per inch) or characters (dumb); 0: default */

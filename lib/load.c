@@ -374,6 +374,8 @@ static void dump_thread_to_sink(void *ctx, const struct dump_thread *t)
 	struct dump_ctx *c = ctx;
 	if (t->status == DUMP_IDLE && !c->opts->idle)
 		c->idle++;
+	if (c->opts->snapshot_fn)
+		c->opts->snapshot_fn(c->opts->consumer_ctx, (double)t->snapshot);
 	if (load_dump_thread(c->sink, t, c->opts->idle, c->opts->status) != 0)
 		c->status = 1;
 }
@@ -471,12 +473,22 @@ int load_reader(prof *p, in_reader *in, const struct load_opts *opts, struct err
 			continue;
 		case FOLDED_BAD:
 			stats->lines_bad++;
+			stats->lines_not_stack++;
 			err_bad_line(errs, line.file, line.lineno, "%s%s", reason,
 				     line.unterminated ? " (last line cut off?)" : "");
 			continue;
 		case FOLDED_OK:
 			break;
 		}
+		if (fl.len && !memchr(fl.stack, ';', fl.len) && sniff_log_line(line.text, line.len)) {
+			/* one "frame" of log fields that ends in a number: a log line, not a stack */
+			stats->lines_bad++;
+			stats->lines_not_stack++;
+			stats->lines_foreign++;
+			err_bad_line(errs, line.file, line.lineno, "a training log's line, not a stack");
+			continue;
+		}
+		stats->lines_stack++;
 		load_stack_begin(sink, line.file, line.lineno);
 		size_t pos = 0, flen;
 		const char *frame;
@@ -524,6 +536,9 @@ int load_stats_add(struct load_stats *to, const struct load_stats *from)
 	to->samples_read += from->samples_read;
 	to->samples_kept += from->samples_kept;
 	to->stacks_read += from->stacks_read;
+	to->lines_stack += from->lines_stack;
+	to->lines_not_stack += from->lines_not_stack;
+	to->lines_foreign += from->lines_foreign;
 	to->lines_bad += from->lines_bad;
 	to->idle_left_out += from->idle_left_out;
 	to->dumps |= from->dumps;
@@ -542,9 +557,37 @@ void load_report_unshown(const struct load_stats *st, const char *what)
 			 st->stacks_unshown, what, (unsigned long long)st->samples_unshown);
 }
 
+int load_report_window(const struct load_stats *st, const struct load_opts *opts, const char *what)
+{
+	const struct timewin *w = &opts->win;
+	if (!(w->has_from || w->has_to) || st->samples_kept || !st->samples_read)
+		return 0;
+	char from[64] = "", to[64] = "";
+	if (w->has_from)
+		snprintf(from, sizeof from, " --from %g", w->from);
+	if (w->has_to)
+		snprintf(to, sizeof to, " --to %g", w->to);
+	err_warn("no sample of %s falls in the window%s%s (of %llu read; time is each thread's own, "
+		 "from its first sample): is the recording shorter?", what, from, to,
+		 (unsigned long long)st->samples_read);
+	return 1;
+}
+
 int load_report_empty(const struct load_stats *st, const char *what)
 {
 	load_report_unshown(st, what);
+	unsigned long others = st->lines_not_stack;
+	if (st->lines_stack && others > st->lines_stack) {
+		/* "it looks like folded stacks" would only confuse: say what it looks like when
+		 * that is something else */
+		const char *like = st->looks_like && strncmp(st->looks_like, "folded", 6) != 0 ? st->looks_like : NULL;
+		if (2 * st->lines_foreign > st->lines_not_stack)
+			like = "a training log: try sift-tput";
+		err_warn("%lu of the %lu lines of %s are not folded stacks: no answer from a minority of "
+			 "lines (--verbose names them)%s%s", others, st->lines_stack + st->lines_not_stack, what,
+			 like ? "; it looks like " : "", like ? like : "");
+		return 1;
+	}
 	if (st->samples_read || st->stacks_read)
 		return 0;
 	if (st->idle_left_out) {
@@ -555,8 +598,9 @@ int load_report_empty(const struct load_stats *st, const char *what)
 	}
 	if (!st->lines_bad)
 		return 0;
+	const char *like = 2 * st->lines_foreign > st->lines_not_stack ? "a training log: try sift-tput"
+									: st->looks_like;
 	err_warn("no line of %s parsed as a profile (expected folded stacks from py-spy record "
-		 "--format raw, or py-spy dump output)%s%s", what,
-		 st->looks_like ? "; it looks like " : "", st->looks_like ? st->looks_like : "");
+		 "--format raw, or py-spy dump output)%s%s", what, like ? "; it looks like " : "", like ? like : "");
 	return 1;
 }

@@ -47,6 +47,9 @@ struct load_opts {
 	double rate;        /* samples per second (0: READERS_RATE): sample times, durations */
 	struct timewin win; /* --from SEC, --to SEC, --by window: inputs must have time */
 	load_window_fn *window_fn;  /* told each stack's window before the consumer sees it */
+	/* told each dump thread's snapshot (1, 2, ...) before its stack: snapshots in order are
+	 * a dump's time */
+	load_window_fn *snapshot_fn;
 };
 /* The rate opts give (READERS_RATE when not set). */
 double load_rate(const struct load_opts *opts);
@@ -56,6 +59,9 @@ struct load_stats {
 	uint64_t samples_kept;  /* after filters */
 	unsigned long stacks_read;
 	unsigned long lines_bad;      /* lines that parsed as nothing */
+	/* Folded lines: those that parsed as a stack, those that did not (bad lines), and of
+	 * those the training log's lines (one "frame" of log fields ending in a number). */
+	unsigned long lines_stack, lines_not_stack, lines_foreign;
 	uint64_t idle_left_out;       /* dump threads left out as idle (no --idle) */
 	int dumps;                    /* some input was dumps: one sample per thread per snapshot */
 	const char *looks_like;       /* what the first lines look like (sniff_guess), or NULL */
@@ -69,9 +75,14 @@ struct load_stats {
 double load_rate_recorded(const struct load_stats *stats, const struct load_opts *opts);
 
 /* After reading: when the input held lines but gave no sample (nothing parsed, or every dump
- * thread idle), say why and what to do on stderr, naming the input as `what` ("the input",
- * "the before profile"), and return 1; else 0. Empty input is an empty answer, not an error. */
+ * thread idle), or when most of its folded lines are not stacks (a training log, a table:
+ * no answer from a minority of lines), say why and what to do on stderr, naming the input
+ * as `what` ("the input", "the before profile"), and return 1; else 0. Empty input is an
+ * empty answer, not an error. */
 int load_report_empty(const struct load_stats *stats, const char *what);
+/* After reading with a time window (--from SEC, --to SEC): when samples were read but none
+ * fell in the window, say so on stderr and return 1; else 0. */
+int load_report_window(const struct load_stats *stats, const struct load_opts *opts, const char *what);
 /* On stderr, when --show-from dropped stacks of `what`: how many, and their samples. */
 void load_report_unshown(const struct load_stats *stats, const char *what);
 /* Add from's figures to to's (inputs read apart). Returns 0, or -1 when samples overflow. */

@@ -134,6 +134,50 @@ static int64_t nanoseconds(uint64_t count, double rate)
 	return ns >= 9223372036854775807.0 ? INT64_MAX : (int64_t)ns;
 }
 
+/* The profile message of the samples and b's strings, locations and functions, packed and
+ * gzipped to out: 0, or -1 on a write error. */
+static int write_profile(struct pp_build *b, Perftools__Profiles__Sample **sample_ptrs, size_t ns, double rate,
+			 FILE *out)
+{
+	Perftools__Profiles__ValueType vt[2];
+	perftools__profiles__value_type__init(&vt[0]);
+	vt[0].type = STR_SAMPLES;
+	vt[0].unit = STR_COUNT;
+	perftools__profiles__value_type__init(&vt[1]);
+	vt[1].type = STR_CPU;
+	vt[1].unit = STR_NANOSECONDS;
+	Perftools__Profiles__ValueType *vt_ptrs[2] = { &vt[0], &vt[1] };
+	size_t nstr = intern_count(b->strs);
+	char **table = xcalloc(nstr, sizeof *table);
+	for (size_t i = 0; i < nstr; i++)
+		table[i] = (char *)(uintptr_t)intern_str(b->strs, (uint32_t)i, NULL);
+
+	Perftools__Profiles__Profile msg;
+	perftools__profiles__profile__init(&msg);
+	msg.n_sample_type = 2;
+	msg.sample_type = vt_ptrs;
+	/* One sample is 1/rate seconds of CPU: the period pprof shows as its sampling interval. */
+	msg.period_type = &vt[1];
+	msg.period = nanoseconds(1, rate);
+	msg.n_sample = ns;
+	msg.sample = sample_ptrs;
+	msg.n_location = b->nloc;
+	msg.location = b->loc_ptrs;
+	msg.n_function = b->nloc;
+	msg.function = b->func_ptrs;
+	msg.n_string_table = nstr;
+	msg.string_table = table;
+	size_t size = perftools__profiles__profile__get_packed_size(&msg);
+	uint8_t *packed = xmalloc(size ? size : 1);
+	perftools__profiles__profile__pack(&msg, packed);
+	int rc = gzip_write(packed, size, out);
+	if (fflush(out) == EOF || ferror(out))
+		rc = -1;
+	free(packed);
+	free(table);
+	return rc;
+}
+
 int pprofout_write(const prof *p, rules *r, double rate, FILE *out)
 {
 	const intern *fr = prof_frames_const(p);
@@ -225,43 +269,8 @@ int pprofout_write(const prof *p, rules *r, double rate, FILE *out)
 		sample_ptrs[i] = s;
 	}
 
-	Perftools__Profiles__ValueType vt[2];
-	perftools__profiles__value_type__init(&vt[0]);
-	vt[0].type = STR_SAMPLES;
-	vt[0].unit = STR_COUNT;
-	perftools__profiles__value_type__init(&vt[1]);
-	vt[1].type = STR_CPU;
-	vt[1].unit = STR_NANOSECONDS;
-	Perftools__Profiles__ValueType *vt_ptrs[2] = { &vt[0], &vt[1] };
-	size_t nstr = intern_count(b.strs);
-	char **table = xcalloc(nstr, sizeof *table);
-	for (size_t i = 0; i < nstr; i++)
-		table[i] = (char *)(uintptr_t)intern_str(b.strs, (uint32_t)i, NULL);
+	int rc = write_profile(&b, sample_ptrs, ns, rate, out);
 
-	Perftools__Profiles__Profile msg;
-	perftools__profiles__profile__init(&msg);
-	msg.n_sample_type = 2;
-	msg.sample_type = vt_ptrs;
-	/* One sample is 1/rate seconds of CPU: the period pprof shows as its sampling interval. */
-	msg.period_type = &vt[1];
-	msg.period = nanoseconds(1, rate);
-	msg.n_sample = ns;
-	msg.sample = sample_ptrs;
-	msg.n_location = b.nloc;
-	msg.location = b.loc_ptrs;
-	msg.n_function = b.nloc;
-	msg.function = b.func_ptrs;
-	msg.n_string_table = nstr;
-	msg.string_table = table;
-	size_t size = perftools__profiles__profile__get_packed_size(&msg);
-	uint8_t *packed = xmalloc(size ? size : 1);
-	perftools__profiles__profile__pack(&msg, packed);
-	int rc = gzip_write(packed, size, out);
-	if (fflush(out) == EOF || ferror(out))
-		rc = -1;
-
-	free(packed);
-	free(table);
 	free(cat_str);
 	rules_cache_free(cats);
 	free(label_ptrs);

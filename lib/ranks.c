@@ -5,43 +5,15 @@
 #include "intern.h"
 #include "load.h"
 #include "prof.h"
+#include "rankname.h"
+#include "rankstree.h"
 #include "xalloc.h"
 
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define NONE INTERN_NONE
-
-/* A growing string. */
-struct sb { char *s; size_t len, cap; };
-
-static void sb_put(struct sb *b, const char *s, size_t n)
-{
-	b->s = xgrow(b->s, &b->cap, b->len + n + 1, 1);
-	memcpy(b->s + b->len, s, n);
-	b->len += n;
-	b->s[b->len] = '\0';
-}
-
-static void sb_str(struct sb *b, const char *s) { sb_put(b, s, strlen(s)); }
-
-static void sb_printf(struct sb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_printf(struct sb *b, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (n <= 0)
-		return;
-	b->s = xgrow(b->s, &b->cap, b->len + (size_t)n + 1, 1);
-	va_start(ap, fmt);
-	vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	b->len += (size_t)n;
-}
 
 /* One snapshot of one process. */
 struct obs {
@@ -310,94 +282,8 @@ void ranks_thread(void *ctx, const struct dump_thread *t)
 
 /* ---- names and kinds ---- */
 
-static long long number_at(const char *s, size_t len)
-{
-	long long v = 0;
-	if (len == 0 || len > 9)
-		return -1;
-	for (size_t i = 0; i < len; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return -1;
-		v = v * 10 + (s[i] - '0');
-	}
-	return v;
-}
-
-/* A setproctitle name's rank parts (sglang::scheduler_DP3_TP3_EP3, VLLM::Worker_PP1_TP0):
- * the name without EP ("DP3_TP3"), the TP (else DP) number unless PP splits them. Returns
- * the offset of the '_' before the parts (the kind's end), or 0 when there are none. */
-static size_t title_rank(const char *cmd, size_t len, struct sb *name, long long *num)
-{
-	size_t tok = 0;
-	while (tok < len && cmd[tok] != ' ')
-		tok++;
-	const char *colons = memmem(cmd, tok, "::", 2);
-	if (!colons)
-		return 0;
-	size_t at = (size_t)(colons - cmd) + 2;
-	while (at < tok && cmd[at] != '_')
-		at++;
-	long long part[4] = { -1, -1, -1, -1 };  /* TP, PP, DP, EP */
-	static const char *const names[] = { "TP", "PP", "DP", "EP" };
-	size_t p = at, start = at;
-	name->len = 0;
-	while (p < tok && cmd[p] == '_') {
-		size_t l = p + 1, d;
-		while (l < tok && cmd[l] >= 'A' && cmd[l] <= 'Z')
-			l++;
-		for (d = l; d < tok && cmd[d] >= '0' && cmd[d] <= '9'; d++)
-			;
-		int which = -1;
-		for (int k = 0; k < 4; k++)
-			if (l - p - 1 == 2 && memcmp(cmd + p + 1, names[k], 2) == 0)
-				which = k;
-		if (which < 0 || d == l || (d < tok && cmd[d] != '_'))
-			return 0;
-		part[which] = number_at(cmd + l, d - l);
-		if (which != 3)
-			sb_printf(name, "%s%.*s", name->len ? "_" : "", (int)(d - p - 1), cmd + p + 1);
-		p = d;
-	}
-	if (p != tok || name->len == 0)
-		return 0;
-	*num = part[1] >= 0 ? -1 : part[0] >= 0 ? part[0] : part[2];
-	return start;
-}
-
-/* --local_rank=N, --local-rank N, --node-rank N, --node_rank=N in a command line. */
-static int flag_rank(const char *cmd, size_t len, struct sb *name, long long *num)
-{
-	static const char *const flags[] = { "--local_rank", "--local-rank", "--node-rank", "--node_rank" };
-	for (int k = 0; k < 4; k++) {
-		size_t fl = strlen(flags[k]);
-		for (const char *at = cmd; (at = memmem(at, len - (size_t)(at - cmd), flags[k], fl)) != NULL; at += fl) {
-			const char *v = at + fl, *end = cmd + len;
-			if ((at > cmd && at[-1] != ' ') || v >= end || (*v != '=' && *v != ' '))
-				continue;
-			const char *d = ++v;
-			while (v < end && *v >= '0' && *v <= '9')
-				v++;
-			if (v == d || (v < end && *v != ' '))
-				continue;
-			*num = number_at(d, (size_t)(v - d));
-			sb_printf(name, "%.*s", (int)(v - d), d);
-			return 1;
-		}
-	}
-	return 0;
-}
-
-/* The rank text ends in a number: that is the rank ("rank3", "default3", "3"). */
-static long long trailing_number(const char *s, size_t len)
-{
-	size_t d = len;
-	while (d > 0 && s[d - 1] >= '0' && s[d - 1] <= '9')
-		d--;
-	return number_at(s + d, len - d);
-}
-
 /* --rank-from: group 1, else the whole match, of the first subject it matches. */
-static int rank_from(ranks *r, const char *const *subj, const size_t *lens, struct sb *name)
+static int rank_from(ranks *r, const char *const *subj, const size_t *lens, struct rankname_sb *name)
 {
 	for (int i = 0; i < 3; i++) {
 		char msg[256];
@@ -411,7 +297,7 @@ static int rank_from(ranks *r, const char *const *subj, const size_t *lens, stru
 		if (rc == 1 && (rx_group_at(r->opts->rank_from, 1, &s, &len) ||
 				rx_group_at(r->opts->rank_from, 0, &s, &len)) && len) {
 			for (size_t k = 0; k < len; k++) /* a name is a folded frame's text too */
-				sb_put(name, s[k] == ';' ? "," : s + k, 1);
+				rankname_put(name, s[k] == ';' ? "," : s + k, 1);
 			return 1;
 		}
 	}
@@ -422,7 +308,7 @@ static int rank_from(ranks *r, const char *const *subj, const size_t *lens, stru
  * command line, its label, its file name. */
 static void name_proc(ranks *r, struct proc *p, int alone)
 {
-	struct sb name = { 0 };
+	struct rankname_sb name = { 0 };
 	size_t cl, ll = 0, fl = 0;
 	const char *cmd = str_of(r, p->cmd, &cl);
 	const char *label = p->label != NONE ? str_of(r, p->label, &ll) : NULL;
@@ -435,12 +321,12 @@ static void name_proc(ranks *r, struct proc *p, int alone)
 		const char *subj[3] = { cl ? cmd : NULL, label, f };
 		size_t lens[3] = { cl, ll, f ? nf : 0 };
 		if (rank_from(r, subj, lens, &name))
-			num = number_at(name.s, name.len);
+			num = rankname_number(name.s, name.len);
 	}
-	int found = name.len > 0 || title_rank(cmd, cl, &name, &num) || flag_rank(cmd, cl, &name, &num);
+	int found = name.len > 0 || rankname_title(cmd, cl, &name, &num) || rankname_flag(cmd, cl, &name, &num);
 	if (!found && (label || file)) { /* "3", "rank3", "trainer-3": the number it ends in */
-		sb_put(&name, label ? label : file, label ? ll : fl);
-		num = trailing_number(name.s, name.len);
+		rankname_put(&name, label ? label : file, label ? ll : fl);
+		num = rankname_trailing_number(name.s, name.len);
 	}
 	if (name.len) {
 		p->name = intern_add(r->strs, name.s, name.len);
@@ -449,70 +335,13 @@ static void name_proc(ranks *r, struct proc *p, int alone)
 	free(name.s);
 }
 
-static int is_python(const char *tok, size_t len)
-{
-	const char *slash = memrchr(tok, '/', len);
-	const char *b = slash ? slash + 1 : tok;
-	return (size_t)(tok + len - b) >= 6 && memcmp(b, "python", 6) == 0;
-}
-
-/* What kind of process a command line is, in words: the title without its rank parts
- * (sglang::scheduler), a Python script or -m module, else the program's name. */
-static void kind_label(const char *cmd, size_t len, struct sb *out)
-{
-	size_t pos = 0, tl;
-	struct sb ignored = { 0 };
-	long long num;
-	size_t cut = title_rank(cmd, len, &ignored, &num);
-	free(ignored.s);
-	if (cut) {
-		sb_put(out, cmd, cut);
-		return;
-	}
-	const char *tok = cmd;
-	for (tl = 0; tl < len && cmd[tl] != ' '; tl++)
-		;
-	if (is_python(tok, tl)) { /* the first word that is no option, or -m's module */
-		pos = tl;
-		while (pos < len) {
-			while (pos < len && cmd[pos] == ' ')
-				pos++;
-			size_t e = pos;
-			while (e < len && cmd[e] != ' ')
-				e++;
-			if (e - pos == 2 && memcmp(cmd + pos, "-m", 2) == 0) {
-				pos = e;
-				continue;
-			}
-			if (e > pos && cmd[pos] != '-') {
-				tok = cmd + pos;
-				tl = e - pos;
-				break;
-			}
-			pos = e;
-		}
-	}
-	const char *slash = memrchr(tok, '/', tl);
-	if (slash) {
-		tl -= (size_t)(slash + 1 - tok);
-		tok = slash + 1;
-	}
-	sb_put(out, tok, tl);
-}
-
 /* Kinds: command lines alike but for their digits (ranks, ports, hosts) are one kind. */
 static void kind_proc(ranks *r, struct proc *p)
 {
 	size_t len;
 	const char *cmd = str_of(r, p->cmd, &len);
 	char *key = xmalloc(len + 1);
-	size_t n = 0;
-	for (size_t i = 0; i < len; i++) { /* a run of digits is one '#': rank 9 and rank 10 alike */
-		int digit = cmd[i] >= '0' && cmd[i] <= '9';
-		if (!digit || !n || key[n - 1] != '#')
-			key[n++] = digit ? '#' : cmd[i];
-	}
-	p->kind = intern_add(r->kinds, key, n);
+	p->kind = intern_add(r->kinds, key, rankname_kind_key(cmd, len, key));
 	free(key);
 	if (p->kind >= r->kind_label_cap || intern_count(r->kinds) > r->kind_label_cap) {
 		size_t old = r->kind_label_cap;
@@ -521,8 +350,8 @@ static void kind_proc(ranks *r, struct proc *p)
 			r->kind_label[i] = NONE;
 	}
 	if (r->kind_label[p->kind] == NONE) {
-		struct sb l = { 0 };
-		kind_label(cmd, len, &l);
+		struct rankname_sb l = { 0 };
+		rankname_kind_label(cmd, len, &l);
 		r->kind_label[p->kind] = intern_add(r->strs, l.s ? l.s : "", l.len);
 		free(l.s);
 	}
@@ -709,13 +538,13 @@ static void title_groups(ranks *r)
 	size_t nfrag = 0;
 	for (size_t i = 0; i < r->ngroups; i++) {
 		struct group *g = &r->groups[i];
-		struct sb t = { 0 };
+		struct rankname_sb t = { 0 };
 		if (g->fragment) {
-			sb_str(&t, "fragment");
+			rankname_str(&t, "fragment");
 			if (fragments > 1)
-				sb_printf(&t, " %zu", ++nfrag);
+				rankname_printf(&t, " %zu", ++nfrag);
 		} else if (g->kind == r->main_kind) {
-			sb_printf(&t, "%zu", ++number);
+			rankname_printf(&t, "%zu", ++number);
 		} else {
 			size_t same = 0, before = 0, len;
 			for (size_t k = 0; k < r->ngroups; k++)
@@ -724,9 +553,9 @@ static void title_groups(ranks *r)
 					before += k < i;
 				}
 			const char *l = str_of(r, r->kind_label[g->kind], &len);
-			sb_put(&t, len ? l : "(no process line)", len ? len : 17);
+			rankname_put(&t, len ? l : "(no process line)", len ? len : 17);
 			if (same > 1)
-				sb_printf(&t, " #%zu", before + 1);
+				rankname_printf(&t, " #%zu", before + 1);
 		}
 		g->title = intern_add(r->strs, t.s, t.len);
 		free(t.s);
@@ -762,77 +591,12 @@ void ranks_finish(ranks *r)
 
 /* ---- words ---- */
 
-size_t ranks_ranges(const unsigned long long *v, size_t n, char *buf, size_t cap)
-{
-	size_t used = 0;
-	if (cap)
-		buf[0] = '\0';
-	for (size_t i = 0; i < n && cap;) {
-		size_t j = i;
-		while (j + 1 < n && v[j + 1] == v[j] + 1)
-			j++;
-		int w = j > i ? snprintf(buf + used, cap - used, "%s%llu-%llu", used ? "," : "", v[i], v[j])
-			      : snprintf(buf + used, cap - used, "%s%llu", used ? "," : "", v[i]);
-		if (w < 0 || (size_t)w >= cap - used) {
-			buf[used] = '\0';
-			break;
-		}
-		used += (size_t)w;
-		i = j + 1;
-	}
-	return used;
-}
-
-static int cmp_ull(const void *a, const void *b)
-{
-	unsigned long long x = *(const unsigned long long *)a, y = *(const unsigned long long *)b;
-	return x < y ? -1 : x > y;
-}
-
-/* Numbers as ranges ("575-582"), then the texts that are no number, each once. */
-static void list_ids(const ranks *r, const uint32_t *ids, size_t n, struct sb *out)
-{
-	unsigned long long *num = xmalloc((n + 1) * sizeof *num);
-	size_t nn = 0;
-	for (size_t i = 0; i < n; i++) {
-		size_t len;
-		const char *s = str_of(r, ids[i], &len);
-		char *end;
-		unsigned long long v = strtoull(s, &end, 10);
-		if (len && len < 20 && s[0] >= '0' && s[0] <= '9' && end == s + len)
-			num[nn++] = v;
-	}
-	qsort(num, nn, sizeof *num, cmp_ull);
-	size_t u = 0;
-	for (size_t i = 0; i < nn; i++)
-		if (!u || num[u - 1] != num[i])
-			num[u++] = num[i];
-	size_t cap = u * 44 + 1;
-	char *buf = xmalloc(cap);
-	sb_put(out, buf, ranks_ranges(num, u, buf, cap));
-	free(buf);
-	free(num);
-	for (size_t i = 0; i < n; i++) {
-		size_t len;
-		const char *s = str_of(r, ids[i], &len);
-		char *end;
-		strtoull(s, &end, 10);
-		int dup = 0;
-		for (size_t k = 0; k < i && !dup; k++)
-			dup = ids[k] == ids[i];
-		if (dup || (len && len < 20 && s[0] >= '0' && s[0] <= '9' && end == s + len))
-			continue;
-		if (out->len)
-			sb_put(out, ",", 1);
-		sb_put(out, s, len);
-	}
-}
 
 enum { WHO_PIDS, WHO_RANKS, WHO_FILES, WHO_UNRANKED };
 
 /* One of a group's lists: its pids, its ranks (numbers or names), its files, or the pids
  * of the members that have no rank. */
-static void group_list(const ranks *r, const struct group *g, int what, struct sb *out)
+static void group_list(const ranks *r, const struct group *g, int what, struct rankname_sb *out)
 {
 	size_t n = 0, cap = g->n + 1;
 	for (size_t i = 0; i < g->n; i++)
@@ -864,34 +628,40 @@ static void group_list(const ranks *r, const struct group *g, int what, struct s
 			const char *s = str_of(r, ids[i], &len);
 			if (!dup) {
 				if (out->len)
-					sb_put(out, ",", 1);
-				sb_put(out, s, len);
+					rankname_put(out, ",", 1);
+				rankname_put(out, s, len);
 			}
 		}
-	} else {
-		list_ids(r, ids, n, out);
+	} else { /* numbers as ranges ("575-582"), then the texts that are no number */
+		const char **texts = xmalloc((n + 1) * sizeof *texts);
+		size_t *lens = xmalloc((n + 1) * sizeof *lens);
+		for (size_t i = 0; i < n; i++)
+			texts[i] = str_of(r, ids[i], &lens[i]);
+		rankname_list(texts, lens, n, out);
+		free(texts);
+		free(lens);
 	}
 	free(ids);
 }
 
 /* "rank 5 (pid 580)", "ranks 3,5 (pids 578,580)", "pid 580". */
-static void who(const ranks *r, const struct group *g, struct sb *out)
+static void who(const ranks *r, const struct group *g, struct rankname_sb *out)
 {
-	struct sb ranks_l = { 0 }, pids = { 0 }, unranked = { 0 };
+	struct rankname_sb ranks_l = { 0 }, pids = { 0 }, unranked = { 0 };
 	group_list(r, g, WHO_RANKS, &ranks_l);
 	group_list(r, g, WHO_PIDS, &pids);
 	group_list(r, g, WHO_UNRANKED, &unranked);
 	const char *s = g->n > 1 ? "s" : "";
 	if (ranks_l.len)
-		sb_printf(out, "rank%s %s", s, ranks_l.s);
+		rankname_printf(out, "rank%s %s", s, ranks_l.s);
 	if (ranks_l.len && pids.len)
-		sb_printf(out, " (pid%s %s)", s, pids.s);
+		rankname_printf(out, " (pid%s %s)", s, pids.s);
 	else if (pids.len)
-		sb_printf(out, "pid%s %s", s, pids.s);
+		rankname_printf(out, "pid%s %s", s, pids.s);
 	if (ranks_l.len && unranked.len) /* some have a rank, some only a pid */
-		sb_printf(out, " and pid%s %s", unranked.len > 1 ? "s" : "", unranked.s);
+		rankname_printf(out, " and pid%s %s", unranked.len > 1 ? "s" : "", unranked.s);
 	if (!out->len)
-		sb_printf(out, "%zu process%s", g->n, g->n > 1 ? "es" : "");
+		rankname_printf(out, "%zu process%s", g->n, g->n > 1 ? "es" : "");
 	free(ranks_l.s);
 	free(pids.s);
 	free(unranked.s);
@@ -899,16 +669,16 @@ static void who(const ranks *r, const struct group *g, struct sb *out)
 
 /* A node's or group's ranks, as the tree and folded roots show them: "0-4,6-7", with the
  * pids of processes that have no rank. */
-static void rank_set(const ranks *r, const struct group *g, struct sb *out)
+static void rank_set(const ranks *r, const struct group *g, struct rankname_sb *out)
 {
-	struct sb set = { 0 }, unranked = { 0 };
+	struct rankname_sb set = { 0 }, unranked = { 0 };
 	group_list(r, g, WHO_RANKS, &set);
 	group_list(r, g, WHO_UNRANKED, &unranked);
 	if (unranked.len)
-		sb_printf(&set, "%spid %s", set.len ? "," : "", unranked.s);
+		rankname_printf(&set, "%spid %s", set.len ? "," : "", unranked.s);
 	if (!set.len)
-		sb_printf(&set, "%zu process%s", g->n, g->n > 1 ? "es" : "");
-	sb_put(out, set.s, set.len);
+		rankname_printf(&set, "%zu process%s", g->n, g->n > 1 ? "es" : "");
+	rankname_put(out, set.s, set.len);
 	free(set.s);
 	free(unranked.s);
 }
@@ -918,21 +688,21 @@ static const char *frame_text(const ranks *r, uint32_t id, size_t *len)
 	return intern_str(prof_frames_const(r->frames), id, len);
 }
 
-static void put_frame(const ranks *r, uint32_t id, struct sb *out)
+static void put_frame(const ranks *r, uint32_t id, struct rankname_sb *out)
 {
 	size_t len;
 	const char *s = frame_text(r, id, &len);
-	sb_put(out, s, len);
+	rankname_put(out, s, len);
 }
 
 /* A frame's function name alone, for "under NAME". */
-static void put_name(const ranks *r, uint32_t id, struct sb *out)
+static void put_name(const ranks *r, uint32_t id, struct rankname_sb *out)
 {
 	size_t len;
 	const char *s = frame_text(r, id, &len);
 	struct frame_parts parts;
 	frame_split(s, len, &parts);
-	sb_put(out, parts.name_len ? parts.name : s, parts.name_len ? parts.name_len : len);
+	rankname_put(out, parts.name_len ? parts.name : s, parts.name_len ? parts.name_len : len);
 }
 
 static uint32_t leaf_of(const ranks *r, const struct group *g)
@@ -946,7 +716,7 @@ static uint32_t leaf_of(const ranks *r, const struct group *g)
 	return leaf;
 }
 
-static void state_of(const ranks *r, const struct group *g, struct sb *out)
+static void state_of(const ranks *r, const struct group *g, struct rankname_sb *out)
 {
 	size_t count[3] = { 0, 0, 0 };  /* active, gil, idle */
 	for (size_t i = 0; i < g->n; i++) {
@@ -960,25 +730,25 @@ static void state_of(const ranks *r, const struct group *g, struct sb *out)
 		if (!count[k])
 			continue;
 		if (kinds == 1)
-			sb_str(out, words[k]);
+			rankname_str(out, words[k]);
 		else
-			sb_printf(out, "%s%zu %s", out->len ? ", " : "", count[k], words[k]);
+			rankname_printf(out, "%s%zu %s", out->len ? ", " : "", count[k], words[k]);
 	}
 }
 
-static void diverges_text(const ranks *r, const struct group *g, struct sb *out)
+static void diverges_text(const ranks *r, const struct group *g, struct rankname_sb *out)
 {
 	if (!g->compared)
 		return;
 	if (g->shared != NONE)
 		put_frame(r, g->shared, out);
 	else
-		sb_str(out, "(root)");
-	sb_str(out, " -> ");
+		rankname_str(out, "(root)");
+	rankname_str(out, " -> ");
 	if (g->mine != NONE)
 		put_frame(r, g->mine, out);
 	else
-		sb_str(out, "(ends here)");
+		rankname_str(out, "(ends here)");
 }
 
 static size_t moved_count(const ranks *r, const struct group *g, size_t *snapshots)
@@ -1005,7 +775,7 @@ table *ranks_table(const ranks *r)
 	table *t = table_new(cols, r->over_time ? 10 : 8);
 	for (size_t i = 0; i < r->ngroups; i++) {
 		const struct group *g = &r->groups[i];
-		struct sb cell[6] = { { 0 } };
+		struct rankname_sb cell[6] = { { 0 } };
 		size_t len;
 		const char *title = str_of(r, g->title, &len);
 		table_add_row(t);
@@ -1024,14 +794,14 @@ table *ranks_table(const ranks *r)
 				table_set_str(t, (size_t)c + 2, cell[c].s, cell[c].len);
 		if (r->over_time) {
 			size_t snaps, moved = moved_count(r, g, &snaps);
-			struct sb mv = { 0 };
+			struct rankname_sb mv = { 0 };
 			table_set_uint(t, 8, snaps);
 			if (moved == 0 && snaps > 1)
-				sb_str(&mv, "stayed");
+				rankname_str(&mv, "stayed");
 			else if (moved && moved == g->n)
-				sb_str(&mv, "moved");
+				rankname_str(&mv, "moved");
 			else if (moved)
-				sb_printf(&mv, "%zu of %zu moved", moved, g->n);
+				rankname_printf(&mv, "%zu of %zu moved", moved, g->n);
 			if (mv.len)
 				table_set_str(t, 9, mv.s, mv.len);
 			free(mv.s);
@@ -1068,33 +838,33 @@ static uint32_t python_leaf(const ranks *r, const struct group *g)
 }
 
 /* " in FRAME under SHARED": where a group is, and what it shares with the largest. */
-static void where(const ranks *r, const struct group *g, struct sb *out)
+static void where(const ranks *r, const struct group *g, struct rankname_sb *out)
 {
 	uint32_t leaf = python_leaf(r, g);
 	if (leaf != NONE) {
-		sb_str(out, " in ");
+		rankname_str(out, " in ");
 		put_frame(r, leaf, out);
 	} else if (g->sig == NONE) {
-		sb_str(out, " with no thread --thread matches");
+		rankname_str(out, " with no thread --thread matches");
 	}
 	if (g->compared && g->shared != NONE && g->shared != leaf) {
-		sb_str(out, " under ");
+		rankname_str(out, " under ");
 		put_name(r, g->shared, out);
 	}
 }
 
 /* " 5 ranks (0-1,3-4,7)", " 1 process (pid 9)": a large group of a split. */
-static void count_who(const ranks *r, const struct group *g, int named, struct sb *out)
+static void count_who(const ranks *r, const struct group *g, int named, struct rankname_sb *out)
 {
-	struct sb set = { 0 };
+	struct rankname_sb set = { 0 };
 	rank_set(r, g, &set);
 	const char *word = named ? (g->n == 1 ? "rank" : "ranks") : (g->n == 1 ? "process" : "processes");
-	sb_printf(out, " %zu %s (%s)", g->n, word, set.s);
+	rankname_printf(out, " %zu %s (%s)", g->n, word, set.s);
 	free(set.s);
 }
 
 /* The main kind's verdict: all agree, the odd ones out, or a split between large groups. */
-static void main_verdict(const ranks *r, size_t m, size_t total, struct sb *out)
+static void main_verdict(const ranks *r, size_t m, size_t total, struct rankname_sb *out)
 {
 	const struct group *g0 = &r->groups[0];
 	int named = 1;
@@ -1105,17 +875,17 @@ static void main_verdict(const ranks *r, size_t m, size_t total, struct sb *out)
 	size_t klen;
 	const char *kind = str_of(r, r->kind_label[r->main_kind], &klen);
 	if (m == 1 && total == 1) {
-		sb_str(out, "1 process, nothing to compare: ");
+		rankname_str(out, "1 process, nothing to compare: ");
 		who(r, g0, out);
 		where(r, g0, out);
 		return;
 	}
 	if (m == 1) {
-		sb_printf(out, "all %zu %s agree%s%.*s%s:", total, word, klen ? " (" : "", (int)klen, kind, klen ? ")" : "");
-		struct sb st = { 0 };
+		rankname_printf(out, "all %zu %s agree%s%.*s%s:", total, word, klen ? " (" : "", (int)klen, kind, klen ? ")" : "");
+		struct rankname_sb st = { 0 };
 		state_of(r, g0, &st);
 		if (st.len)
-			sb_printf(out, " %s", st.s);
+			rankname_printf(out, " %s", st.s);
 		free(st.s);
 		where(r, g0, out);
 		return;
@@ -1128,42 +898,42 @@ static void main_verdict(const ranks *r, size_t m, size_t total, struct sb *out)
 			large++;
 	}
 	if (large) { /* not one culprit: large groups sit in different places */
-		sb_printf(out, "no odd one out, the %s split:", word);
+		rankname_printf(out, "no odd one out, the %s split:", word);
 		for (size_t i = 0; i < m; i++) {
 			const struct group *g = &r->groups[i];
 			if (i && 2 * g->n <= g0->n)
 				continue;
 			if (i)
-				sb_put(out, ",", 1);
+				rankname_put(out, ",", 1);
 			count_who(r, g, named, out);
 			uint32_t f = python_leaf(r, g);
 			if (f != NONE) {
-				sb_str(out, " in ");
+				rankname_str(out, " in ");
 				put_frame(r, f, out);
 			}
 		}
 		if (r->groups[1].shared != NONE) {
-			sb_str(out, ", parting under ");
+			rankname_str(out, ", parting under ");
 			put_name(r, r->groups[1].shared, out);
 		}
 		if (!odd)
 			return;
-		sb_printf(out, "; %zu more differ%s:", odd, odd == 1 ? "s" : "");
+		rankname_printf(out, "; %zu more differ%s:", odd, odd == 1 ? "s" : "");
 	} else {
-		sb_printf(out, "%zu of %zu %s differ%s:", odd, total, word, odd == 1 ? "s" : "");
+		rankname_printf(out, "%zu of %zu %s differ%s:", odd, total, word, odd == 1 ? "s" : "");
 	}
 	int first = 1;
 	for (size_t i = 1; i < m; i++) {
 		const struct group *g = &r->groups[i];
 		if (2 * g->n > g0->n)
 			continue;
-		sb_str(out, first ? " " : "; ");
+		rankname_str(out, first ? " " : "; ");
 		first = 0;
 		who(r, g, out);
 		where(r, g, out);
 	}
 	if (!large) {
-		sb_printf(out, "; %zu wait", g0->n);
+		rankname_printf(out, "; %zu wait", g0->n);
 		where(r, g0, out);
 	}
 }
@@ -1173,22 +943,22 @@ static void other_lines(const ranks *r, FILE *out)
 {
 	for (size_t i = 0; i < r->ngroups; i++) {
 		const struct group *g = &r->groups[i];
-		struct sb line = { 0 };
+		struct rankname_sb line = { 0 };
 		size_t len;
 		if (g->fragment) {
-			sb_str(&line, "fragment, left out: ");
+			rankname_str(&line, "fragment, left out: ");
 			who(r, g, &line);
 			const char *file = str_of(r, r->procs[g->members[0]].files[0], &len);
-			sb_printf(&line, " (%.*s) has no %s in the paste", (int)len, file,
-				  r->opts->thread ? "thread --thread matches" : "MainThread");
+			rankname_printf(&line, " (%.*s) has no %s in the paste", (int)len, file,
+					r->opts->thread ? "thread --thread matches" : "MainThread");
 		} else if (g->kind != r->main_kind) {
 			const char *kind = str_of(r, r->kind_label[g->kind], &len);
-			sb_printf(&line, "another kind, not compared: %.*s ", (int)len, kind);
+			rankname_printf(&line, "another kind, not compared: %.*s ", (int)len, kind);
 			who(r, g, &line);
-			struct sb st = { 0 };
+			struct rankname_sb st = { 0 };
 			state_of(r, g, &st);
 			if (st.len)
-				sb_printf(&line, ", %s", st.s);
+				rankname_printf(&line, ", %s", st.s);
 			free(st.s);
 			where(r, g, &line);
 		}
@@ -1203,7 +973,7 @@ static void other_lines(const ranks *r, FILE *out)
 		size_t idx = i;
 		one.members = &idx;
 		one.n = 1;
-		struct sb line = { 0 };
+		struct rankname_sb line = { 0 };
 		who(r, &one, &line);
 		fprintf(out, "cut off: %s: the paste ends inside its stack, its outer frames are missing\n", line.s);
 		free(line.s);
@@ -1230,7 +1000,7 @@ static void time_lines(const ranks *r, FILE *out)
 		for (size_t i = 0; i < r->nprocs; i++)
 			if (r->procs[i].nobs > 1 && !r->procs[i].moved)
 				still.members[still.n++] = i;
-		struct sb line = { 0 };
+		struct rankname_sb line = { 0 };
 		who(r, &still, &line);
 		fprintf(out, "stayed: %s\n", line.s);
 		free(line.s);
@@ -1247,7 +1017,7 @@ static void time_lines(const ranks *r, FILE *out)
 		size_t idx = i;
 		one.members = &idx;
 		one.n = 1;
-		struct sb line = { 0 };
+		struct rankname_sb line = { 0 };
 		who(r, &one, &line);
 		fprintf(out, "moved: %s, its stack changed %zu time%s in %zu snapshots\n", line.s, changes,
 			changes == 1 ? "" : "s", p->nobs);
@@ -1260,9 +1030,9 @@ int ranks_write_verdict(const ranks *r, FILE *out)
 	size_t m = 0, total = 0;
 	while (m < r->ngroups && r->groups[m].kind == r->main_kind && !r->groups[m].fragment)
 		total += r->groups[m++].n;
-	struct sb line = { 0 };
+	struct rankname_sb line = { 0 };
 	if (m == 0)
-		sb_str(&line, r->nprocs ? "no process has its grouping thread in the paste" : "no process");
+		rankname_str(&line, r->nprocs ? "no process has its grouping thread in the paste" : "no process");
 	else
 		main_verdict(r, m, total, &line);
 	fprintf(out, "verdict: %s\n", line.s);
@@ -1286,94 +1056,12 @@ static const uint32_t *proc_stacks(const ranks *r, const struct proc *p, size_t 
 	return &o->sel;
 }
 
-struct tnode {
-	uint32_t frame;
-	size_t *members;           /* processes that reached it, in input order */
-	size_t n, cap;
-	size_t *kids;
-	size_t nkids, kids_cap;
-};
-
-struct tree {
-	struct tnode *nodes;
-	size_t n, cap;
-	intern *edges;             /* (parent, frame) -> node */
-};
-
-static size_t tree_child(struct tree *t, size_t parent, uint32_t frame)
-{
-	uint32_t key[2] = { (uint32_t)parent, frame };
-	size_t id = intern_add(t->edges, (const char *)key, sizeof key) + 1;  /* node 0 is the root */
-	if (id >= t->n) {
-		t->nodes = xgrow(t->nodes, &t->cap, id + 1, sizeof *t->nodes);
-		memset(&t->nodes[id], 0, sizeof t->nodes[id]);
-		t->nodes[id].frame = frame;
-		t->n = id + 1;
-		struct tnode *p = &t->nodes[parent];
-		p->kids = xgrow(p->kids, &p->kids_cap, p->nkids + 1, sizeof *p->kids);
-		p->kids[p->nkids++] = id;
-	}
-	return id;
-}
-
-static void tree_member(struct tnode *node, size_t proc)
-{
-	if (node->n && node->members[node->n - 1] == proc)
-		return;
-	node->members = xgrow(node->members, &node->cap, node->n + 1, sizeof *node->members);
-	node->members[node->n++] = proc;
-}
-
-static int by_members(const void *a, const void *b, void *ctx)
-{
-	const struct tree *t = ctx;
-	size_t x = *(const size_t *)a, y = *(const size_t *)b;
-	if (t->nodes[x].n != t->nodes[y].n)
-		return t->nodes[x].n < t->nodes[y].n ? 1 : -1;
-	return x < y ? -1 : x > y;
-}
-
-static void tree_build(const ranks *r, struct tree *t)
-{
-	t->edges = intern_new();
-	t->nodes = xgrow(NULL, &t->cap, 1, sizeof *t->nodes);
-	memset(&t->nodes[0], 0, sizeof t->nodes[0]);
-	t->n = 1;
-	for (size_t i = 0; i < r->nprocs; i++) {
-		size_t ns;
-		const uint32_t *stacks = proc_stacks(r, &r->procs[i], &ns);
-		for (size_t s = 0; s < ns; s++) {
-			size_t nf, at = 0;
-			uint32_t *f = stack_copy(r, stacks[s], &nf);
-			tree_member(&t->nodes[0], i);
-			for (size_t k = 0; k < nf; k++) {
-				at = tree_child(t, at, f[k]);
-				tree_member(&t->nodes[at], i);
-			}
-			free(f);
-		}
-	}
-	for (size_t i = 0; i < t->n; i++)
-		if (t->nodes[i].nkids > 1)
-			qsort_r(t->nodes[i].kids, t->nodes[i].nkids, sizeof *t->nodes[i].kids, by_members, t);
-}
-
-static void tree_free(struct tree *t)
-{
-	for (size_t i = 0; i < t->n; i++) {
-		free(t->nodes[i].members);
-		free(t->nodes[i].kids);
-	}
-	free(t->nodes);
-	intern_free(t->edges);
-}
-
 /* A node's processes: the main kind's ranks, then each other kind's named by it
  * ("0-7 + sglang.launch_server 0"). */
-static void node_label(const ranks *r, const size_t *members, size_t n, struct sb *out)
+static void node_label(const ranks *r, const size_t *members, size_t n, struct rankname_sb *out)
 {
 	size_t *part = xmalloc((n + 1) * sizeof *part);
-	struct sb set_text = { 0 };
+	struct rankname_sb set_text = { 0 };
 	for (int pass = 0; pass < 2; pass++) {
 		for (size_t i = 0; i < n; i++) {
 			uint32_t kind = r->procs[members[i]].kind;
@@ -1391,80 +1079,64 @@ static void node_label(const ranks *r, const size_t *members, size_t n, struct s
 			rank_set(r, &set, &set_text);
 			size_t len;
 			const char *l = str_of(r, r->kind_label[kind], &len);
-			sb_printf(out, "%s%.*s%s%s", out->len ? " + " : "", pass ? (int)len : 0, l,
-				  pass && len ? " " : "", set_text.s);
+			rankname_printf(out, "%s%.*s%s%s", out->len ? " + " : "", pass ? (int)len : 0, l,
+					pass && len ? " " : "", set_text.s);
 		}
 	}
 	free(set_text.s);
 	free(part);
 }
 
-/* Each line: the branch marks, the ranks that reached the frame, the frame. A chain stays
- * at one indentation; where ranks part, each branch is marked "+-" and its lines "| ". */
-struct tline { size_t node; size_t first, rest; };  /* offsets in the prefix pool */
+struct tree_ctx { const ranks *r; struct rankname_sb label; };
+
+/* A line of the tree: the branch marks, the ranks that reached the frame, the frame. */
+static void tree_line(void *ctx, const char *prefix, uint32_t frame, const size_t *members, size_t n,
+		      FILE *out)
+{
+	struct tree_ctx *c = ctx;
+	c->label.len = 0;
+	node_label(c->r, members, n, &c->label);
+	size_t len;
+	const char *text = frame_text(c->r, frame, &len);
+	fprintf(out, "%s[%s] %.*s\n", prefix, c->label.s, (int)len, text);
+}
 
 int ranks_write_tree(const ranks *r, FILE *out)
 {
-	struct tree t = { 0 };
-	tree_build(r, &t);
-	struct sb pool = { 0 }, label = { 0 };
-	struct tline *stack = NULL;
-	size_t depth = 0, cap = 0;
-	sb_put(&pool, "", 1);
-	stack = xgrow(stack, &cap, 1, sizeof *stack);
-	stack[depth++] = (struct tline){ 0, 0, 0 };
-	while (depth) {
-		struct tline e = stack[--depth];
-		const struct tnode *node = &t.nodes[e.node];
-		if (e.node) {
-			label.len = 0;
-			node_label(r, node->members, node->n, &label);
-			size_t len;
-			const char *frame = frame_text(r, node->frame, &len);
-			fprintf(out, "%s[%s] %.*s\n", pool.s + e.first, label.s, (int)len, frame);
+	rankstree *t = rankstree_new();
+	for (size_t i = 0; i < r->nprocs; i++) {
+		size_t ns;
+		const uint32_t *stacks = proc_stacks(r, &r->procs[i], &ns);
+		for (size_t s = 0; s < ns; s++) {
+			size_t nf;
+			uint32_t *f = stack_copy(r, stacks[s], &nf);
+			rankstree_add(t, i, f, nf);
+			free(f);
 		}
-		/* prefixes live in one pool (offsets: it moves as it grows), each ending in a NUL */
-		size_t rest_len = strlen(pool.s + e.rest);
-		char *rest = xstrndup(pool.s + e.rest, rest_len);
-		int branch = node->nkids > 1;
-		for (size_t k = node->nkids; k-- > 0;) { /* pushed last first: drawn in order */
-			struct tline c = { node->kids[k], e.rest, e.rest };
-			if (branch) {
-				c.first = pool.len;
-				sb_put(&pool, rest, rest_len);
-				sb_put(&pool, "+-", 3);
-				c.rest = pool.len;
-				sb_put(&pool, rest, rest_len);
-				sb_put(&pool, k + 1 < node->nkids ? "| " : "  ", 3);
-			}
-			stack = xgrow(stack, &cap, depth + 1, sizeof *stack);
-			stack[depth++] = c;
-		}
-		free(rest);
 	}
-	free(stack);
-	free(pool.s);
-	free(label.s);
-	tree_free(&t);
-	return ferror(out) ? -1 : 0;
+	struct tree_ctx c = { r, { 0 } };
+	int rc = rankstree_write(t, tree_line, &c, out);
+	free(c.label.s);
+	rankstree_free(t);
+	return rc;
 }
 
 int ranks_write_folded(const ranks *r, FILE *out)
 {
-	struct sb root = { 0 };
+	struct rankname_sb root = { 0 };
 	for (size_t i = 0; i < r->ngroups; i++) {
 		const struct group *g = &r->groups[i];
 		size_t ns, klen;
 		const uint32_t *stacks = group_stacks(r, g, &ns);
 		root.len = 0;
-		sb_str(&root, "[ranks ");
+		rankname_str(&root, "[ranks ");
 		rank_set(r, g, &root);
 		const char *kind = str_of(r, r->kind_label[g->kind], &klen);
 		if (g->fragment)
-			sb_str(&root, " (fragment)");
+			rankname_str(&root, " (fragment)");
 		else if (g->kind != r->main_kind && klen)
-			sb_printf(&root, " (%.*s)", (int)klen, kind);
-		sb_str(&root, "]");
+			rankname_printf(&root, " (%.*s)", (int)klen, kind);
+		rankname_str(&root, "]");
 		for (size_t k = 0; k < root.len; k++) /* a name may not split the folded line */
 			if (root.s[k] == ';')
 				root.s[k] = ',';

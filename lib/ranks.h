@@ -47,7 +47,4 @@ int ranks_write_tree(const ranks *r, FILE *out);
 /* Folded stacks under a root frame naming each group's ranks, counted once per process. */
 int ranks_write_folded(const ranks *r, FILE *out);
 
-/* "0-4,6-7": sorted numbers with runs as ranges, into buf (NUL-terminated, cut to cap). */
-size_t ranks_ranges(const unsigned long long *sorted, size_t n, char *buf, size_t cap);
-
 #endif

@@ -475,7 +475,7 @@ struct series_unit_cmp *series_compare(const struct series_set *before, const st
 				continue;
 			series_pool(before, unit, how, &c->before, &c->before_nan);
 			series_pool(after, unit, how, &c->after, &c->after_nan);
-			series_compare_kept(&c->before, &c->after, tput_unit_lower_is_better(unit), min_effect, &c->cmp);
+			series_compare_kept(&c->before, &c->after, tputunit_lower_is_better(unit), min_effect, &c->cmp);
 			free(c->before.v);
 			free(c->after.v);
 			free(c->before.step);

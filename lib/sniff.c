@@ -236,6 +236,9 @@ static enum load_format line_format(const char *text, size_t len, int labels)
 	return LOAD_AUTO;
 }
 
+/* Does a lowercased line hold a word training logs print? */
+static int has_log_word(const char *low, size_t n);
+
 /* Lowercase copy of a line's first bytes, for word searches. */
 static size_t lower_head(const char *text, size_t len, char *out, size_t cap)
 {
@@ -248,6 +251,17 @@ static size_t lower_head(const char *text, size_t len, char *out, size_t cap)
 static int has(const char *s, size_t n, const char *word)
 {
 	return memmem(s, n, word, strlen(word)) != NULL;
+}
+
+static int has_log_word(const char *low, size_t n)
+{
+	static const char *const log_words[] = { "tok/s", "tokens/s", "tokens per", "tokens_per",
+		"tps", "it/s", "s/it", "samples/s", "samples per", "throughput", "loss", "iter",
+		"step", "epoch", "tflop", "mfu", "lr", NULL };
+	for (int i = 0; log_words[i]; i++)
+		if (has(low, n, log_words[i]))
+			return 1;
+	return 0;
 }
 
 const char *sniff_guess(const char *text, size_t len)
@@ -278,13 +292,23 @@ const char *sniff_guess(const char *text, size_t len)
 	if ((n >= 5 && memcmp(low, "self\t", 5) == 0) || (n >= 8 && memcmp(low, "samples ", 8) == 0) ||
 	    has(low, n, "self_pct"))
 		return "a sift table: sift tools read profiles, sift-plot reads tables";
-	static const char *const log_words[] = { "tok/s", "tokens/s", "tokens per", "tokens_per",
-		"tps", "it/s", "s/it", "samples/s", "samples per", "throughput", "loss", "iter",
-		"step", "epoch", "tflop", "mfu", "lr", NULL };
-	for (int i = 0; log_words[i]; i++)
-		if (has(low, n, log_words[i]))
-			return "a training log: try sift-tput";
+	if (has_log_word(low, n))
+		return "a training log: try sift-tput";
 	return NULL;
+}
+
+int sniff_log_line(const char *text, size_t len)
+{
+	char low[512] = { 0 };  /* set: -O1 cannot see lower_head fill what is read */
+	size_t n = lower_head(text, len, low, sizeof low);
+	if (!has_log_word(low, n))
+		return 0;
+	/* Fields: "KEY: V", "KEY=V", " | ": a frame, even a C++ one, has hardly two. */
+	size_t fields = 0;
+	for (size_t i = 0; i + 1 < n; i++)
+		fields += (low[i] == ':' && low[i + 1] == ' ') || low[i] == '=' ||
+			  (low[i] == '|' && i > 0 && low[i - 1] == ' ' && low[i + 1] == ' ');
+	return fields >= 2;
 }
 
 struct held {

@@ -34,6 +34,9 @@ sniff *sniff_new(in_reader *in, enum load_format forced);
 const char *sniff_looks_like(const sniff *s);
 /* The same for one line. */
 const char *sniff_guess(const char *text, size_t len);
+/* Is a line a training log's (a log word and two or more KEY: V, KEY=V or " | " fields),
+ * even when it ends in a number as a folded stack does? */
+int sniff_log_line(const char *text, size_t len);
 int sniff_next(sniff *s, struct in_line *line, enum load_format *format);
 void sniff_free(sniff *s);
 

@@ -465,7 +465,9 @@ void sum_result_free(struct sum_result *out)
 int sum_file_has_time(const char *path, enum load_format forced)
 {
 	if (forced == LOAD_SPEEDSCOPE || forced == LOAD_CHROME)
-		return 1;
+		return SUM_TIME;
+	if (forced == LOAD_DUMP || forced == LOAD_JSON)
+		return SUM_SNAPSHOTS;
 	struct stat st;
 	if (forced != LOAD_AUTO || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
 		return 0;  /* a pipe cannot be read twice; what cannot be read is reported later */
@@ -476,11 +478,13 @@ int sum_file_has_time(const char *path, enum load_format forced)
 	enum load_format format = LOAD_AUTO;
 	int got = sniff_next(s, &line, &format);
 	/* sift-fold's speedscope output sums distinct stacks: it has no time */
-	int timed = got > 0 && (format == LOAD_CHROME ||
-				(format == LOAD_SPEEDSCOPE && !speedscope_is_sift(line.text, line.len)));
+	int sift = got > 0 && format == LOAD_SPEEDSCOPE && speedscope_is_sift(line.text, line.len);
 	sniff_free(s);
 	in_close(in);
-	return timed;
+	if (got <= 0 || sift)
+		return 0;
+	return format == LOAD_SPEEDSCOPE || format == LOAD_CHROME ? SUM_TIME
+	       : format == LOAD_DUMP || format == LOAD_JSON	   ? SUM_SNAPSHOTS : 0;
 }
 
 /* One file's stacks, each into the sum of its window of time. */
@@ -510,6 +514,12 @@ static void window_at(void *ctx, double start)
 	}
 }
 
+/* A dump's snapshot k is window k - 1 (width 1). */
+static void snapshot_at(void *ctx, double snapshot)
+{
+	window_at(ctx, snapshot >= 1 ? snapshot - 1 : 0);
+}
+
 static void window_stack(void *ctx, const uint32_t *ids, size_t n, uint64_t count)
 {
 	struct windows *w = ctx;
@@ -519,14 +529,18 @@ static void window_stack(void *ctx, const uint32_t *ids, size_t n, uint64_t coun
 	w->samples[w->at] += count;
 }
 
-size_t sum_file_blocks(const char *path, const struct load_opts *opts, const struct agg_spec *spec,
+size_t sum_file_blocks(const char *path, int kind, const struct load_opts *opts, const struct agg_spec *spec,
 		       size_t most, struct err_lines *errs, agg **blocks, uint64_t *samples, int *status)
 {
-	struct windows w = { prof_new(), spec, NULL, NULL, 0, 0, 0, SUM_BLOCK_WINDOW };
+	struct windows w = { prof_new(), spec, NULL, NULL, 0, 0, 0, kind == SUM_SNAPSHOTS ? 1 : SUM_BLOCK_WINDOW };
 	struct load_opts o = *opts;
-	o.win.width = w.width;
 	o.consumer = window_stack;
-	o.window_fn = window_at;
+	if (kind == SUM_SNAPSHOTS) {
+		o.snapshot_fn = snapshot_at;
+	} else {
+		o.win.width = w.width;
+		o.window_fn = window_at;
+	}
 	o.consumer_ctx = &w;
 	struct load_stats stats = { 0 };
 	char *paths[1] = { (char *)path };

@@ -50,16 +50,20 @@ int sum_files_each(char *const *paths, size_t npaths, const struct load_opts *op
 		   const struct agg_spec *spec, struct err_lines *errs, agg **each,
 		   uint64_t *each_samples, struct sum_result *pooled);
 
-/* Does path hold time (a speedscope or chrometrace profile, by content unless forced)? */
+/* Does path hold time, by content unless forced: SUM_TIME (a speedscope or chrometrace
+ * profile), SUM_SNAPSHOTS (py-spy dumps: snapshots in order), or 0 (standard input, a
+ * pipe, folded stacks, anything else)? */
+enum { SUM_TIME = 1, SUM_SNAPSHOTS = 2 };
 int sum_file_has_time(const char *path, enum load_format forced);
 /* One input as replicates: path's stacks summed by windows of time (SUM_BLOCK_WINDOW
- * seconds of each thread's own time), consecutive windows grouped into at most `most`
- * blocks of near-equal length and SUM_BLOCK_SAMPLES samples or more on average, into
- * blocks[b] with their samples in samples[b] (room for most). Returns the number of
- * blocks; *status 1 when the file could not be read. */
+ * seconds of each thread's own time; with kind SUM_SNAPSHOTS, a dump's snapshots),
+ * consecutive windows grouped into at most `most` blocks of near-equal length and
+ * SUM_BLOCK_SAMPLES samples or more on average, into blocks[b] with their samples in
+ * samples[b] (room for most). Returns the number of blocks; *status 1 when the file could
+ * not be read. */
 #define SUM_BLOCK_WINDOW 0.1
 #define SUM_BLOCK_SAMPLES 250u
-size_t sum_file_blocks(const char *path, const struct load_opts *opts, const struct agg_spec *spec,
+size_t sum_file_blocks(const char *path, int kind, const struct load_opts *opts, const struct agg_spec *spec,
 		       size_t most, struct err_lines *errs, agg **blocks, uint64_t *samples, int *status);
 
 /* Samples per thread that look recorded with py-spy record --idle (every thread sampled at

@@ -1,5 +1,6 @@
 /* table: cells are stored formatted, typed for alignment and JSON. */
 #include "table.h"
+#include "frame.h"
 #include "xalloc.h"
 
 #include <jansson.h>
@@ -125,6 +126,22 @@ static void put_flat(FILE *out, const char *s, size_t len)
 	}
 }
 
+/* A text cell: its text, or a shortened copy (kept in *own) when it is a key too wide for a
+ * terminal. */
+static const char *text_cell(const table *t, size_t r, size_t c, unsigned flags, char **own, size_t *len)
+{
+	const struct cell *cell = &t->cells[r * t->ncolumns + c];
+	const char *text = cell->text ? cell->text : "";
+	*len = cell->len;
+	*own = NULL;
+	if ((flags & TABLE_TEXT_WIDE) || t->columns[c].type != TABLE_STR || display_width(text, *len) <= TABLE_TEXT_KEY_MAX)
+		return text;
+	size_t cap = *len + 8;
+	*own = xmalloc(cap);
+	*len = frame_shorten(text, *len, TABLE_TEXT_KEY_MAX, *own, cap);
+	return *own;
+}
+
 static void write_text(const table *t, FILE *out, unsigned flags)
 {
 	size_t n = t->ncolumns;
@@ -136,8 +153,11 @@ static void write_text(const table *t, FILE *out, unsigned flags)
 	for (size_t c = 0; c < n; c++) {
 		width[c] = strlen(t->columns[c].name);
 		for (size_t r = 0; r < t->rows; r++) {
-			const struct cell *cell = &t->cells[r * n + c];
-			size_t w = display_width(cell->text ? cell->text : "", cell->len);
+			char *own;
+			size_t len;
+			const char *text = text_cell(t, r, c, flags, &own, &len);
+			size_t w = display_width(text, len);
+			free(own);
 			if (w > width[c])
 				width[c] = w;
 		}
@@ -148,11 +168,9 @@ static void write_text(const table *t, FILE *out, unsigned flags)
 			const struct table_column *col = &t->columns[c];
 			const char *text = col->name;
 			size_t len = strlen(col->name);
-			if (r > 0) {
-				const struct cell *cell = &t->cells[(r - 1) * n + c];
-				text = cell->text ? cell->text : "";
-				len = cell->len;
-			}
+			char *own = NULL;
+			if (r > 0)
+				text = text_cell(t, r - 1, c, flags, &own, &len);
 			size_t pad = width[c] - display_width(text, len);
 			int last = i + 1 == n;
 			if (i > 0)
@@ -162,6 +180,7 @@ static void write_text(const table *t, FILE *out, unsigned flags)
 			put_flat(out, text, len);
 			if (!is_number(col) && !last)
 				fprintf(out, "%*s", (int)pad, "");
+			free(own);
 		}
 		putc('\n', out);
 	}

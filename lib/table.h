@@ -28,7 +28,15 @@ struct table_column {
 enum {
 	TABLE_TEXT_KEY_LAST = 1,  /* text: print the first column last, unpadded (long frame names) */
 	TABLE_NO_HEADER = 2,      /* text: no header line */
+	TABLE_TEXT_WIDE = 4,      /* text: keys whole (else a key past TABLE_TEXT_KEY_MAX characters
+				   * is shortened in the middle, its function kept, to fit a terminal) */
 };
+
+#define TABLE_TEXT_KEY_MAX 80
+/* The --wide row of a tool's option table (cli.h), beside --format. */
+#define TABLE_WIDE_ROW(opt) \
+	{ "wide", (opt), NULL, "text: keys whole (default: shortened to 80 characters, the\n" \
+	  "                            function kept, to fit a terminal)" }
 
 typedef struct table table;
 

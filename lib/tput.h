@@ -1,122 +1,19 @@
-/* tput: throughput extraction from training logs: presets, number and unit normalization, prefixes. */
+/* tput: throughput extraction from training logs: the extractor that runs each line through the
+ * stages (tputnorm, tputrec, tputrule, tputkv, tputkey, tputctx, tputunit, tputbar). */
 #ifndef SIFT_TPUT_H
 #define SIFT_TPUT_H
 
 #include <stddef.h>
 
-/* Canonical units; per-GPU figures are units of their own, never mixed with global ones.
- * A translation model's source and target tokens ("N/M tok/s") are two units, and the word
- * "tps" when nothing says whether it is per GPU or for the whole job is one of its own. */
-enum tput_unit {
-	TPUT_TOKENS_S, TPUT_TOKENS_S_GPU, TPUT_TOKENS_S_SRC, TPUT_TOKENS_S_TGT, TPUT_TPS, TPUT_SAMPLES_S, TPUT_SAMPLES_S_GPU, TPUT_IMAGES_S, TPUT_IT_S,
-	TPUT_TFLOPS, TPUT_TFLOPS_GPU, TPUT_MS_STEP, TPUT_MFU, TPUT_VALUE, TPUT_NUNITS
-};
-extern const char *const tput_unit_names[];  /* indexed by enum tput_unit */
-/* Times per step: a smaller figure is faster. */
-int tput_unit_lower_is_better(enum tput_unit unit);
-/* Map unit text as logs write it ("tok/sec", "s/it", "TFLOPS_per_GPU") to a canonical unit;
- * *scale multiplies the value, *invert asks for 1/value (s/it). 0 when unknown. */
-int tput_unit_parse(const char *text, size_t len, enum tput_unit *unit, double *scale, int *invert);
-
-/* How a preset reads a line: its PCRE2 pattern, or the built-in key/value reader. */
-enum tput_reader { TPUT_READ_REGEX, TPUT_READ_KV };
-
-struct tput_preset {
-	const char *name;
-	const char *source;        /* the framework, as the docs table names it */
-	const char *literals[4];   /* prefilter: the line must hold one of these (NULL-ended) */
-	const char *pattern;       /* PCRE2, named groups tput, unit, step, time, loss, rank */
-	const char *unit;          /* unit text when the pattern has no unit group */
-	double time_scale;         /* the time group times this is seconds */
-	const char *example;
-	enum tput_reader reader;   /* TPUT_READ_KV: pattern is NULL; literals NULL: the reader's own,
-				    * else they name the framework's lines, read by the reader */
-	int per_device;            /* the other figures of this preset's lines are per device;
-				    * -1: its bare "tps" is for the whole job */
-};
-extern const struct tput_preset tput_presets[];
-extern const size_t tput_npresets;
-/* Index of a preset by name, or -1. */
-int tput_preset_find(const char *name);
-
-enum tput_num { TPUT_NUM_OK, TPUT_NUM_NAN, TPUT_NUM_BAD };
-/* "5,856", "43.2K", "1.249e+03", "nan": thousands separators, K/M/G/T suffixes, exponents. */
-enum tput_num tput_parse_number(const char *text, size_t len, double *value);
-
-/* Remove ANSI escape sequences in place; returns the new length. */
-size_t tput_strip_ansi(char *text, size_t len);
-/* A rank prefix at the start ("[rank3]:", "[default7]:", "[Rank 3]", "0: ", srun's padded
- * " 0: ", "worker-0:"): bytes it
- * takes (0 when none), rank in *rank. */
-size_t tput_rank_prefix(const char *text, size_t len, long *rank);
-/* "HOST:N" right after a line's timestamp (OLMo's "TIME\tHOST:LOCAL_RANK\t"), after blanks:
- * the host has a digit, '-' or '.' or is "host"/"localhost", N is followed by a blank. Bytes
- * up to N's end (0 when none), N in *rank. */
-size_t tput_host_rank(const char *text, size_t len, long *rank);
-/* A timestamp at the start (ISO 8601, "2024-05-01 12:00:00,123", glog "I0501 12:00:00.123456",
- * "05/01/2024 12:00:00"), optionally after "[": bytes it takes (0 when none), seconds since
- * the epoch (UTC; glog has no year, 1970 is assumed) in *seconds. */
-size_t tput_timestamp(const char *text, size_t len, double *seconds);
-/* The first timestamp in a line's first 96 bytes, after tags, brackets and spaces ("[titan]
- * 2024-05-01 ...", " [2024-04-06 02:59:36]", "[INFO 2020-06-08 ...", "> 2023-03-22 ..."),
- * also yearless "MM-DD HH:MM:SS" and "MM/DD/YY HH:MM:SS" (1970 assumed): 1 when found. */
-int tput_find_timestamp(const char *text, size_t len, double *seconds);
-
-/* Where a line stands: training, something else (validation, evaluation, checkpoint saving or
- * loading, downloads, tokenizing), or inference (prompt, generation, decode, requests). Whole
- * words, any case; "val_loss" is one word and leaves a training line alone. */
-enum tput_context { TPUT_CTX_TRAIN, TPUT_CTX_OTHER, TPUT_CTX_INFERENCE };
-enum tput_context tput_context(const char *text, size_t len);
-
-/* The generic key/value reader on one line: every throughput figure it can name, in any of
- * the layouts "KEY: V", "KEY=V", "KEY V", "V UNIT" and "UNIT: V" (keys normalized for case and
- * "_ - . space", looked up in one table; per-device keys give the /gpu units; cumulative
- * counters, averages over the whole run, eval and inference keys are left out), and the
- * line's step and loss. Returns the number of figures written to out (at most max). */
-struct tput_kv {
-	enum tput_unit unit;
-	double value;          /* in the canonical unit */
-	int average;           /* a running average: a plain figure of the unit is preferred */
-};
-struct tput_kv_line {
-	long long step;        /* -1 when none */
-	int step_rank;         /* how sure: global_step 4, num_updates 3, step/iter/batch 2, a
-				* count alone in brackets before the line's fields ("[400] k=v") 1 */
-	double loss;           /* NaN when none */
-	int header;            /* a record header ("[step=N/M", "[batch=N/M]") */
-	int inference;         /* 1: a figure was left out as inference; 2: the line is
-				* inference's (a latency per token: "0.59 ms per token"), no figure given */
-};
-/* What the reader learnt of the keys and line shapes seen: with it, a line of a shape seen
- * before costs only the parse of its figures, and gives what it gives without it. */
-typedef struct kv_cache tput_kv_cache;
-tput_kv_cache *tput_kv_cache_new(void);
-void tput_kv_cache_free(tput_kv_cache *cache);
-size_t tput_kv_read(const char *text, size_t len, struct tput_kv *out, size_t max,
-		    struct tput_kv_line *info, tput_kv_cache *cache);
-
-struct tput_point {
-	long rank;             /* -1 when unknown */
-	long long step;        /* -1 when unknown */
-	double time;           /* seconds; NaN when unknown */
-	double value;          /* in the canonical unit */
-	enum tput_unit unit;
-	double loss;           /* NaN when absent */
-	int rule;              /* index of the rule that matched */
-};
-
-enum tput_result {
-	TPUT_POINT,     /* a measurement */
-	TPUT_NAN,       /* a throughput of nan: counted, not kept */
-	TPUT_BAD,       /* matched but its value does not parse */
-	TPUT_NOMATCH,   /* held a prefilter literal but no rule matched: noise */
-	TPUT_ERROR,     /* a pattern hit its match or depth limit: no answer for the line */
-};
+#include "tputbar.h"
+#include "tputctx.h"
+#include "tputkv.h"
+#include "tputnorm.h"
+#include "tputpreset.h"
+#include "tputrec.h"
+#include "tputunit.h"
 
 typedef struct tput_ex tput_ex;
-/* One call per result; lineno is the caller's number for the line it came from. */
-typedef void tput_sink(void *ctx, unsigned long lineno, enum tput_result result,
-		       const struct tput_point *point, const char *reason);
 
 tput_ex *tput_ex_new(void);
 void tput_ex_free(tput_ex *ex);
@@ -148,14 +45,13 @@ size_t tput_ex_block(tput_ex *ex, char *text, size_t len, unsigned long lineno, 
  * still held now goes to sink when no bar of the input showed two frames (it is then all
  * there is), else it is dropped. Frames the bars repeat later are copies. */
 void tput_ex_finish(tput_ex *ex, tput_sink *sink, void *ctx);
-/* Is n (a line's bytes, without its line end) a width records are hard-wrapped at? Only
- * then may tput_ex_block join lines that tput_ex_line reads apart. */
-int tput_wrap_width(size_t n);
 /* Lines seen so far whose throughput was inference (serving, generation), not training: a
  * caller that found no point says "no training throughput (N inference lines seen)". */
 size_t tput_ex_inference_lines(const tput_ex *ex);
 /* Figures dropped as copies: an unprefixed rank's repeat of the step just seen, or a redraw
  * of the same frame. The caller may count them with the prefixed ranks' duplicates. */
 size_t tput_ex_copies(const tput_ex *ex);
+/* Is a progress bar's frame held, waiting for lines after the last one read? */
+int tput_ex_holding(const tput_ex *ex);
 
 #endif

@@ -140,7 +140,7 @@ static void row_value(struct row *r, const struct tput_point *pt)
 {
 	row_num(r, pt->value);
 	row_put(r, "\t", 1);
-	row_put(r, tput_unit_names[pt->unit], strlen(tput_unit_names[pt->unit]));
+	row_put(r, tputunit_names[pt->unit], strlen(tputunit_names[pt->unit]));
 	row_put(r, "\t", 1);
 }
 
@@ -194,8 +194,8 @@ void tputout_presets(FILE *out, enum table_format format)
 		{ "example", TABLE_STR, 0 },
 	};
 	table *t = table_new(cols, 4);
-	for (size_t i = 0; i < tput_npresets; i++) {
-		const struct tput_preset *p = &tput_presets[i];
+	for (size_t i = 0; i < tputpreset_count; i++) {
+		const struct tput_preset *p = &tputpreset_table[i];
 		const char *unit = p->unit ? p->unit : "from the line";
 		table_add_row(t);
 		table_set_str(t, 0, p->name, strlen(p->name));
@@ -221,7 +221,7 @@ static void stats_row(table *t, const char *source, enum tput_unit unit, size_t 
 {
 	table_add_row(t);
 	table_set_str(t, 0, source, strlen(source));
-	const char *u = tput_unit_names[unit];
+	const char *u = tputunit_names[unit];
 	table_set_str(t, 1, u, strlen(u));
 	table_set_uint(t, 2, k->n);
 	table_set_uint(t, 3, k->warmup);
@@ -280,7 +280,7 @@ void tputout_compare(FILE *out, const struct series_unit_cmp *c, size_t n, const
 		stats_row(st, "before", c[i].unit, c[i].before_nan, &c[i].before, &m->before);
 		stats_row(st, "after", c[i].unit, c[i].after_nan, &c[i].after, &m->after);
 		table_add_row(t);
-		const char *u = tput_unit_names[c[i].unit];
+		const char *u = tputunit_names[c[i].unit];
 		table_set_str(t, 0, u, strlen(u));
 		table_set_uint(t, 1, c[i].before.n);
 		table_set_uint(t, 2, c[i].after.n);
@@ -305,13 +305,13 @@ void tputout_compare(FILE *out, const struct series_unit_cmp *c, size_t n, const
 			if (u->side != SERIES_BOTH)
 				continue;
 			fprintf(out, "%s: %s: speedup %.4f (95%% CI %.4f to %.4f), paired t on %zu batch medians a side%s, "
-				"p %.3g\n", tput_unit_names[u->unit], u->cmp.verdict, u->cmp.speedup, u->cmp.low,
+				"p %.3g\n", tputunit_names[u->unit], u->cmp.verdict, u->cmp.speedup, u->cmp.low,
 				u->cmp.high, u->cmp.batches[0],
 				u->cmp.paired == PAIRED_BY_STEP ? " (the same steps)"
 				: u->cmp.paired == PAIRED_BY_PLACE ? " (the same place in each run)" : "", u->cmp.p);
 			if (u->before.cumulative || u->after.cumulative)
 				fprintf(out, "%s: a cumulative average (the clock over the steps): compared as per-step "
-					"values, the clock's differences\n", tput_unit_names[u->unit]);
+					"values, the clock's differences\n", tputunit_names[u->unit]);
 		}
 	} else {
 		table_write(t, out, format, 0);

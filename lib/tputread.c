@@ -33,7 +33,10 @@ struct reader {
 	 * chunk's own lines after it, so the extractor reads on across the seam as one
 	 * thread does: a copy of the line before, a record's header, a bar's frames. */
 	unsigned long lead;
-	size_t lead_inference;     /* inference lines of lead-ins: the chunk before counted them */
+	/* The chunk's last line, as numbered here: lines past it are read only to settle what
+	 * the extractor holds (a bar's frame), their own records left to the chunk after. */
+	unsigned long own_last, limit;
+	size_t side_inference;     /* inference lines of lead-ins and tails: other chunks count them */
 };
 
 /* The calling thread's side: where records end up. */
@@ -73,7 +76,7 @@ static void sink(void *ctx, unsigned long lineno, enum tput_result res, const st
 {
 	struct reader *rd = ctx;
 	const struct tputread_opts *o = rd->o;
-	if (!rd->out || lineno <= rd->lead)  /* a lead-in's line: the chunk before has it */
+	if (!rd->out || lineno <= rd->lead || lineno > rd->limit)  /* another chunk's line */
 		return;
 	lineno -= rd->lead;
 	if (res == TPUT_BAD || res == TPUT_ERROR || res == TPUT_NOMATCH) {
@@ -189,18 +192,38 @@ static size_t work(void *worker, struct in_block *block, struct chunk_buf *out)
 	if (!out) {  /* a lead-in: read for what it leaves, its lines numbered from 1 */
 		if (!block) {
 			rd->lead = 0;
+			rd->limit = (unsigned long)-1;
 			return 0;
 		}
 		size_t inference = tput_ex_inference_lines(rd->ex);
 		size_t lines = tput_ex_block(rd->ex, block->text, block->len, block->lineno, sink, rd);
 		rd->lead = block->lineno - 1 + lines;
-		rd->lead_inference += tput_ex_inference_lines(rd->ex) - inference;
+		rd->side_inference += tput_ex_inference_lines(rd->ex) - inference;
 		return lines;
 	}
 	size_t lines = tput_ex_block(rd->ex, block->text, block->len, block->lineno + rd->lead, sink, rd);
-	/* each chunk is read as an input of its own: a bar frame it holds is settled here */
-	tput_ex_finish(rd->ex, sink, rd);
+	rd->own_last = block->lineno + rd->lead + lines + (block->unterminated != 0) - 1;
 	return lines;
+}
+
+/* chunk_tail_fn: a bar frame the chunk ends on waits for the lines after it (its bar's next
+ * frame, or another bar's), read as one thread reads them; what they give is left to the
+ * chunk after, whose lead-in then holds the frame again and drops what it settles. */
+static int tail(void *worker, enum chunk_tail what, struct in_block *block, struct chunk_buf *out)
+{
+	struct reader *rd = worker;
+	rd->out = out;
+	if (what == CHUNK_TAIL_START) {
+		rd->limit = rd->own_last;
+		return tput_ex_holding(rd->ex);
+	}
+	size_t inference = tput_ex_inference_lines(rd->ex);
+	if (what == CHUNK_TAIL_BLOCK)
+		tput_ex_block(rd->ex, block->text, block->len, rd->own_last + block->lineno, sink, rd);
+	else  /* the file ended: as one thread settles at its end */
+		tput_ex_finish(rd->ex, sink, rd);
+	rd->side_inference += tput_ex_inference_lines(rd->ex) - inference;
+	return what == CHUNK_TAIL_BLOCK && tput_ex_holding(rd->ex);
 }
 
 /* A lead-in of 64 KB holds a few hundred lines: more than any rule looks back (a record's
@@ -213,13 +236,15 @@ static int read_parallel(struct tputread *r, const char *path, unsigned jobs)
 	struct reader *readers = xcalloc(jobs, sizeof *readers);
 	void **workers = xcalloc(jobs, sizeof *workers);
 	for (unsigned k = 0; k < jobs; k++) {
-		readers[k] = (struct reader){ .o = r->o, .ex = tput_ex_clone(r->ex), .collect = r->set != NULL };
+		readers[k] = (struct reader){ .o = r->o, .ex = tput_ex_clone(r->ex), .collect = r->set != NULL,
+					      .limit = (unsigned long)-1 };
 		workers[k] = &readers[k];
 	}
 	struct emitter e = { r, path };
-	int failed = chunk_run(path, CHUNK_BYTES, LEAD_BYTES, jobs, workers, work, emit, &e);
+	struct chunk_job job = { path, CHUNK_BYTES, LEAD_BYTES, work, tail, emit, &e };
+	int failed = chunk_run_job(&job, jobs, workers);
 	for (unsigned k = 0; k < jobs; k++) {
-		r->inference_lines += tput_ex_inference_lines(readers[k].ex) - readers[k].lead_inference;
+		r->inference_lines += tput_ex_inference_lines(readers[k].ex) - readers[k].side_inference;
 		tput_ex_free(readers[k].ex);
 	}
 	free(readers);
@@ -233,7 +258,7 @@ int tputread_logs(struct tputread *r, char **paths, size_t npaths)
 	unsigned jobs = r->o->jobs ? r->o->jobs : chunk_processors(8);
 	int failed = 0;
 	struct chunk_buf out = { NULL, 0, 0 };
-	struct reader rd = { .o = r->o, .ex = r->ex, .collect = r->set != NULL, .out = &out };
+	struct reader rd = { .o = r->o, .ex = r->ex, .collect = r->set != NULL, .out = &out, .limit = (unsigned long)-1 };
 	char *stdin_path[] = { "-" };
 	if (npaths == 0) {
 		paths = stdin_path;

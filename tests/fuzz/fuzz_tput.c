@@ -34,7 +34,7 @@ static void on_point(void *ctx, unsigned long lineno, enum tput_result res, cons
 
 struct lines_ctx {
 	tput_ex *ex;
-	tput_kv_cache *kv;  /* kept from input to input, as an extractor's is */
+	tputkv_cache *kv;  /* kept from input to input, as an extractor's is */
 	struct trace trace;
 	int may_wrap;  /* a line as wide as a wrapping terminal: the block reader may join */
 };
@@ -43,21 +43,21 @@ static void on_line(void *ctx, struct in_line *line)
 {
 	struct lines_ctx *lc = ctx;
 	size_t bare = line->len && line->text[line->len - 1] == '\r' ? line->len - 1 : line->len;
-	lc->may_wrap |= tput_wrap_width(bare) || tput_wrap_width(line->len);
+	lc->may_wrap |= tputrec_wrap_width(bare) || tputrec_wrap_width(line->len);
 	double v;
 	long rank;
 	enum tput_unit unit;
 	int invert;
-	tput_parse_number(line->text, line->len, &v);
-	tput_unit_parse(line->text, line->len, &unit, &v, &invert);
-	tput_rank_prefix(line->text, line->len, &rank);
-	tput_timestamp(line->text, line->len, &v);
-	tput_find_timestamp(line->text, line->len, &v);
-	if (tput_context(line->text, line->len) > TPUT_CTX_INFERENCE)
+	tputunit_number(line->text, line->len, &v);
+	tputunit_parse(line->text, line->len, &unit, &v, &invert);
+	tputnorm_rank_prefix(line->text, line->len, &rank);
+	tputnorm_timestamp(line->text, line->len, &v);
+	tputnorm_find_timestamp(line->text, line->len, &v);
+	if (tputctx_of(line->text, line->len) > TPUT_CTX_INFERENCE)
 		abort();
-	struct tput_kv kv[8];
-	struct tput_kv_line info;
-	size_t n = tput_kv_read(line->text, line->len, kv, 8, &info, NULL);
+	struct tputkv_figure kv[8];
+	struct tputkv_line info;
+	size_t n = tputkv_read(line->text, line->len, kv, 8, &info, NULL);
 	if (n > 8)
 		abort();
 	for (size_t k = 0; k < n; k++)
@@ -66,9 +66,9 @@ static void on_line(void *ctx, struct in_line *line)
 	/* Read with what earlier lines taught (the shape may be known, from other digits) and
 	 * again (it is): the same as without. */
 	for (int again = 0; again < 2; again++) {
-		struct tput_kv ck[8];
-		struct tput_kv_line ci;
-		if (tput_kv_read(line->text, line->len, ck, 8, &ci, lc->kv) != n || ci.step != info.step ||
+		struct tputkv_figure ck[8];
+		struct tputkv_line ci;
+		if (tputkv_read(line->text, line->len, ck, 8, &ci, lc->kv) != n || ci.step != info.step ||
 		    ci.step_rank != info.step_rank || memcmp(&ci.loss, &info.loss, sizeof ci.loss) != 0 ||
 		    ci.header != info.header || ci.inference != info.inference)
 			abort();
@@ -85,11 +85,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* Compiling every preset is costly; an extractor's memory of the lines before (record
 	 * headers, copies) starts again when line numbers do. */
 	static tput_ex *ex;
-	static tput_kv_cache *kv;
+	static tputkv_cache *kv;
 	if (!ex) {
-		kv = tput_kv_cache_new();
+		kv = tputkv_cache_new();
 		ex = tput_ex_new();
-		for (size_t i = 0; i < tput_npresets; i++)
+		for (size_t i = 0; i < tputpreset_count; i++)
 			tput_ex_add_preset(ex, i);
 	}
 	struct lines_ctx lc = { ex, kv, { .n = 0 }, 0 };

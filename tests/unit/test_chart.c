@@ -295,11 +295,11 @@ static void test_script_series(void **state)
 			    "\n"
 			    "0 90\n"
 			    "SIFT_EOD\n"
-			    "set xlabel \"seconds\"\n"
-			    "set ylabel \"tok/s\"\n"
 			    "set grid\n"
 			    "set key bottom right\n"
 			    "set yrange [0:*]\n"
+			    "set xlabel \"seconds\"\n"
+			    "set ylabel \"tok/s\"\n"
 			    "plot $D index 0 using 1:2 with lines lw 2 title \"a.log\", \\\n"
 			    "     $D index 1 using 1:2 with lines lw 2 title \"b.log\"\n");
 	free(got);

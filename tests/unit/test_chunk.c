@@ -159,6 +159,77 @@ static void test_lead_in(void **state)
 		}
 }
 
+/* Worker with tails: a chunk whose last line is "hold" reads on past its end, writing each
+ * line after it as "0:+text" (numbered as the chunk's first line before it), up to a line
+ * "go", or to "0:+EOF" when the file ends first. */
+struct tail_worker {
+	unsigned blocks;
+	char last[64];  /* the chunk's last line */
+};
+
+static void last_line(char *last, size_t cap, const struct in_block *b)
+{
+	for (size_t at = 0; at < b->len;) {
+		const char *nl = memchr(b->text + at, '\n', b->len - at);
+		size_t end = nl ? (size_t)(nl - b->text) : b->len;
+		snprintf(last, cap, "%.*s", (int)(end - at), b->text + at);
+		at = end + 1;
+	}
+}
+
+static size_t work_tail(void *worker, struct in_block *b, struct chunk_buf *out)
+{
+	struct tail_worker *w = worker;
+	last_line(w->last, sizeof w->last, b);
+	return work(&w->blocks, b, out);
+}
+
+static void put_tail(struct chunk_buf *out, const char *text, size_t n)
+{
+	memcpy(chunk_buf_add(out, 3), "0:+", 3);
+	memcpy(chunk_buf_add(out, n), text, n);
+	*(char *)chunk_buf_add(out, 1) = '\n';
+}
+
+static int tail_fn(void *worker, enum chunk_tail what, struct in_block *b, struct chunk_buf *out)
+{
+	struct tail_worker *w = worker;
+	if (what == CHUNK_TAIL_START)
+		return strcmp(w->last, "hold") == 0;
+	if (what == CHUNK_TAIL_EOF) {
+		put_tail(out, "EOF", 3);
+		return 0;
+	}
+	for (size_t at = 0; at < b->len;) {
+		const char *nl = memchr(b->text + at, '\n', b->len - at);
+		size_t end = nl ? (size_t)(nl - b->text) : b->len;
+		put_tail(out, b->text + at, end - at);
+		if (end - at == 2 && memcmp(b->text + at, "go", 2) == 0)
+			return 0;
+		at = end + 1;
+	}
+	return 1;
+}
+
+static void test_tail(void **state)
+{
+	(void)state;
+	static const char text[] = "hold\nx\ngo\ny\nhold\nz\n";
+	const char *path = write_file("tail.txt", text, sizeof text - 1);
+	/* chunks of 5 bytes: [hold] [x go] [y hold] [z]; the first reads on to "go", the third
+	 * to the end of the file */
+	static const char want[] = "1:hold\n0:+x\n0:+go\n2:x\n3:go\n4:y\n5:hold\n3:+z\n3:+EOF\n6:z\n";
+	for (unsigned nworkers = 1; nworkers <= 3; nworkers++) {
+		struct tail_worker w[3] = { { 0, "" }, { 0, "" }, { 0, "" } };
+		void *workers[3] = { &w[0], &w[1], &w[2] };
+		struct joined j = { .len = 0 };
+		struct chunk_job job = { path, 5, 0, work_tail, tail_fn, emit, &j };
+		assert_int_equal(chunk_run_job(&job, nworkers, workers), 0);
+		assert_int_equal(j.chunks, 4);
+		assert_string_equal(j.text, want);
+	}
+}
+
 static void test_empty(void **state)
 {
 	(void)state;
@@ -221,6 +292,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_chunks_tile_in_order),
 		cmocka_unit_test(test_lead_in),
+		cmocka_unit_test(test_tail),
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_missing),
 		cmocka_unit_test(test_splittable),

@@ -179,9 +179,42 @@ static void test_lib_basename(void **state)
 	basename_is("dir/", "");
 }
 
+static void check_short(const char *in, size_t max, const char *want)
+{
+	char buf[256];
+	size_t n = frame_shorten(in, strlen(in), max, buf, sizeof buf);
+	assert_string_equal(buf, want);
+	assert_int_equal(n, strlen(want));
+}
+
+static void test_shorten(void **state)
+{
+	(void)state;
+	check_short("forward (torch/nn/modules/linear.py:134)", 48, "forward (torch/nn/modules/linear.py:134)");
+	check_short("forward (torch/nn/modules/linear.py:134)", 30, "forward (linear.py:134)");
+	check_short("get_hidden_states_packed (train_dflash_pipeline.py:230)", 48,
+		    "get_hidden_states_packed (...sh_pipeline.py:230)");
+	check_short("a very long name with no file at all in it", 20, "a very lo...ll in it");
+	check_short("x (abcdefghijklmnop)", 12, "x (...lmnop)");
+	check_short("\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9", 7,
+		    "\xc3\xa9\xc3\xa9...\xc3\xa9\xc3\xa9");
+	check_short("abcdefgh", 4, "abcd");
+	/* A C++ frame keeps its function: the namespaces go first. */
+	check_short("torch::utils::(anonymous namespace)::pack_args(int, long) (libtorch_python.so)", 40,
+		    "...::pack_args(int, long) (...python.so)");
+	check_short("at::native::(anonymous namespace)::copy_kernel_cuda (libtorch_cuda.so)", 30,
+		    "...::copy_kernel_cuda");  /* no room for enough of the file */
+	check_short("std::vector<std::pair<int, c10::IValue>>::push_back (libfoo.so)", 28,
+		    "...::push_back (libfoo.so)");
+	char tiny[6];
+	assert_int_equal(frame_shorten("abcdefgh", 8, 100, tiny, sizeof tiny), 5);
+	assert_string_equal(tiny, "abcde");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_shorten),
 		cmocka_unit_test(test_split),
 		cmocka_unit_test(test_thread_name_with_close_paren_in_id_part),
 		cmocka_unit_test(test_keys),

@@ -1,4 +1,4 @@
-/* test_gnuplot: string quoting (the inert-script scheme), label shortening, preamble. */
+/* test_gnuplot: string quoting (the inert-script scheme), preamble. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -49,31 +49,6 @@ static void test_quote_control_bytes(void **state)
 	free(got);
 }
 
-static void check_short(const char *in, size_t max, const char *want)
-{
-	char buf[256];
-	size_t n = gnuplot_shorten(in, strlen(in), max, buf, sizeof buf);
-	assert_string_equal(buf, want);
-	assert_int_equal(n, strlen(want));
-}
-
-static void test_shorten(void **state)
-{
-	(void)state;
-	check_short("forward (torch/nn/modules/linear.py:134)", 48, "forward (torch/nn/modules/linear.py:134)");
-	check_short("forward (torch/nn/modules/linear.py:134)", 30, "forward (linear.py:134)");
-	check_short("get_hidden_states_packed (train_dflash_pipeline.py:230)", 48,
-		    "get_hidden_states_packed (...sh_pipeline.py:230)");
-	check_short("a very long name with no file at all in it", 20, "a very lo...ll in it");
-	check_short("x (abcdefghijklmnop)", 12, "x (...lmnop)");
-	check_short("\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9", 7,
-		    "\xc3\xa9\xc3\xa9...\xc3\xa9\xc3\xa9");
-	check_short("abcdefgh", 4, "abcd");
-	char tiny[6];
-	assert_int_equal(gnuplot_shorten("abcdefgh", 8, 100, tiny, sizeof tiny), 5);
-	assert_string_equal(tiny, "abcde");
-}
-
 static void test_begin_and_block(void **state)
 {
 	(void)state;
@@ -122,7 +97,6 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_quote_specials),
 		cmocka_unit_test(test_quote_control_bytes),
-		cmocka_unit_test(test_shorten),
 		cmocka_unit_test(test_begin_and_block),
 		cmocka_unit_test(test_pdf_size_in_inches),
 	};

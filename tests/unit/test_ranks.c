@@ -91,24 +91,6 @@ static const char wait_frames[] = "synchronize (torch/cuda/streams.py:227)|proce
 static const char odd_frames[] = "recv_pyobj (zmq/sugar/socket.py:989)|event_loop_overlap_disagg_decode (decode.py:621)|"
 				 "run_scheduler_process (scheduler.py:2523)";
 
-static void test_ranges(void **state)
-{
-	(void)state;
-	char buf[64];
-	const unsigned long long a[] = { 0, 1, 2, 3, 4, 6, 7 }, b[] = { 575, 576, 577, 578, 579, 580, 581, 582 },
-				 c[] = { 1, 3, 5 };
-	assert_int_equal(ranks_ranges(a, 7, buf, sizeof buf), 7);
-	assert_string_equal(buf, "0-4,6-7");
-	ranks_ranges(b, 8, buf, sizeof buf);
-	assert_string_equal(buf, "575-582");
-	ranks_ranges(c, 3, buf, sizeof buf);
-	assert_string_equal(buf, "1,3,5");
-	assert_int_equal(ranks_ranges(c, 0, buf, sizeof buf), 0);
-	assert_string_equal(buf, "");
-	assert_int_equal(ranks_ranges(b, 8, buf, 5), 0); /* what does not fit is left out */
-	assert_string_equal(buf, "");
-}
-
 /* The issue's example: 8 schedulers, rank 5 in recv_pyobj, 7 in synchronize; a launcher and
  * a detokenizer beside them are other kinds, not outliers. */
 static void test_odd_one_out(void **state)
@@ -351,7 +333,6 @@ static void test_label(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_ranges),
 		cmocka_unit_test(test_odd_one_out),
 		cmocka_unit_test(test_split_and_addresses),
 		cmocka_unit_test(test_agree_and_lines),

@@ -95,6 +95,26 @@ static void test_labels(void **state)
 
 /* A pretty-printed document waits for the key that tells its kind; held lines keep their
  * numbers and come out in order. */
+/* A training log's line ending in a number is not a stack; frames, even C++ ones, are not
+ * log lines. */
+static void test_log_lines(void **state)
+{
+	(void)state;
+	static const struct { const char *line; int log; } cases[] = {
+		{ "INFO: eta: 11:21:51  iter: 1140  loss: 1.3548 (1.4514)  lr: 0.02 3273", 1 },
+		{ "| epoch 001 | loss 9.68 | wps 4632 | num_updates 609044", 1 },
+		{ "step=12 loss=3.2 1", 1 },
+		{ "Epoch 1 | loss 3.2 | lr=0.1 12", 1 },
+		{ "step (train.py:12) 10", 0 },                   /* one field-less frame */
+		{ "loss: 3.2 12", 0 },                            /* one field only */
+		{ "std::vector<int>::operator=(int const&) (libfoo.so) 3", 0 },  /* one '=' */
+		{ "thread (1): MainThread;train_step (train.py:3) 7", 0 },         /* no log field */
+		{ "a=1 b=2 3", 0 },                               /* fields, no log word */
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		assert_int_equal(sniff_log_line(cases[i].line, strlen(cases[i].line)), cases[i].log);
+}
+
 static void test_pretty_json(void **state)
 {
 	(void)state;
@@ -125,6 +145,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lines),
 		cmocka_unit_test(test_pretty_json),
+		cmocka_unit_test(test_log_lines),
 		cmocka_unit_test(test_labels),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

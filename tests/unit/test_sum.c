@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "err.h"
@@ -117,6 +118,7 @@ static void test_blocks_of_time(void **state)
 	assert_false(sum_file_has_time(fixture("pyspy/rec-raw-threads.txt"), LOAD_AUTO));
 	assert_false(sum_file_has_time("-", LOAD_AUTO));
 	assert_true(sum_file_has_time("-", LOAD_SPEEDSCOPE));
+	assert_int_equal(sum_file_has_time(fixture("dump/dump-text-dump_02_222636.txt"), LOAD_AUTO), SUM_SNAPSHOTS);
 	struct load_opts opts = { 0 };
 	const struct agg_spec spec = { { KEY_FRAME, KEY_FRAME }, 1, NULL, 0 };
 	struct err_lines errs;
@@ -125,12 +127,12 @@ static void test_blocks_of_time(void **state)
 	uint64_t samples[20];
 	int status;
 	/* 100 samples: too few for two blocks */
-	assert_int_equal(sum_file_blocks(fixture("pyspy/rec-speedscope-threads.json"), &opts, &spec, 20, &errs,
+	assert_int_equal(sum_file_blocks(fixture("pyspy/rec-speedscope-threads.json"), SUM_TIME, &opts, &spec, 20, &errs,
 					 blocks, samples, &status), 0);
 	/* 2,098 samples: 8 blocks; 3 when at most 3 are asked for */
 	size_t most[2] = { 20, 3 }, want[2] = { 8, 3 };
 	for (int k = 0; k < 2; k++) {
-		size_t n = sum_file_blocks(fixture("speedscope/voronoi-pyspy.speedscope.json.zst"), &opts, &spec,
+		size_t n = sum_file_blocks(fixture("speedscope/voronoi-pyspy.speedscope.json.zst"), SUM_TIME, &opts, &spec,
 					   most[k], &errs, blocks, samples, &status);
 		assert_int_equal(status, 0);
 		assert_int_equal(n, want[k]);
@@ -144,6 +146,29 @@ static void test_blocks_of_time(void **state)
 		assert_int_equal(all, 2098);
 		assert_int_equal(self, 2098);
 	}
+	/* A dump's snapshots are its time: 300 snapshots of 2 threads (idle kept), 600
+	 * samples, 2 blocks of 150 snapshots. */
+	char path[] = "/tmp/sift-test-sum-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	FILE *out = fdopen(fd, "w");
+	for (int k = 0; k < 300; k++) {
+		FILE *in = fopen(fixture("dump/dump-text-dump_02_222636.txt"), "r");
+		int ch;
+		assert_non_null(in);
+		while ((ch = getc(in)) != EOF)
+			putc(ch, out);
+		fclose(in);
+	}
+	fclose(out);
+	opts.idle = 1;
+	size_t n = sum_file_blocks(path, SUM_SNAPSHOTS, &opts, &spec, 20, &errs, blocks, samples, &status);
+	unlink(path);
+	assert_int_equal(status, 0);
+	assert_int_equal(n, 2);
+	assert_true(samples[0] == 300 && samples[1] == 300);
+	for (size_t b = 0; b < n; b++)
+		agg_free(blocks[b]);
 	err_lines_finish(&errs);
 }
 

@@ -228,7 +228,7 @@ static void test_presets(void **state)
 {
 	(void)state;
 	char *text = written(call_presets, NULL);
-	const struct tput_preset *p = &tput_presets[0];
+	const struct tput_preset *p = &tputpreset_table[0];
 	char want[1024];
 	snprintf(want, sizeof want, "preset\tsource\tunit\texample\n%s\t%s\t%s\t%s\n", p->name, p->source,
 		 p->unit ? p->unit : "from the line", p->example);
@@ -236,7 +236,7 @@ static void test_presets(void **state)
 	size_t lines = 0;
 	for (const char *c = text; *c; c++)
 		lines += *c == '\n';
-	assert_int_equal(lines, tput_npresets + 1);
+	assert_int_equal(lines, tputpreset_count + 1);
 	free(text);
 }
 

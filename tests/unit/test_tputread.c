@@ -52,7 +52,7 @@ static struct result run(char **paths, size_t n, const struct tputread_opts *o, 
 	err_lines_init(&errs);
 	errs.limit = 0;
 	tput_ex *ex = tput_ex_new();
-	int p = tput_preset_find("torchtitan");
+	int p = tputpreset_find("torchtitan");
 	assert_true(p >= 0);
 	tput_ex_add_preset(ex, (size_t)p);
 	FILE *out = open_memstream(&res.rows, &res.len);

@@ -1,0 +1,129 @@
+/* tputctx: training, evaluation or inference, by the words of a line. */
+#include "tputctx.h"
+#include "tputbyte.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Lower-cased words that say a line is not training; inference ones are counted apart.
+ * Lengths written down: every word of every line with figures is looked up. */
+struct ctx_word {
+	const char *text;
+	unsigned char len;
+};
+#define CW(t) { t, sizeof t - 1 }
+static const struct ctx_word other_words[] = {
+	CW("validate"), CW("validation"), CW("valid"), CW("eval"), CW("evaluate"), CW("evaluation"),
+	CW("evaluating"), CW("evaluator"), CW("test"), CW("testing"), CW("saving"), CW("loading"), CW("checkpoint"),
+	CW("weights"), CW("download"), CW("downloading"), CW("tokenize"), CW("tokenizing"),
+	CW("tokenization"), CW("map50"), { NULL, 0 },
+};
+static const struct ctx_word inference_words[] = {
+	CW("inference"), CW("prompt"), CW("prompts"), CW("generation"), CW("generate"), CW("generating"),
+	CW("decode"), CW("decoding"), CW("request"), CW("requests"), CW("accepted"), CW("drafted"),
+	CW("predict"), CW("prediction"), CW("serving"), CW("generated"), { NULL, 0 },
+};
+
+static int word_in(const char *w, size_t n, const struct ctx_word *list)
+{
+	for (size_t k = 0; list[k].text; k++)
+		if (list[k].len == n && list[k].text[0] == w[0] && memcmp(list[k].text, w, n) == 0)
+			return 1;
+	return 0;
+}
+
+void tputctx_init(struct tputctx_words *words)
+{
+	memset(words, 0, sizeof *words);
+	for (int c = 0; c < 256; c++)
+		words->word[c] = (unsigned char)tputbyte_word((char)c);
+	for (const struct ctx_word *list = other_words;; list = inference_words) {
+		for (size_t k = 0; list[k].text; k++) {
+			size_t n = list[k].len, first = (size_t)(list[k].text[0] - 'a');
+			/* a word the table cannot hold would never be found: fail loudly */
+			if (first >= 26 || n >= 8 * sizeof words->lens[0] || n >= TPUTCTX_WORD_MAX) {
+				fprintf(stderr, "tputctx: context word '%s' out of the table's range\n", list[k].text);
+				abort();
+			}
+			words->lens[first] |= (uint16_t)(1u << n);
+		}
+		if (list == inference_words)
+			break;
+	}
+}
+
+/* Keys a context word may stand before ("test loss:", "eval acc", mmseg's "decode.loss_ce"):
+ * the word then names that figure, not the line, and another figure of the line may well
+ * be training's. */
+static const struct ctx_word score_words[] = {
+	CW("loss"), CW("acc"), CW("accuracy"), CW("ppl"), CW("perplexity"), { NULL, 0 },
+};
+
+/* Does the word after a context word ending at t[i] (past blanks, or one '.' or '/') name
+ * a score, alone or first in a word of '_' ("loss_ce")? Only looked at once a context word
+ * is found. */
+static int qualifies_score(const unsigned char *t, size_t len, size_t i)
+{
+	if (i < len && (t[i] == '.' || t[i] == '/'))
+		i++;
+	else
+		while (i < len && (t[i] == ' ' || t[i] == '\t'))
+			i++;
+	size_t st = i;
+	while (i < len && i - st < 16 && tputbyte_word(t[i]) && t[i] != '_')
+		i++;
+	size_t n = i - st;
+	if (n < 3 || n >= 16 || (i < len && tputbyte_word(t[i]) && t[i] != '_'))
+		return 0;
+	char w[16];
+	for (size_t k = 0; k < n; k++)
+		w[k] = (char)(t[st + k] >= 'A' && t[st + k] <= 'Z' ? t[st + k] + 32 : t[st + k]);
+	return word_in(w, n, score_words);
+}
+
+enum tput_context tputctx_read_shaped(const struct tputctx_words *words, const char *s, size_t len, int *by_shape)
+{
+	enum tput_context ctx = TPUT_CTX_TRAIN;
+	*by_shape = 1;
+	const unsigned char *t = (const unsigned char *)s;
+	for (size_t i = 0; i < len;) {
+		while (i < len && !words->word[t[i]])
+			i++;
+		if (i == len)
+			break;
+		/* a run of letters, digits and '_': a word when it starts with no '_' */
+		size_t st = i++;
+		while (i < len && words->word[t[i]])
+			i++;
+		size_t n = i - st;
+		if (n < 4 || n >= TPUTCTX_WORD_MAX || t[st] == '_')
+			continue;
+		char c = (char)(t[st] | 32);
+		if (c < 'a' || c > 'z' || !(words->lens[c - 'a'] >> n & 1))
+			continue;
+		char w[TPUTCTX_WORD_MAX];
+		for (size_t k = 0; k < n; k++) {
+			w[k] = (char)(t[st + k] >= 'A' && t[st + k] <= 'Z' ? t[st + k] + 32 : t[st + k]);
+			*by_shape &= !tputbyte_digit(w[k]);  /* "map50": its digits matter */
+		}
+		if (word_in(w, n, inference_words) && !qualifies_score(t, len, i))
+			return TPUT_CTX_INFERENCE;
+		if (word_in(w, n, other_words) && !qualifies_score(t, len, i))
+			ctx = TPUT_CTX_OTHER;
+	}
+	return ctx;
+}
+
+enum tput_context tputctx_read(const struct tputctx_words *words, const char *s, size_t len)
+{
+	int by_shape;
+	return tputctx_read_shaped(words, s, len, &by_shape);
+}
+
+enum tput_context tputctx_of(const char *s, size_t len)
+{
+	struct tputctx_words words;
+	tputctx_init(&words);
+	return tputctx_read(&words, s, len);
+}

@@ -1,0 +1,344 @@
+/* tputkey: key and unit words, looked up through tables derived from them once per reader. */
+#include "tputkey.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A word to look for, its length written down: lookups run for every figure of a line. */
+struct kw {
+	const char *text;      /* normalized: lower case, "_" for " -." */
+	unsigned char len;
+	unsigned char cls;     /* enum tputkey_class */
+	unsigned char word;    /* 1: must stand alone between separators; 2: must be the whole key */
+};
+#define KW(t, c, w) { t, sizeof t - 1, c, w }
+
+static const struct kw kv_keys[] = {
+	KW("tera_flops", KV_TFLOPS, 0), KW("tflop/s", KV_TFLOPS, 0), KW("tflops", KV_TFLOPS, 0),
+	KW("gflop/s", KV_GFLOPS, 0), KW("gflops", KV_GFLOPS, 0), KW("mfu", KV_MFU, 1),
+	KW("tokens_per_s", KV_TOKENS, 0), KW("tokens/s", KV_TOKENS, 0), KW("tok/s", KV_TOKENS, 0),
+	KW("token/s", KV_TOKENS, 0), KW("tokens/gpu/s", KV_TOKENS, 0), KW("tokens_per_second", KV_TOKENS, 0), KW("tps", KV_TPS, 1),
+	KW("wps", KV_TOKENS, 1), KW("words_per_s", KV_TOKENS, 0), KW("words/s", KV_TOKENS, 0),
+	KW("samples_per_s", KV_SAMPLES, 0), KW("samplespers", KV_SAMPLES, 0), KW("samples/s", KV_SAMPLES, 0),
+	KW("sample_per_s", KV_SAMPLES, 0), KW("sample/s", KV_SAMPLES, 0), KW("examples/s", KV_SAMPLES, 0),
+	KW("examples_per_s", KV_SAMPLES, 0), KW("sequences_per_s", KV_SAMPLES, 0),
+	KW("sequences/s", KV_SAMPLES, 0), KW("seq/s", KV_SAMPLES, 0), KW("seqs/s", KV_SAMPLES, 0),
+	KW("images/s", KV_IMAGES, 0), KW("img/s", KV_IMAGES, 0), KW("images_per_s", KV_IMAGES, 0),
+	KW("it/s", KV_ITERS, 0), KW("steps_per_s", KV_ITERS, 0), KW("steps/s", KV_ITERS, 0),
+	KW("batches_per_s", KV_ITERS, 0), KW("batches/s", KV_ITERS, 0), KW("iterations_per_s", KV_ITERS, 0),
+	KW("global_step/s", KV_ITERS, 0), KW("ups", KV_ITERS, 1), KW("step/sec", KV_ITERS, 0),
+	KW("updates/s", KV_ITERS, 0), KW("iter/s", KV_ITERS, 0),
+	KW("step_time", KV_TIME, 0), KW("step_timing", KV_TIME, 0), KW("elapsed_time_per_iteration", KV_TIME, 0),
+	KW("iter_latency", KV_TIME, 0), KW("iteration_time", KV_TIME, 0), KW("time_per_iteration", KV_TIME, 0),
+	KW("time_per_step", KV_TIME, 0), KW("step_avg", KV_TIME, 0), KW("batch_time", KV_TIME, 0),
+	KW("batch_cost", KV_TIME, 0), KW("batch_(t)", KV_TIME, 2), KW("ms/batch", KV_TIME, 2), KW("ms/step", KV_TIME, 2),
+	KW("ms/iter", KV_TIME, 2), KW("ips", KV_SAMPLES, 2),
+	KW("seconds", KV_TIME, 1), KW("time", KV_TIME_SAID, 2), KW("iter_time", KV_TIME_ITER, 2),
+	KW("train_time", KV_TIME_TRAIN, 2),
+};
+
+/* Units written after a figure (normalized), with the seconds per unit for times. */
+#define KU(t, cls, scale, invert, gpu) { t, sizeof t - 1, cls, scale, invert, gpu }
+static const struct {
+	const char *text;
+	unsigned char len;
+	enum tputkey_class cls;
+	double scale;          /* times: milliseconds per unit; GFLOPS: 1e-3 */
+	int invert;
+	int gpu;
+} kv_units[] = {
+	KU("tok/s", KV_TOKENS, 1, 0, 0), KU("tok/sec", KV_TOKENS, 1, 0, 0), KU("tokens/s", KV_TOKENS, 1, 0, 0),
+	KU("tokens/sec", KV_TOKENS, 1, 0, 0), KU("tokens_per_sec", KV_TOKENS, 1, 0, 0),
+	KU("tokens_per_second", KV_TOKENS, 1, 0, 0), KU("tok/s/gpu", KV_TOKENS, 1, 0, 1),
+	KU("tokens/s/gpu", KV_TOKENS, 1, 0, 1), KU("tokens/s/device", KV_TOKENS, 1, 0, 1),
+	KU("samples/s", KV_SAMPLES, 1, 0, 0), KU("samples/sec", KV_SAMPLES, 1, 0, 0),
+	KU("samples/second", KV_SAMPLES, 1, 0, 0), KU("sample_per_sec", KV_SAMPLES, 1, 0, 0),
+	KU("samples_per_sec", KV_SAMPLES, 1, 0, 0), KU("examples/sec", KV_SAMPLES, 1, 0, 0),
+	KU("examples/s", KV_SAMPLES, 1, 0, 0), KU("sequences/s", KV_SAMPLES, 1, 0, 0),
+	KU("seq/s", KV_SAMPLES, 1, 0, 0), KU("samples/s/gpu", KV_SAMPLES, 1, 0, 1),
+	KU("images/s", KV_IMAGES, 1, 0, 0), KU("images/sec", KV_IMAGES, 1, 0, 0), KU("img/s", KV_IMAGES, 1, 0, 0),
+	KU("img/sec", KV_IMAGES, 1, 0, 0),
+	/* a rate of nothing named (OpenCLIP's "1781.07/s, 222.633/s/gpu"): samples */
+	KU("/s", KV_SAMPLES, 1, 0, 0), KU("/s/gpu", KV_SAMPLES, 1, 0, 1),
+	KU("it/s", KV_ITERS, 1, 0, 0), KU("steps/s", KV_ITERS, 1, 0, 0),
+	KU("iter/s", KV_ITERS, 1, 0, 0), KU("iters/s", KV_ITERS, 1, 0, 0),
+	KU("updates/s", KV_ITERS, 1, 0, 0), KU("updates/sec", KV_ITERS, 1, 0, 0),
+	KU("steps/sec", KV_ITERS, 1, 0, 0), KU("step/sec", KV_ITERS, 1, 0, 0),
+	KU("step/s", KV_ITERS, 1, 0, 0), KU("iters/sec", KV_ITERS, 1, 0, 0),
+	KU("iter/sec", KV_ITERS, 1, 0, 0), KU("it/sec", KV_ITERS, 1, 0, 0),
+	KU("instance/sec", KV_SAMPLES, 1, 0, 0),
+	KU("instances/sec", KV_SAMPLES, 1, 0, 0),
+	KU("instance/s", KV_SAMPLES, 1, 0, 0), KU("instances/s", KV_SAMPLES, 1, 0, 0),
+	KU("records/second", KV_SAMPLES, 1, 0, 0),
+	KU("records/sec", KV_SAMPLES, 1, 0, 0), KU("records/s", KV_SAMPLES, 1, 0, 0),
+	KU("words/s", KV_TOKENS, 1, 0, 0), KU("words/sec", KV_TOKENS, 1, 0, 0),
+	KU("s/it", KV_ITERS, 1, 1, 0), KU("tflops", KV_TFLOPS, 1, 0, 0), KU("tflop/s", KV_TFLOPS, 1, 0, 0),
+	KU("tflop/s/gpu", KV_TFLOPS, 1, 0, 1), KU("tflops/gpu", KV_TFLOPS, 1, 0, 1),
+	KU("gflops", KV_TFLOPS, 1e-3, 0, 0), KU("gflop/s", KV_TFLOPS, 1e-3, 0, 0),
+	KU("ms/step", KV_TIME, 1, 0, 0), KU("ms/it", KV_TIME, 1, 0, 0), KU("ms/iter", KV_TIME, 1, 0, 0),
+	KU("ms/batch", KV_TIME, 1, 0, 0), KU("s/step", KV_TIME, 1000, 0, 0), KU("sec/step", KV_TIME, 1000, 0, 0),
+	KU("s/batch", KV_TIME, 1000, 0, 0), KU("sec/batch", KV_TIME, 1000, 0, 0), KU("s/iter", KV_TIME, 1000, 0, 0),
+};
+#undef KU
+
+
+size_t tputkey_norm(const char *s, size_t len, char *out, size_t cap)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < len && n + 1 < cap; i++) {
+		char c = s[i];
+		if (c >= 'A' && c <= 'Z')
+			c = (char)(c + 32);
+		else if (c == ' ' || c == '-' || c == '.' || c == '\t')
+			c = '_';
+		if (c == '_' && (n == 0 || out[n - 1] == '_'))
+			continue;
+		out[n++] = c;
+	}
+	while (n > 0 && out[n - 1] == '_')
+		n--;
+	out[n] = '\0';
+	return n;
+}
+
+static int kv_sep(char c) { return !tputbyte_alnum(c); }
+
+/* key (NUL-ended) holds the word w; whole words must stand between separators. */
+static int kw_in(const char *key, size_t klen, const struct kw *w)
+{
+	for (size_t i = 0; i + w->len <= klen; i++)
+		if (key[i] == w->text[0] && memcmp(key + i, w->text, w->len) == 0 &&
+		    (!w->word || ((i == 0 || kv_sep(key[i - 1])) && kv_sep(key[i + w->len]))) &&
+		    (w->word != 2 || (i == 0 && w->len == klen)))
+			return 1;
+	return 0;
+}
+
+static int kv_has(const char *key, const char *pat, int word)
+{
+	struct kw w = { pat, (unsigned char)strlen(pat), 0, (unsigned char)word };
+	return kw_in(key, strlen(key), &w);
+}
+
+/* May a word of kv_keys start with the bytes a, b (tputkey_tables.pairs)? */
+static int kv_gate(const struct tputkey_tables *t, char a, char b)
+{
+	unsigned char x = (unsigned char)a, y = (unsigned char)b;
+	return x < 128 && y < 128 && (t->pairs[x][y >> 6] >> (y & 63) & 1);
+}
+
+/* The class of the earliest table word the key holds; one pass over the key, the table
+ * looked at only where two letters may start a word of it (most keys name no rate). */
+static enum tputkey_class kv_key_class(const struct tputkey_tables *tables, const char *key)
+{
+	size_t klen = strlen(key), n = sizeof kv_keys / sizeof kv_keys[0], best = n;
+	for (size_t i = 0; i + 1 < klen; i++) {
+		if (!kv_gate(tables, key[i], key[i + 1]))
+			continue;
+		for (size_t t = 0; t < best; t++) {
+			const struct kw *w = &kv_keys[t];
+			if (w->text[0] != key[i] || w->text[1] != key[i + 1] || i + w->len > klen ||
+			    memcmp(key + i, w->text, w->len) != 0)
+				continue;
+			if (w->word && !((i == 0 || kv_sep(key[i - 1])) && kv_sep(key[i + w->len])))
+				continue;
+			if (w->word == 2 && (i != 0 || w->len != klen))
+				continue;
+			best = t;
+			break;
+		}
+	}
+	return best == n ? KV_NONE : (enum tputkey_class)kv_keys[best].cls;
+}
+
+static int kv_words(const char *key, const struct kw *list, size_t n)
+{
+	size_t klen = strlen(key);
+	for (size_t k = 0; k < n; k++)
+		if (kw_in(key, klen, &list[k]))
+			return 1;
+	return 0;
+}
+
+static const struct kw kv_skip_words[] = {
+	KW("total", 0, 1), KW("consumed", 0, 1), KW("seen", 0, 1), KW("eval", 0, 1), KW("val", 0, 1),
+	KW("valid", 0, 1), KW("validation", 0, 1), KW("test", 0, 1), KW("optim", 0, 1), KW("optimizer", 0, 1),
+};
+#define SKIP_WORDS kv_skip_words, sizeof kv_skip_words / sizeof kv_skip_words[0]
+
+/* A part of the step ("fwd latency", "bwd FLOPS"): said in the key's last two words. */
+static int kv_partial(const char *key)
+{
+	size_t n = strlen(key), cut = n, words = 0;
+	while (cut > 0 && words < 2)
+		if (key[--cut] == '_' || key[cut] == '/' || key[cut] == '(')
+			words++;
+	return strstr(key + cut, "fwd") != NULL || strstr(key + cut, "bwd") != NULL;
+}
+static const struct kw kv_infer_words[] = {
+	KW("prompt", 0, 1), KW("generation", 0, 1), KW("accepted", 0, 1), KW("drafted", 0, 1),
+	KW("decode", 0, 1), KW("inference", 0, 1), KW("predict", 0, 1),
+};
+#define INFER_WORDS kv_infer_words, sizeof kv_infer_words / sizeof kv_infer_words[0]
+
+int tputkey_unit_word(const char *unit)
+{
+	return unit[0] == '\0' || (strcmp(unit, "ms") != 0 && strcmp(unit, "s") != 0 && strcmp(unit, "sec") != 0 &&
+				    strcmp(unit, "%") != 0 && unit[0] != '%');
+}
+
+static const enum tput_unit unit_of[][2] = {
+	[KV_TOKENS] = { TPUT_TOKENS_S, TPUT_TOKENS_S_GPU }, [KV_SAMPLES] = { TPUT_SAMPLES_S, TPUT_SAMPLES_S_GPU },
+	[KV_IMAGES] = { TPUT_IMAGES_S, TPUT_SAMPLES_S_GPU },  /* an image per device: a sample */
+	[KV_ITERS] = { TPUT_IT_S, TPUT_IT_S },
+	[KV_TFLOPS] = { TPUT_TFLOPS, TPUT_TFLOPS_GPU }, [KV_GFLOPS] = { TPUT_TFLOPS, TPUT_TFLOPS_GPU },
+	[KV_MFU] = { TPUT_MFU, TPUT_MFU }, [KV_TIME] = { TPUT_MS_STEP, TPUT_MS_STEP },
+	[KV_TPS] = { TPUT_TPS, TPUT_TOKENS_S_GPU },
+};
+
+
+static int kv_step_rank(const char *key)
+{
+	size_t n = strlen(key);
+	static const struct { const char *k; int rank; } steps[] = {
+		{ "global_step", 4 }, { "num_updates", 3 }, { "step", 2 }, { "iter", 2 }, { "iteration", 2 },
+		{ "batch", 2 },
+	};
+	if (strcmp(key, "it") == 0)  /* DLRM's "Finished training it 16/150": alone, it is the word */
+		return 2;
+	for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+		size_t l = strlen(steps[i].k);
+		if (n >= l && strcmp(key + n - l, steps[i].k) == 0 && (n == l || kv_sep(key[n - l - 1])))
+			return steps[i].rank;
+	}
+	return 0;
+}
+
+static int kv_is_loss(const char *key)
+{
+	size_t n = strlen(key);
+	if (!((n >= 4 && strcmp(key + n - 4, "loss") == 0) || strcmp(key, "xent") == 0 || strcmp(key, "loss_train") == 0 ||
+	      strstr(key, "loss/train") != NULL))
+		return 0;
+	return !kv_words(key, kv_skip_words + 3, 5);  /* eval, val, valid, validation, test */
+}
+
+static void kv_key_info(const struct tputkey_tables *tables, const char *key, struct tputkey_info *ki)
+{
+	ki->kcls = (unsigned char)kv_key_class(tables, key);
+	/* a key of a rate or a time ("time_per_step", "ms/batch") names no step */
+	ki->srank = ki->kcls == KV_NONE ? (unsigned char)kv_step_rank(key) : 0;
+	ki->loss = (unsigned char)kv_is_loss(key);
+	ki->compound = strchr(key, '_') != NULL || strchr(key, '/') != NULL;
+	ki->infer = (unsigned char)kv_words(key, INFER_WORDS);
+	ki->skip = kv_words(key, SKIP_WORDS) || strncmp(key, "val_", 4) == 0 || strncmp(key, "eval_", 5) == 0 ||
+		   kv_partial(key);
+	ki->gpu = kv_has(key, "device", 0) || kv_has(key, "gpu", 0);
+	ki->running = kv_has(key, "running", 0) != 0;
+	ki->avg = kv_has(key, "avg", 0) != 0;
+	ki->ms = kv_has(key, "(ms)", 0) || kv_has(key, "ms", 1);
+	ki->secs = kv_has(key, "in_s", 0) || kv_has(key, "(s)", 0);
+	ki->side = kv_has(key, "features", 1) ? 1 : kv_has(key, "labels", 1) ? 2 : 0;
+	ki->evals = (unsigned char)kv_words(key, kv_skip_words + 3, 5);
+	ki->part = strcmp(key, "data_time") == 0 || strcmp(key, "data") == 0 || strcmp(key, "forward_time") == 0 ||
+		   strcmp(key, "backward_time") == 0;
+}
+
+
+/* The two-way set of table for key[0, len). */
+static struct tputkey_slot *kv_set(struct tputkey_slot (*table)[2], const char *key, size_t len)
+{
+	return table[tputbyte_set(key, len)];
+}
+
+/* The entry of key[0, len) in a set, or NULL. */
+static struct tputkey_slot *kv_find(struct tputkey_slot *set, const char *key, size_t len)
+{
+	for (int w = 0; w < 2; w++)
+		if (set[w].klen == len && memcmp(set[w].key, key, len) == 0)
+			return &set[w];
+	return NULL;
+}
+
+/* Room for key[0, len) in a set: the newest first, the one before kept. */
+static struct tputkey_slot *kv_put(struct tputkey_slot *set, const char *key, size_t len)
+{
+	set[1] = set[0];
+	set[0].klen = (unsigned char)len;
+	memcpy(set[0].key, key, len);
+	return &set[0];
+}
+
+const struct tputkey_info *tputkey_lookup(struct tputkey_cache *cache, const struct tputkey_tables *tables,
+					  const char *raw, size_t rawlen, struct tputkey_info *tmp)
+{
+	char key[TPUTKEY_KEYMAX];
+	if (!cache || rawlen >= TPUTKEY_KEYMAX) {  /* no cache, or a key no slot holds */
+		tputkey_norm(raw, rawlen, key, sizeof key);
+		kv_key_info(tables, key, tmp);
+		return tmp;
+	}
+	struct tputkey_slot *set = kv_set(cache->slot, raw, rawlen), *hit = kv_find(set, raw, rawlen);
+	if (hit)
+		return &hit->ki;
+	struct tputkey_slot *slot = kv_put(set, raw, rawlen);
+	size_t n = tputkey_norm(raw, rawlen, key, sizeof key), m = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!tputbyte_digit(key[i]) || m == 0 || !tputbyte_digit(key[m - 1]))
+			key[m++] = tputbyte_digit(key[i]) ? '0' : key[i];
+	key[m] = '\0';
+	struct tputkey_slot *sset = kv_set(cache->shape, key, m), *shape = kv_find(sset, key, m);
+	if (!shape) {
+		shape = kv_put(sset, key, m);
+		kv_key_info(tables, key, &shape->ki);
+	}
+	slot->ki = shape->ki;
+	return &slot->ki;
+}
+
+/* Fail loudly on a table word the derived tables cannot hold: it would never be found. */
+static void table_word(const char *what, const char *text, size_t len, int ok)
+{
+	if (!ok) {
+		fprintf(stderr, "tputkey: %s '%.*s' out of the lookup tables' range\n", what, (int)len, text);
+		abort();
+	}
+}
+
+void tputkey_tables_init(struct tputkey_tables *t)
+{
+	memset(t, 0, sizeof *t);
+	for (size_t u = 0; u < sizeof kv_units / sizeof kv_units[0]; u++) {
+		unsigned char c = (unsigned char)kv_units[u].text[0];
+		table_word("unit", kv_units[u].text, kv_units[u].len, kv_units[u].len < 8 * sizeof t->unit_lens[0]);
+		t->unit_lens[c] |= 1u << kv_units[u].len;
+	}
+	for (size_t k = 0; k < sizeof kv_keys / sizeof kv_keys[0]; k++) {
+		unsigned char a = (unsigned char)kv_keys[k].text[0], b = (unsigned char)kv_keys[k].text[1];
+		table_word("key", kv_keys[k].text, kv_keys[k].len, kv_keys[k].len >= 2 && a < 128 && b < 128);
+		t->pairs[a][b >> 6] |= 1ULL << (b & 63);
+	}
+}
+
+void tputkey_cache_init(struct tputkey_cache *cache)
+{
+	memset(cache->slot, 0, sizeof cache->slot);
+	memset(cache->shape, 0, sizeof cache->shape);
+	tputkey_tables_init(&cache->tables);
+}
+
+int tputkey_unit(const struct tputkey_tables *t, const char *unit, size_t ulen, struct tputkey_unit *out)
+{
+	unsigned char c = (unsigned char)unit[0];
+	if (ulen >= 8 * sizeof t->unit_lens[0] || !(t->unit_lens[c] >> ulen & 1))
+		return 0;  /* most words after a figure: no unit of the table */
+	for (size_t u = 0; u < sizeof kv_units / sizeof kv_units[0]; u++)
+		if (kv_units[u].len == ulen && unit[0] == kv_units[u].text[0] && memcmp(unit, kv_units[u].text, ulen) == 0) {
+			*out = (struct tputkey_unit){ kv_units[u].cls, kv_units[u].scale, kv_units[u].invert, kv_units[u].gpu };
+			return 1;
+		}
+	return 0;
+}
+
+enum tput_unit tputkey_unit_of(enum tputkey_class cls, int gpu) { return unit_of[cls][gpu != 0]; }

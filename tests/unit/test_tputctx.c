@@ -1,0 +1,98 @@
+/* test_tputctx: training, evaluation or inference by the words of a line. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "tputctx.h"
+
+/* Training or not: whole words, any case, "val_loss" one word. */
+static void test_context(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *line;
+		enum tput_context want;
+	} cases[] = {
+		{ "step: 10 loss: 7.9 tps: 5,856", TPUT_CTX_TRAIN },
+		{ "global_step: 120 | reduced_train_loss: 1.2 | val_loss: 4.1", TPUT_CTX_TRAIN },
+		{ "[titan] validate step: 10  loss: 7.9  tps: 5,856", TPUT_CTX_OTHER },
+		{ "Loading checkpoint shards: 100%|###| 2/2 [00:00<00:00, 2484.00it/s]", TPUT_CTX_OTHER },
+		{ "Saving weights: 50%|##| 1/2 [00:01<00:01, 1.0it/s]", TPUT_CTX_OTHER },
+		{ "INFO 08-20 02:39:37 metrics.py:411] Avg prompt throughput: 871.4 tokens/s", TPUT_CTX_INFERENCE },
+		{ "Processed prompts: 100%|###| 8/8 [00:02<00:00, 3.2it/s]", TPUT_CTX_INFERENCE },
+		{ "Adding requests: 100%|###| 8/8 [00:00<00:00, 900it/s]", TPUT_CTX_INFERENCE },
+		{ "the c4_test dataset is re-looped, 12 tok/s", TPUT_CTX_TRAIN },
+		/* a context word right before a score names the score, not the line */
+		{ "step: 10  train loss: 3.11  test loss: 3.05  tokens/gpu/sec: 9378.40", TPUT_CTX_TRAIN },
+		{ "step 5 | Eval Acc 0.91 | 120 tok/s", TPUT_CTX_TRAIN },
+		{ "step 5 | validation perplexity 12.1 | 120 tok/s", TPUT_CTX_TRAIN },
+		{ "test tokens/s: 120 loss 3.1", TPUT_CTX_OTHER },
+		{ "test lossy: 3.05 120 tok/s", TPUT_CTX_OTHER },
+		{ "eval loss 3.05 eval 120 tok/s", TPUT_CTX_OTHER },
+		{ "Iter [50/160000] time: 0.574, decode.loss_ce: 2.8032, decode.acc_seg: 27.6, loss: 3.9", TPUT_CTX_TRAIN },
+		{ "eval/loss 3.05 | 120 tok/s", TPUT_CTX_TRAIN },
+		{ "decode.lossless 120 tok/s", TPUT_CTX_INFERENCE },
+		{ "decode: loss 3.1 120 tok/s", TPUT_CTX_INFERENCE },
+		/* an RL evaluator's rate; a detector's validation bar (its mAP columns) */
+		{ "EVALUATOR - Steps per second: 346.916 | Episode length mean: 1.000", TPUT_CTX_OTHER },
+		{ "ACTOR - Steps per second: 21.900 | Episode length mean: 1.000", TPUT_CTX_TRAIN },
+		{ "Class Images Instances Box(P R mAP50 mAP50-95): 100%|###| 8/8 [00:03<00:00,  2.17it/s]", TPUT_CTX_OTHER },
+		/* text-generation-webui's summary of a reply */
+		{ "00:28:06-600105 INFO     Output generated in 9.62 seconds (2.49 tokens/s, 24", TPUT_CTX_INFERENCE },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		assert_int_equal(tputctx_of(cases[i].line, strlen(cases[i].line)), cases[i].want);
+}
+
+/* The table is built from the word lists: the lengths of the words of each first letter. */
+static void test_words_table(void **state)
+{
+	(void)state;
+	struct tputctx_words w;
+	tputctx_init(&w);
+	/* v: valid 5, validate 8, validation 10 */
+	assert_int_equal(w.lens['v' - 'a'], (1u << 5) | (1u << 8) | (1u << 10));
+	/* m: map50 5 */
+	assert_int_equal(w.lens['m' - 'a'], 1u << 5);
+	assert_int_equal(w.lens['z' - 'a'], 0);
+	assert_int_equal(w.word['_'], 1);
+	assert_int_equal(w.word['7'], 1);
+	assert_int_equal(w.word['-'], 0);
+	assert_int_equal(w.word[0xc3], 0);
+}
+
+/* A context holds for every line of the shape unless a word compared has a digit. */
+static void test_by_shape(void **state)
+{
+	(void)state;
+	struct tputctx_words w;
+	tputctx_init(&w);
+	int by_shape = -1;
+	const char *line = "step 12 loss 2.5 tokens/s 1200";
+	assert_int_equal(tputctx_read_shaped(&w, line, strlen(line), &by_shape), TPUT_CTX_TRAIN);
+	assert_int_equal(by_shape, 1);
+	line = "Class Images mAP50 1.00: 12 it/s";
+	assert_int_equal(tputctx_read_shaped(&w, line, strlen(line), &by_shape), TPUT_CTX_OTHER);
+	assert_int_equal(by_shape, 0);
+	line = "Class Images mAP51 1.00: 12 it/s";  /* the same shape, another context */
+	assert_int_equal(tputctx_read_shaped(&w, line, strlen(line), &by_shape), TPUT_CTX_TRAIN);
+	assert_int_equal(by_shape, 0);
+	line = "validation 12 it/s";
+	assert_int_equal(tputctx_read(&w, line, strlen(line)), TPUT_CTX_OTHER);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_context),
+		cmocka_unit_test(test_words_table),
+		cmocka_unit_test(test_by_shape),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,104 @@
+/* test_tputkey: the key and unit vocabulary, its lookups built from its own tables, and the
+ * cache of keys by their text and their shape. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "tputkey.h"
+
+static void test_tables(void **state)
+{
+	(void)state;
+	struct tputkey_tables t;
+	tputkey_tables_init(&t);
+	/* units starting with 't': tok/s 5, tok/sec 7, tokens/s 8, ..., tflops 6 */
+	assert_true(t.unit_lens['t'] >> 5 & 1);
+	assert_true(t.unit_lens['t'] >> 6 & 1);
+	assert_false(t.unit_lens['t'] >> 4 & 1);
+	assert_int_equal(t.unit_lens['z'], 0);
+	/* key words start with these pairs only: "tokens_per_s" (to), "tps" (tp), "mfu" (mf) */
+	assert_true(t.pairs['t']['o' >> 6] >> ('o' & 63) & 1);
+	assert_true(t.pairs['t']['p' >> 6] >> ('p' & 63) & 1);
+	assert_true(t.pairs['m']['f' >> 6] >> ('f' & 63) & 1);
+	assert_false(t.pairs['l']['o' >> 6] >> ('o' & 63) & 1);  /* no key word starts "lo" */
+}
+
+static void test_units(void **state)
+{
+	(void)state;
+	struct tputkey_tables t;
+	tputkey_tables_init(&t);
+	struct tputkey_unit u;
+	assert_true(tputkey_unit(&t, "tok/s", 5, &u));
+	assert_true(u.cls == KV_TOKENS && u.scale == 1 && !u.invert && !u.gpu);
+	assert_true(tputkey_unit(&t, "s/it", 4, &u));
+	assert_true(u.cls == KV_ITERS && u.invert);
+	assert_true(tputkey_unit(&t, "sec/step", 8, &u));
+	assert_true(u.cls == KV_TIME && u.scale == 1000);
+	assert_true(tputkey_unit(&t, "gflops", 6, &u));
+	assert_true(u.cls == KV_TFLOPS && u.scale == 1e-3);
+	assert_true(tputkey_unit(&t, "samples/s/gpu", 13, &u));
+	assert_true(u.cls == KV_SAMPLES && u.gpu);
+	assert_false(tputkey_unit(&t, "furlongs", 8, &u));
+	assert_false(tputkey_unit(&t, "tok/h", 5, &u));
+	assert_int_equal(tputkey_unit_of(KV_TOKENS, 1), TPUT_TOKENS_S_GPU);
+	assert_int_equal(tputkey_unit_of(KV_IMAGES, 1), TPUT_SAMPLES_S_GPU);
+	assert_int_equal(tputkey_unit_of(KV_TIME, 0), TPUT_MS_STEP);
+	assert_int_equal(tputkey_unit_word("ms"), 0);
+	assert_int_equal(tputkey_unit_word("%"), 0);
+	assert_int_equal(tputkey_unit_word("loss"), 1);
+	assert_int_equal(tputkey_unit_word(""), 1);
+}
+
+static void test_norm(void **state)
+{
+	(void)state;
+	char out[32];
+	assert_int_equal(tputkey_norm(" Tokens Per-Sec. ", 17, out, sizeof out), 14);
+	assert_string_equal(out, "tokens_per_sec");
+	assert_int_equal(tputkey_norm("a__b", 4, out, 3), 1);  /* cut to the room, no '_' left at the end */
+	assert_string_equal(out, "a");
+}
+
+/* What a key is, worked out once: by its text, and for a key of the same shape. */
+static void test_lookup(void **state)
+{
+	(void)state;
+	struct tputkey_cache *cache = test_malloc(sizeof *cache);
+	tputkey_cache_init(cache);
+	struct tputkey_info tmp;
+	const struct tputkey_info *ki = tputkey_lookup(cache, &cache->tables, "global_step", 11, &tmp);
+	assert_int_equal(ki->srank, 4);
+	assert_int_equal(ki->kcls, KV_NONE);
+	assert_ptr_equal(tputkey_lookup(cache, &cache->tables, "global_step", 11, &tmp), ki);
+	ki = tputkey_lookup(cache, &cache->tables, "train_loss", 10, &tmp);
+	assert_true(ki->loss && !ki->evals);
+	ki = tputkey_lookup(cache, &cache->tables, "eval_loss", 9, &tmp);
+	assert_true(!ki->loss && ki->evals && ki->skip);
+	ki = tputkey_lookup(cache, &cache->tables, "throughput/device/tokens_per_second", 35, &tmp);
+	assert_true(ki->kcls == KV_TOKENS && ki->gpu && ki->compound);
+	ki = tputkey_lookup(cache, &cache->tables, "Avg prompt throughput", 21, &tmp);
+	assert_true(ki->infer && ki->avg);
+	ki = tputkey_lookup(NULL, &cache->tables, "iter time", 9, &tmp);
+	assert_ptr_equal(ki, &tmp);
+	assert_int_equal(ki->kcls, KV_TIME_ITER);
+	/* one analysis for keys of one shape, each key its own slot */
+	const struct tputkey_info *a = tputkey_lookup(cache, &cache->tables, "layer_12 step_time", 18, &tmp);
+	const struct tputkey_info *b = tputkey_lookup(cache, &cache->tables, "layer_7 step_time", 17, &tmp);
+	assert_true(a != b && a->kcls == KV_TIME && b->kcls == KV_TIME);
+	test_free(cache);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_tables),
+		cmocka_unit_test(test_units),
+		cmocka_unit_test(test_norm),
+		cmocka_unit_test(test_lookup),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,271 @@
+/* test_tputkv: the key/value reader: a line's numbers read as columns named by the text beside them. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "tputkv.h"
+
+static int close_to(double a, double b) { return fabs(a - b) < 1e-6 * (1 + fabs(b)); }
+#define near(a, b) assert_true(close_to((a), (b)))
+
+/* The key/value reader alone: layouts, units, per-device keys, counters, qualifiers. */
+static void test_kv_reader(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *line;
+		int n;
+		enum tput_unit unit;   /* of the first figure */
+		double value;
+		long long step;
+		double loss;
+	} cases[] = {
+		{ "    throughput/device/tokens_per_second=26,668", 1, TPUT_TOKENS_S_GPU, 26668, -1, NAN },
+		{ "    throughput/total_tokens=1,048,576", 0, 0, 0, -1, NAN },
+		{ "    throughput/total_training_Gflops=5,103,640", 0, 0, 0, -1, NAN },
+		{ "[batch=20/50]: Train loss/train/total: 0.5505  throughput/tokens_per_sec: 155825.3348", 1, TPUT_TOKENS_S, 155825.3348, 20, 0.5505 },
+		{ "1\timages/sec: 205.3 +/- 0.0 (jitter = 0.0)\t9.111", 1, TPUT_IMAGES_S, 205.3, -1, NAN },
+		{ "total images/sec: 204.75", 0, 0, 0, -1, NAN },
+		{ "2017-03-28 14:51:04.380095: step 660, loss = 2.85 (729.8 examples/sec; 0.175 sec/batch)", 2, TPUT_SAMPLES_S, 729.8, 660, 2.85 },
+		{ "Step 2250/200000; acc:  31.18; ppl: 57.53; xent: 4.05; lr: 0.00028; 5092/261 tok/s;   6641 sec", 2, TPUT_TOKENS_S_SRC, 5092, 2250, 4.05 },
+		{ "Epoch  1, 12900/37527; acc:   4.48; ppl: 35173.75; xent:  10.47; 3599 src tok/s; 3678 tgt tok/s;   9861 s elapsed", 2, TPUT_TOKENS_S_SRC, 3599, -1, 10.47 },
+		{ "step 1:    120.44 GFLOPS, loss: 10.44154", 1, TPUT_TFLOPS, 0.12044, 1, 10.44154 },
+		{ "Effective Tera Flops per GPU: 45.2 and total parameters 1.3 B", 1, TPUT_TFLOPS_GPU, 45.2, -1, NAN },
+		{ "FLOPS per GPU = 3 * fwd flops per GPU / iter latency:    13.63 TFLOPS", 1, TPUT_TFLOPS_GPU, 13.63, -1, NAN },
+		{ "fwd FLOPS per GPU = fwd flops per GPU / fwd latency:     22.85 TFLOPS", 0, 0, 0, -1, NAN },
+		{ "iter latency:     7.77 s", 1, TPUT_MS_STEP, 7770, -1, NAN },
+		{ "Train Epoch: 0/100 Step: 10/965 | 2.057s/batch | lr 5.0000e-04 || Mask_Loss 1.6780", 1, TPUT_MS_STEP, 2057, 10, 1.678 },
+		{ "Training epoch 0, iteration 120/149 | global_step: 120 | reduced_train_loss: 1.233 | train_step_timing in s: 0.03146 | val_loss: 4.106", 1, TPUT_MS_STEP, 31.46, 120, 1.233 },
+		{ "tokens-per-second 1234", 1, TPUT_TOKENS_S, 1234, -1, NAN },
+		{ "tokens_per_sec_per_gpu: 1.07e+04", 1, TPUT_TOKENS_S_GPU, 10700, -1, NAN },
+		{ "global_step=794.0, consumed_samples=1.63e+6, samples/second: 12.5", 1, TPUT_SAMPLES_S, 12.5, 794, NAN },
+		{ "eval_samples_per_second =      0.329", 0, 0, 0, -1, NAN },
+		{ "mfu -100.00%, iter 0", 0, 0, 0, 0, NAN },
+		{ "no digits here at all: tok/s samples/s", 0, 0, 0, -1, NAN },
+		{ "step: 10  loss: 7.9  tps: 5,856", 1, TPUT_TPS, 5856, 10, 7.9 },
+		{ "tps_per_gpu: 812.5", 1, TPUT_TOKENS_S_GPU, 812.5, -1, NAN },
+		{ "step 10 | epoch 0 | loss 2.1031 | grad_norm 1.2031 | lr 1.00e-05 | mem 30.12 GiB | tps 12345.67(1543.21/gpu) | num_label_tokens 4096", 2, TPUT_TOKENS_S, 12345.67, 10, 2.1031 },
+		{ "train_tps=4000 tps_per_gpu=500", 2, TPUT_TOKENS_S, 4000, -1, NAN },
+		/* "time" with its unit beside a rate is the step time; alone, or without a unit, not */
+		{ "Step: 4970, Loss: 0.18, Time: 1638.07 ms, TFLOPS: 43.28", 2, TPUT_MS_STEP, 1638.07, 4970, 0.18 },
+		{ "Step: 4970, Time: 1.5 s, MFU: 29.1%", 2, TPUT_MS_STEP, 1500, 4970, NAN },
+		{ "Step: 4970, Loss: 0.18, Time: 1638.07 ms", 0, 0, 0, 4970, 0.18 },
+		{ "Time: 0.593, TFLOPS: 43.28", 1, TPUT_TFLOPS, 43.28, -1, NAN },
+		{ "data_time: 5 ms, TFLOPS: 43.28", 1, TPUT_TFLOPS, 43.28, -1, NAN },
+		{ "time: 12 ms, step_time: 0.5 s, TFLOPS: 43.28", 2, TPUT_MS_STEP, 500, -1, NAN },
+		/* a " | " field that is a time alone, and a first field that is a count alone */
+		{ "490 | loss 5.7543 | lr 4.9e-05 | 8060.78ms | mfu 0.21%", 2, TPUT_MS_STEP, 8060.78, 490, 5.7543 },
+		{ "490 | loss 5.7543 | 80.5 ms", 0, 0, 0, 490, 5.7543 },
+		{ "490 | took 80.5 ms | mfu 0.21%", 1, TPUT_MFU, 0.21, 490, NAN },
+		/* a figure starting the line, not a count: a cut line's tail, left out */
+		{ "4.5 | mfu 0.21% | 80 ms", 0, 0, 0, -1, NAN },
+		{ "36.9 | hardware_tflops_per_gpu: 36.9 | grad_norm: 1.27", 0, 0, 0, -1, NAN },
+		{ "epoch 4.5 | mfu 0.21% | 80 ms", 2, TPUT_MFU, 0.21, -1, NAN },
+		/* a key per GPU written between the token and the second */
+		{ "step: 10   train loss: 3.11   test loss: 3.05   tokens/gpu/sec: 9378.40", 1, TPUT_TOKENS_S_GPU, 9378.4, 10, 3.11 },
+		{ "Batch time: 0.31(0.31)  Acc_iter 50", 1, TPUT_MS_STEP, 310, 50, NAN },
+		/* an iteration timer: "time: V" in seconds beside a loss and a share of the
+		 * iteration (data_time, data, forward_time); "iter_time"/"iter time" with its unit
+		 * beside a step and a loss */
+		{ "eta: 8:05:12  iter: 1259  total_loss: 1.012  loss_cls: 0.714  time: 0.3322  data_time: 0.0334  lr: 0.010000  max_mem: 3961M", 1, TPUT_MS_STEP, 332.2, 1259, 1.012 },
+		{ "eta: 11:21:28  iter: 1120  loss: 1.4617 (1.4511)  loss_mask: 0.4678 (0.5598)  time: 0.5088 (0.4600)  data: 0.0164 (0.0177)  lr: 0.020000  max mem: 3150", 1, TPUT_MS_STEP, 508.8, 1120, 1.4617 },
+		{ "Epoch: [12]  [ 60/208]  eta: 0:00:21  lr: 0.000131  loss: 0.0739 (0.0704)  time: 0.1176  data: 0.0001  max mem: 16887", 1, TPUT_MS_STEP, 117.6, -1, 0.0739 },
+		{ "epoch: 8/40, iter: 1340/1816, mem: 34235Mb, iter_time: 1.270s, data_time: 0.548s, total_loss: 98.0, lr: 9.417e-03, size: 640", 1, TPUT_MS_STEP, 1270, 1340, 98 },
+		{ "Epoch 4 | iter 961 step 961 | loss train: 1.062, val: 1.057 | iter time: 529.46 ms (step)", 1, TPUT_MS_STEP, 529.46, 961, 1.062 },
+		{ "17epoch:train:4501-4875batch: iter_time=0.001, forward_time=0.005, loss=1.281, backward_time=0.005, optim_step_time=1.970e-04, lr_0=0.100, train_time=0.014", 1, TPUT_MS_STEP, 14, -1, 1.281 },
+		/* not iteration timers: no share of the iteration, a clock, a total, a plain
+		 * iter_time, no loss, an optimizer's part of the step */
+		{ "iter: 20  loss: 0.5  time: 0.3322", 0, 0, 0, 20, 0.5 },
+		{ "iter: 20  loss: 0.5  time: 12:03:44  data_time: 0.1", 0, 0, 0, 20, 0.5 },
+		{ "iter: 20  loss: 0.5  total_time: 0.33  data_time: 0.1", 0, 0, 0, 20, 0.5 },
+		{ "iter_time=0.001, forward_time=0.005, loss=1.281", 0, 0, 0, -1, 1.281 },
+		{ "iter 5 | iter time: 529.46 ms", 0, 0, 0, 5, NAN },
+		{ "Step: 5, Time: 529.46 ms, data_time: 0.1 s", 0, 0, 0, 5, NAN },
+		{ "loss=1.281, optim_step_time=1.970e-04", 0, 0, 0, -1, 1.281 },
+		/* "[N] key=": a count alone in brackets is the step; a step key is surer */
+		{ "logging_writer.py:35] [400] steps_per_second=1.583725, train_loss=3.2198", 1, TPUT_IT_S, 1.583725, 400, 3.2198 },
+		{ "[3] step: 10  steps_per_second=1.5", 1, TPUT_IT_S, 1.5, 10, NAN },
+		{ "Epoch: [12] steps_per_second=1.5", 1, TPUT_IT_S, 1.5, -1, NAN },
+		/* MXNet's Speedometer: the bracketed counts are the epoch's and the batch's */
+		{ "INFO Epoch[101] Batch [250]\tSpeed: 581.56 samples/sec\taccuracy=1.0", 1, TPUT_SAMPLES_S, 581.56, -1, NAN },
+		{ "[400] 1.5 steps/s", 1, TPUT_IT_S, 1.5, -1, NAN },
+		/* updates, steps and iterations per second in their many spellings */
+		{ "Epoch[0] Batch [850]    Speed: 1233.65 samples/sec 36868.08 tokens/sec 6.31 updates/sec perplexity=1069.4", 3, TPUT_SAMPLES_S, 1233.65, -1, NAN },
+		{ "step 10 / 231: loss=0.82945 f1=0.37425 [step/sec: 4.88]", 1, TPUT_IT_S, 4.88, 10, 0.82945 },
+		{ "Iteration 360 (0.170469 iter/s, 58.6617s/10 iters), loss = 0.0140731", 1, TPUT_IT_S, 0.170469, 360, 0.0140731 },
+		/* a step time's key without ':' or '=' when its unit is said; and "per-step time" */
+		{ "[Pass 0, train batch 10]  loss 21.68535, lr 0.1, batch_cost 0.13110 sec, reader_cost 0.00069 sec, ips 976.32917 images/sec", 2, TPUT_MS_STEP, 131.1, 10, 21.68535 },
+		{ "loss 21.68535, batch_cost 0.13110, ips 976.32917 images/sec", 1, TPUT_IMAGES_S, 976.32917, -1, 21.68535 },
+		{ "Step 200 per-step time 0.831s loss=1.192", 1, TPUT_MS_STEP, 831, 200, 1.192 },
+		{ "Step 200 elapsed time 83.1s loss=1.192", 0, 0, 0, 200, 1.192 },
+		{ "Step 200 loss 1.192 time 0.831s", 0, 0, 0, 200, 1.192 },
+		/* an average meter's "Time V (AVG)" beside a loss is the step time */
+		{ "Epoch: [1][5760/10010]\tTime 0.427 (2.773)\tData 0.000 (2.393)\tLoss 8.4238 (10.3028)\tAcc@1 15.625 (9.299)", 1, TPUT_MS_STEP, 427, -1, 8.4238 },
+		{ "Train: [14/300][250/1251]\teta 0:10:52 lr 0.000710\ttime 0.6408 (0.6516)\tloss 6.5584 (6.3074)\tmem 14764MB", 1, TPUT_MS_STEP, 640.8, -1, 6.5584 },
+		{ "Test: [10/50]\tTime 0.427 (2.773)\tAcc@1 15.625 (9.299)", 0, 0, 0, -1, NAN },
+		{ "Epoch: [1]\tTime 0.427\tLoss 8.4238", 0, 0, 0, -1, 8.4238 },
+		/* " per GPU" after a unit; an image per device is a sample; "V +-W" a run's summary */
+		{ "Iter #0: 108.3 img/sec per GPU", 1, TPUT_SAMPLES_S_GPU, 108.3, -1, NAN },
+		{ "Img/sec per GPU: 108.2 +-1.2", 0, 0, 0, -1, NAN },
+		{ "Total img/sec on 4 GPU(s): 432.8 +-4.9", 0, 0, 0, -1, NAN },
+		{ "10 images/sec: 139.6 +/- 0.1 (jitter = 0.3)", 1, TPUT_IMAGES_S, 139.6, -1, NAN },
+		{ "lr: 0.1 per GPU", 0, 0, 0, -1, NAN },
+		/* a unit followed by ':' is the next figure's key */
+		{ "step 10 tok/s: 5000", 1, TPUT_TOKENS_S, 5000, 10, NAN },
+		/* OpenCLIP: a rate of nothing named is samples; "Batch (t)" its step time */
+		{ "Train Epoch: 0 [400564224/512000000 (78%)] Data (t): 12.822 Batch (t): 14.049, 1781.07/s, 222.633/s/gpu LR: 0.000057 Loss: 0.66678 (1.6251)", 3, TPUT_MS_STEP, 14049, -1, 0.66678 },
+		/* TensorFlow tensor names: the count in "features:0" is the name's; OpenNMT-tf's
+		 * features and labels are the source and the target */
+		{ "INFO:tensorflow:words_per_sec/features:0: 3275.1", 1, TPUT_TOKENS_S_SRC, 3275.1, -1, NAN },
+		{ "INFO:tensorflow:words_per_sec/labels:0: 3610.39", 1, TPUT_TOKENS_S_TGT, 3610.39, -1, NAN },
+		{ "time: 12:03:44 tok/s: 12", 1, TPUT_TOKENS_S, 12, -1, NAN },
+		/* a unit as the key ("ms/batch 8.41", word_language_model's), whole or not */
+		{ "| epoch   1 |   200/ 2983 batches | lr 20.00 | ms/batch  8.41 | loss  7.63 | ppl  2064.78", 1, TPUT_MS_STEP, 8.41, -1, 7.63 },
+		{ "| epoch   1 |   200/ 2983 batches | lr 20.00 | ms/batch 112 | loss  7.63", 1, TPUT_MS_STEP, 112, -1, 7.63 },
+		{ "time_per_step: 12, loss: 2", 1, TPUT_MS_STEP, 12000, -1, 2 },
+		/* PaddlePaddle's ips with no unit is samples; instances are samples */
+		{ "epoch: [0/100], iter: 10, lr: 0.001, loss: 0.698222, reader_cost: 6.01444 s, batch_cost: 6.29982 s, samples: 5632, ips: 89.39943", 2, TPUT_MS_STEP, 6299.82, 10, 0.698222 },
+		{ "epoch:[  1/1  ] train step:100  loss: 5.31382 batch_cost: 0.73082 sec, ips: 5.47330 instance/sec.", 2, TPUT_MS_STEP, 730.82, 100, 5.31382 },
+		/* an evaluation's step: the line's figures are the evaluation's */
+		{ "epoch:[  1/1  ] val step:0    loss: 4.42741 batch_cost: 1.37882 sec, ips: 2.90104 instance/sec.", 0, 0, 0, -1, 4.42741 },
+		{ "eval_step: 3, samples/s: 12.5", 0, 0, 0, -1, NAN },
+		{ "        125.61 iters/sec. Estimated time to finish: 0:02:02.799182.", 1, TPUT_IT_S, 125.61, -1, NAN },
+		{ "speed: 1.51 step/s, ips: 2335 tokens/s", 2, TPUT_IT_S, 1.51, -1, NAN },
+		/* "it" alone as the key of a step; a word holding it is none */
+		{ "ray-training  | [1] Finished training it 16/150 of epoch 0, 439.75 ms/it, loss 0.561402, accuracy 74.972 %", 1, TPUT_MS_STEP, 439.75, 16, 0.561402 },
+		{ "[1] unit 16 of epoch 0, 439.75 ms/it", 1, TPUT_MS_STEP, 439.75, 1, NAN },
+		/* Marian's words, BigDL's records; a multi-word key with a spaced '=' (Acme) */
+		{ "[2021-07-17 12:54:33] Ep. 1 : Up. 14000 : Sen. 965,843 : Cost 5.20174599 : Time 359.59s : 3007.81 words/s", 1, TPUT_TOKENS_S, 3007.81, -1, NAN },
+		{ "Trained 112 records in 13.138344759 seconds. Thr oughput is 8.524666 records/second. Loss is 0.08021599.", 1, TPUT_SAMPLES_S, 8.524666, -1, NAN },
+		{ "Learner Steps = 2 | Learner Time Elapsed = 10.830 | Steps Per Second = 94.689", 1, TPUT_IT_S, 94.689, -1, NAN },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct tputkv_figure kv[8];
+		struct tputkv_line info;
+		size_t n = tputkv_read(cases[i].line, strlen(cases[i].line), kv, 8, &info, NULL);
+		assert_int_equal(n, cases[i].n);
+		if (n > 0) {
+			assert_int_equal(kv[0].unit, cases[i].unit);
+			near(kv[0].value, cases[i].value);
+		}
+		assert_true(info.step == cases[i].step);
+		if (isnan(cases[i].loss))
+			assert_true(isnan(info.loss));
+		else
+			near(info.loss, cases[i].loss);
+	}
+	struct tputkv_figure kv[8];
+	struct tputkv_line info;
+	const char *line = "Avg prompt throughput: 1254.4 tokens/s, Avg generation throughput: 29.2 tokens/s";
+	assert_int_equal(tputkv_read(line, strlen(line), kv, 8, &info, NULL), 0);
+	assert_true(info.inference);
+	line = "epoch=0/micro_step=40/global_step=10, RunningAvgSamplesPerSec=25.02, CurrSamplesPerSec=25.70";
+	assert_int_equal(tputkv_read(line, strlen(line), kv, 8, &info, NULL), 2);
+	assert_true(kv[0].average && !kv[1].average);
+	assert_true(info.step == 10);
+	/* the second figure of each line: the target's, the per-device one */
+	line = "lr: 0.00028; 5092/261 tok/s;   6641 sec";
+	assert_int_equal(tputkv_read(line, strlen(line), kv, 8, &info, NULL), 2);
+	assert_int_equal(kv[1].unit, TPUT_TOKENS_S_TGT);
+	near(kv[1].value, 261);
+	line = "xent:  10.47; 3599 src tok/s; 3678 tgt tok/s;   9861 s elapsed";
+	assert_int_equal(tputkv_read(line, strlen(line), kv, 8, &info, NULL), 2);
+	assert_int_equal(kv[1].unit, TPUT_TOKENS_S_TGT);
+	near(kv[1].value, 3678);
+	/* a latency per token: generation's timings, the whole line inference's */
+	line = "llama_print_timings:      sample time =   301.80 ms /   512 runs   (    0.59 ms per token,  1696.48 tokens per second)";
+	assert_int_equal(tputkv_read(line, strlen(line), kv, 8, &info, NULL), 0);
+	assert_int_equal(info.inference, 2);
+	line = "decode 12.5 ms/token, 80.0 tok/s";
+	assert_int_equal(tputkv_read(line, strlen(line), kv, 8, &info, NULL), 0);
+	assert_int_equal(info.inference, 2);
+	line = "step 3 | 512.3 ms | 1000 tok/s | per token 0.5";
+	assert_int_equal(tputkv_read(line, strlen(line), kv, 8, &info, NULL), 2);
+	assert_int_equal(info.inference, 0);
+	line = "mem 30.12 GiB | tps 12345.67(1543.21/gpu) | num_label_tokens 4096";
+	assert_int_equal(tputkv_read(line, strlen(line), kv, 8, &info, NULL), 2);
+	assert_int_equal(kv[1].unit, TPUT_TOKENS_S_GPU);
+	near(kv[1].value, 1543.21);
+}
+
+/* A line of a shape seen before (the same bytes but digits) is read from the cache: the
+ * values are its own, and a value that decides (a step must be whole, a rate to invert not
+ * zero) is looked at again. */
+static void test_kv_reader_cache(void **state)
+{
+	(void)state;
+	tputkv_cache *cache = tputkv_cache_new();
+	struct tputkv_figure kv[8];
+	struct tputkv_line info;
+	const char *first = "step: 12  loss: 2.25  tps: 4,321  mfu: 30.5%";
+	const char *same = "step: 13  loss: 2.75  tps: 5,009  mfu: 31.0%";
+	assert_int_equal(tputkv_read(first, strlen(first), kv, 8, &info, cache), 2);
+	assert_int_equal(tputkv_read(same, strlen(same), kv, 8, &info, cache), 2);
+	assert_true(info.step == 13);
+	assert_true(info.loss == 2.75);
+	assert_int_equal(kv[0].unit, TPUT_TPS);
+	assert_true(kv[0].value == 5009);
+	assert_int_equal(kv[1].unit, TPUT_MFU);
+	assert_true(kv[1].value == 31.0);
+	/* a step that is no whole number is no step; a rate of zero seconds per step is none */
+	first = "iter 7 | 0.50 s/it | step 4";
+	same = "iter 8 | 0.00 s/it | step 5.5";
+	assert_int_equal(tputkv_read(first, strlen(first), kv, 8, &info, cache), 1);
+	assert_true(kv[0].value == 2 && info.step == 7);
+	assert_int_equal(tputkv_read(same, strlen(same), kv, 8, &info, cache), 0);
+	assert_true(info.step == 8);
+	tputkv_cache_free(cache);
+}
+
+/* The reader's literals: every one of the list, as many as it names. */
+static void test_literals(void **state)
+{
+	(void)state;
+	size_t n = 0;
+	while (tputkv_literals[n])
+		n++;
+	assert_int_equal(n, 47);
+	assert_string_equal(tputkv_literals[0], "k/s");
+	assert_string_equal(tputkv_literals[46], "Per Sec");
+}
+
+/* A shape read once is given back for a line of that shape, and read from it again. */
+static void test_known_shape(void **state)
+{
+	(void)state;
+	tputkv_cache *cache = tputkv_cache_new();
+	struct tputkv_figure kv[8];
+	struct tputkv_line info;
+	struct tputkv_shape *shape = NULL, *again = NULL;
+	char a[] = "step: 12  loss: 2.25  tps: 4,321";
+	char b[] = "step: 19  loss: 1.50  tps: 9,876";
+	assert_int_equal(tputkv_read_shape(cache, a, strlen(a), kv, 8, &info, NULL, &shape), 1);
+	assert_non_null(shape);
+	assert_int_equal(shape->len, strlen(a));
+	assert_int_equal(shape->ncand, 3);
+	assert_int_equal(tputkv_read_shape(cache, b, strlen(b), kv, 8, &info, shape, &again), 1);
+	assert_ptr_equal(again, shape);
+	assert_true(kv[0].value == 9876 && info.step == 19 && info.loss == 1.5);
+	struct tputctx_words words;
+	tputctx_init(&words);
+	assert_int_equal(tputkv_context(&words, shape, b, strlen(b)), TPUT_CTX_TRAIN);
+	assert_int_equal(shape->context, TPUT_CTX_TRAIN);  /* kept for the shape */
+	tputkv_cache_free(cache);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_kv_reader),
+		cmocka_unit_test(test_kv_reader_cache),
+		cmocka_unit_test(test_literals),
+		cmocka_unit_test(test_known_shape),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
