@@ -36,7 +36,7 @@ static const struct cli_spec spec = {
 	"distinct stack. Reads py-spy raw (folded), `py-spy dump` text and `py-spy dump --json`\n"
 	"(each thread of each snapshot is one sample), py-spy's speedscope and chrometrace JSON,\n"
 	"flame graph SVGs and austin samples, told apart by content. FILEs may be\n"
-	"zstd-compressed; none or - reads standard input.",
+	"zstd- or gzip-compressed; none or - reads standard input.",
 	options,
 	"Exit status: 0 ok, 1 unreadable input, no line parsed, or bad lines with --strict,\n"
 	"2 usage error.\n",
@@ -76,12 +76,16 @@ int main(int argc, char **argv)
 	if (refused)
 		status = EXIT_DATA; /* nothing written: not a profile, or nothing in it */
 	prof_sort(p);
+	if (st.rate < 0 && to != TO_FOLDED && !refused)
+		err_warn("the inputs record different sampling rates: time is at %g samples/s%s",
+			 load_rate(&opts), opts.rate > 0 ? " (--rate)" : "; --rate sets it");
+	/* Time as recorded: the inputs' own rate, else --rate; speedscope without one has none. */
 	if (refused)
 		;
 	else if (to == TO_SPEEDSCOPE)
-		speedout_write(p, stdout);
+		speedout_write(p, st.rate > 0 ? st.rate : st.rate < 0 || opts.rate > 0 ? load_rate(&opts) : 0, stdout);
 	else if (to == TO_PPROF)
-		pprofout_write(p, r, load_rate(&opts), stdout);
+		pprofout_write(p, r, load_rate_recorded(&st, &opts), stdout);
 	else
 		prof_write_folded(p, stdout);
 	err_close_stdout();

@@ -233,16 +233,6 @@ int main(int argc, char **argv)
 	if ((ts.seconds > 0) != (gs.seconds > 0))
 		cli_usage_error(&spec, "give both --total-seconds and --gil-seconds, or neither");
 	int timed = ts.seconds > 0;
-	int rate_assumed = 0;
-	if (!ts.rate)
-		ts.rate = rate;
-	if (!gs.rate)
-		gs.rate = rate;
-	if (timed && (!ts.rate || !gs.rate)) {
-		rate_assumed = 1; /* py-spy records at 100 Hz unless told otherwise */
-		ts.rate = ts.rate ? ts.rate : 100;
-		gs.rate = gs.rate ? gs.rate : 100;
-	}
 
 	/* Rules are read (and checked) before any input. */
 	if (ropts.nfiles || agg_spec_needs_rules(&o.keys))
@@ -252,6 +242,17 @@ int main(int argc, char **argv)
 	gil_split *tsplit = load_side(&tr, &lopts, &o.keys, &errs, &status);
 	gil_split *gsplit = load_side(&gr, &lopts, &o.keys, &errs, &status);
 	err_lines_finish(&errs);
+	/* A recording's own rate (py-spy's speedscope weights, austin's interval) wins; the
+	 * options fill in what it does not say. */
+	int rate_assumed = 0;
+	double trec = gil_split_stats(tsplit)->rate, grec = gil_split_stats(gsplit)->rate;
+	ts.rate = trec > 0 ? trec : ts.rate ? ts.rate : rate;
+	gs.rate = grec > 0 ? grec : gs.rate ? gs.rate : rate;
+	if (timed && (!ts.rate || !gs.rate)) {
+		rate_assumed = 1; /* py-spy records at 100 Hz unless told otherwise */
+		ts.rate = ts.rate ? ts.rate : 100;
+		gs.rate = gs.rate ? gs.rate : 100;
+	}
 	size_t nprocs = gil_split_align(tsplit, gsplit, o.pid);
 	if (nprocs == 0)
 		err_exit(EXIT_DATA, "no process %s in the profiles", o.pid);

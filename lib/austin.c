@@ -1,6 +1,8 @@
 /* austin: fields split on ';', each frame split from the right (file names may hold ':'). */
 #include "austin.h"
 
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int digits(const char *s, size_t len)
@@ -93,4 +95,55 @@ enum austin_result austin_line(const char *text, size_t len, struct doc_stack *s
 		return AUSTIN_BAD;
 	}
 	return AUSTIN_OK;
+}
+
+void austin_meta_reset(struct austin_meta *m)
+{
+	*m = (struct austin_meta){ AUSTIN_MODE_UNSAID, 0, 0 };
+}
+
+/* The value of a `# key: value` line when its key is key, else NULL. */
+static const char *meta_value(const char *text, size_t len, const char *key, size_t *vlen)
+{
+	size_t n = strlen(key);
+	if (len < n + 4 || memcmp(text, "# ", 2) != 0 || memcmp(text + 2, key, n) != 0 ||
+	    memcmp(text + 2 + n, ": ", 2) != 0)
+		return NULL;
+	*vlen = len - n - 4;
+	while (*vlen && (text[n + 4 + *vlen - 1] == ' ' || text[n + 4 + *vlen - 1] == '\t'))
+		(*vlen)--;
+	return text + n + 4;
+}
+
+void austin_meta_line(struct austin_meta *m, const char *text, size_t len)
+{
+	size_t vlen;
+	const char *v = meta_value(text, len, "interval", &vlen);
+	if (v && digits(v, vlen) && vlen < 16) {
+		m->interval = strtod(v, NULL);
+		return;
+	}
+	if (!(v = meta_value(text, len, "mode", &vlen)))
+		return;
+	static const char *const times[] = { "wall", "cpu", "full" };
+	m->mode = vlen == 6 && memcmp(v, "memory", 6) == 0 ? AUSTIN_MODE_MEMORY : AUSTIN_MODE_UNSAID;
+	for (int i = 0; i < 3; i++)
+		if (vlen == strlen(times[i]) && memcmp(v, times[i], vlen) == 0)
+			m->mode = AUSTIN_MODE_TIME;
+}
+
+uint64_t austin_samples(struct austin_meta *m, uint64_t metric, double rate)
+{
+	if (m->mode != AUSTIN_MODE_TIME)
+		return metric;
+	double us = m->interval > 0 ? m->interval : 1e6 / rate;
+	double v = (double)metric / us + m->carry;
+	uint64_t n = v > 0 ? (uint64_t)llround(v) : 0;
+	m->carry = v - (double)n;
+	return n;
+}
+
+double austin_rate(const struct austin_meta *m)
+{
+	return m->mode == AUSTIN_MODE_TIME && m->interval > 0 ? 1e6 / m->interval : 0;
 }

@@ -39,7 +39,7 @@ int chunk_splittable(const char *path, unsigned long long min_bytes)
 	struct stat st;
 	unsigned char magic[4];
 	int ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (unsigned long long)st.st_size >= min_bytes &&
-		 pread(fd, magic, 4, 0) == 4 && memcmp(magic, "\x28\xb5\x2f\xfd", 4) != 0;
+		 pread(fd, magic, 4, 0) == 4 && in_compression(magic, 4) == IN_PLAIN;
 	close(fd);
 	return ok;
 }

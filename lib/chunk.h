@@ -50,7 +50,7 @@ struct chunk_job {
 /* As chunk_run, for a job with a tail. */
 int chunk_run_job(const struct chunk_job *job, unsigned nworkers, void *const *workers);
 
-/* A regular file of at least min_bytes that is not zstd: worth reading in chunks. */
+/* A regular file of at least min_bytes that is not compressed: worth reading in chunks. */
 int chunk_splittable(const char *path, unsigned long long min_bytes);
 /* Read path in chunks of chunk_bytes on nworkers threads, workers[k] being thread k's state;
  * each chunk but the first after a lead-in of the lines that start in the lead_bytes before

@@ -3,16 +3,31 @@
 #include "xalloc.h"
 
 #include <jansson.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+enum { DOC_TAKE_BYTES = 1 << 20 };  /* a first line this long is taken, not copied */
 
 void doc_add_line(struct doc_buf *d, const struct in_line *line)
 {
 	if (d->len == 0 && !d->over) {
 		d->file = line->file;
 		d->lineno = line->lineno;
+		size_t cap;
+		char *taken = line->len >= DOC_TAKE_BYTES && line->len + 1 <= DOC_MAX_BYTES ?
+			      in_take_line(line->reader, line, &cap) : NULL;
+		if (taken) {  /* a one-line document (compact JSON) held once */
+			free(d->text);
+			d->text = taken;
+			d->cap = cap;
+			d->len = line->len;
+			d->text[d->len++] = '\n';
+			d->text[d->len] = '\0';
+			return;
+		}
 	}
 	if (d->over || d->len + line->len + 1 > DOC_MAX_BYTES) {
 		d->over = 1;
@@ -42,6 +57,11 @@ void doc_reset(struct doc_buf *d)
 {
 	d->len = 0;
 	d->over = 0;
+	if (d->cap > 16 * (size_t)DOC_TAKE_BYTES) {  /* a large document's memory is not kept */
+		free(d->text);
+		d->text = NULL;
+		d->cap = 0;
+	}
 	if (d->text)
 		d->text[0] = '\0';
 }
@@ -50,6 +70,21 @@ void doc_free(struct doc_buf *d)
 {
 	free(d->text);
 	memset(d, 0, sizeof *d);
+}
+
+double doc_rate_join(double a, double b)
+{
+	if (a == 0 || b < 0)
+		return b;
+	if (b == 0 || a < 0)
+		return a;
+	return fabs(a - b) <= 1e-9 * (a > b ? a : b) ? a : -1;
+}
+
+void doc_note_rate(struct doc_stats *stats, double rate)
+{
+	if (rate > 0 && isfinite(rate))
+		stats->rate = doc_rate_join(stats->rate, rate);
 }
 
 void doc_stack_clear(struct doc_stack *st) { st->used = st->n = 0; }

@@ -31,7 +31,14 @@ struct doc_stats {
 	uint64_t stacks;        /* stacks given to the callback */
 	unsigned long bad;      /* errors reported (bad document, bad element) */
 	uint64_t lost;          /* SVG: samples in frames too narrow to draw */
+	double rate;            /* samples per second the documents record: 0 none said, -1
+				 * two said different rates (doc_note_rate) */
 };
+
+/* A document says it was sampled at rate per second (> 0): noted in stats->rate. */
+void doc_note_rate(struct doc_stats *stats, double rate);
+/* Two notes of a rate (as doc_stats.rate) made one: equal ones (to 1e-9), else -1. */
+double doc_rate_join(double a, double b);
 
 /* The lines of one document, joined by "\n", with where they began. */
 struct doc_buf {
@@ -42,7 +49,9 @@ struct doc_buf {
 	int over;               /* passed DOC_MAX_BYTES: the rest was dropped */
 };
 
-/* Add a line (a line from a new file must first be ended with doc_reset). */
+/* Add a line (a line from a new file must first be ended with doc_reset). A first line of
+ * 1 MB or more is taken from its reader (in_take_line) rather than copied: it is then no
+ * longer in line->text. */
 void doc_add_line(struct doc_buf *doc, const struct in_line *line);
 /* The file line that holds byte pos of the document (the last line for pos at its end). */
 unsigned long doc_line_of(const struct doc_buf *doc, size_t pos);

@@ -1,4 +1,4 @@
-/* input: streaming line reader over many files, zstd detected by magic number. */
+/* input: streaming line reader over many files, zstd and gzip detected by magic number. */
 #include "input.h"
 #include "err.h"
 #include "xalloc.h"
@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <limits.h>
 #include <unistd.h>
+#include <zlib.h>
 #include <zstd.h>
 
 enum { RAW_SIZE = 1 << 16, LINE_START = 1 << 18 };
@@ -26,6 +28,9 @@ struct in_reader {
 
 	ZSTD_DStream *zstd;         /* non-NULL while the open file is zstd */
 	size_t zstd_pending;        /* last ZSTD_decompressStream hint: 0 at a frame end */
+	z_stream *gzip;             /* non-NULL while the open file is gzip */
+	int gzip_member;            /* inside a gzip member (0 between members) */
+	int gzip_zeros;             /* zero bytes seen after the last member */
 	unsigned char *raw;         /* compressed bytes not yet decoded */
 	size_t raw_pos, raw_len;
 
@@ -68,6 +73,11 @@ static void close_file(in_reader *r)
 	if (r->zstd) {
 		ZSTD_freeDStream(r->zstd);
 		r->zstd = NULL;
+	}
+	if (r->gzip) {
+		inflateEnd(r->gzip);
+		free(r->gzip);
+		r->gzip = NULL;
 	}
 }
 
@@ -135,6 +145,33 @@ static int seek_range(in_reader *r)
 	return 0;
 }
 
+int in_compression(const void *head, size_t len)
+{
+	const unsigned char *p = head;
+	if (len >= 4 && memcmp(p, "\x28\xb5\x2f\xfd", 4) == 0)
+		return IN_ZSTD;
+	if (len >= 2 && p[0] == 0x1f && p[1] == 0x8b)
+		return IN_GZIP;
+	return IN_PLAIN;
+}
+
+static void start_decoder(in_reader *r, int kind)
+{
+	if (kind == IN_ZSTD) {
+		r->zstd = ZSTD_createDStream();
+		if (!r->zstd)
+			err_exit(EXIT_DATA, "out of memory");
+		ZSTD_initDStream(r->zstd);
+		r->zstd_pending = 1;
+	} else if (kind == IN_GZIP) {
+		r->gzip = xcalloc(1, sizeof *r->gzip);
+		if (inflateInit2(r->gzip, 15 + 16) != Z_OK) /* 16: gzip framing only */
+			err_exit(EXIT_DATA, "out of memory");
+		r->gzip_member = 1;
+		r->gzip_zeros = 0;
+	}
+}
+
 static int open_next(in_reader *r)
 {
 	while (r->next_path < r->npaths) {
@@ -164,7 +201,7 @@ static int open_next(in_reader *r)
 				continue;
 			return 1;
 		}
-		/* Sniff the zstd magic number (28 b5 2f fd) from the first bytes. */
+		/* Sniff the magic number from the first bytes. */
 		while (r->raw_len < 4) {
 			ssize_t n = read_raw(r);
 			if (n < 0)
@@ -176,14 +213,7 @@ static int open_next(in_reader *r)
 		}
 		if (r->fd < 0)
 			continue;
-		static const unsigned char magic[4] = { 0x28, 0xb5, 0x2f, 0xfd };
-		if (r->raw_len >= 4 && memcmp(r->raw, magic, 4) == 0) {
-			r->zstd = ZSTD_createDStream();
-			if (!r->zstd)
-				err_exit(EXIT_DATA, "out of memory");
-			ZSTD_initDStream(r->zstd);
-			r->zstd_pending = 1;
-		}
+		start_decoder(r, in_compression(r->raw, r->raw_len));
 		return 1;
 	}
 	return 0;
@@ -206,51 +236,56 @@ static void make_room(in_reader *r)
 	}
 }
 
-/* Append decoded text at end; returns 0 when the file has no more. */
-static int refill(in_reader *r)
+/* Plain text after end: the sniffed bytes first, then straight from the file. */
+static int refill_plain(in_reader *r)
 {
-	make_room(r);
-	if (!r->zstd) {
-		if (r->raw_pos < r->raw_len) { /* sniffed bytes */
-			size_t n = r->raw_len - r->raw_pos;
-			if (n > r->cap - r->end)
-				n = r->cap - r->end;
-			memcpy(r->buf + r->end, r->raw + r->raw_pos, n);
-			r->end += n;
-			r->raw_pos += n;
-			return 1;
-		}
-		if (r->eof)
-			return 0;
-		ssize_t n;
-		do
-			n = read(r->fd, r->buf + r->end, r->cap - r->end);
-		while (n < 0 && errno == EINTR);
-		if (n < 0) {
-			fail_file(r, "read error: ", strerror(errno));
-			return 0;
-		}
-		if (n == 0) {
-			r->eof = 1;
-			return 0;
-		}
-		r->end += (size_t)n;
-		r->bytes += (unsigned long long)n;
+	if (r->raw_pos < r->raw_len) { /* sniffed bytes */
+		size_t n = r->raw_len - r->raw_pos;
+		if (n > r->cap - r->end)
+			n = r->cap - r->end;
+		memcpy(r->buf + r->end, r->raw + r->raw_pos, n);
+		r->end += n;
+		r->raw_pos += n;
 		return 1;
 	}
+	if (r->eof)
+		return 0;
+	ssize_t n;
+	do
+		n = read(r->fd, r->buf + r->end, r->cap - r->end);
+	while (n < 0 && errno == EINTR);
+	if (n < 0) {
+		fail_file(r, "read error: ", strerror(errno));
+		return 0;
+	}
+	if (n == 0) {
+		r->eof = 1;
+		return 0;
+	}
+	r->end += (size_t)n;
+	r->bytes += (unsigned long long)n;
+	return 1;
+}
+
+/* Compressed bytes to decode: 1 when some are there, 0 at the end of the file. */
+static int have_raw(in_reader *r)
+{
+	if (r->raw_pos == r->raw_len && !r->eof) {
+		ssize_t n = read_raw(r);
+		if (n < 0)
+			return 0;
+		if (n == 0)
+			r->eof = 1;
+	}
+	return r->raw_pos < r->raw_len;
+}
+
+static int refill_zstd(in_reader *r)
+{
 	for (;;) {
-		if (r->raw_pos == r->raw_len && !r->eof) {
-			ssize_t n = read_raw(r);
-			if (n < 0)
-				return 0;
-			if (n == 0)
-				r->eof = 1;
-		}
-		if (r->raw_pos == r->raw_len && r->eof) {
-			if (r->zstd_pending != 0) {
+		if (!have_raw(r)) {
+			if (r->fd >= 0 && r->zstd_pending != 0)
 				fail_file(r, "truncated zstd stream", "");
-				return 0;
-			}
 			return 0;
 		}
 		ZSTD_inBuffer in = { r->raw, r->raw_len, r->raw_pos };
@@ -267,6 +302,77 @@ static int refill(in_reader *r)
 			return 1;
 		}
 	}
+}
+
+/* Between gzip members: another member starts (as gzip -dc reads concatenated files), or
+ * zero bytes pad the end (tar, dd). Anything else is not gzip. Returns 0 on that error. */
+static int gzip_next_member(in_reader *r)
+{
+	while (r->raw_pos < r->raw_len && r->raw[r->raw_pos] == 0) {
+		r->raw_pos++;
+		r->gzip_zeros = 1;
+	}
+	if (r->raw_pos == r->raw_len)
+		return 1;
+	if (!r->gzip_zeros && r->raw[r->raw_pos] == 0x1f) {
+		if (r->raw_pos + 1 == r->raw_len && !r->eof && read_raw(r) < 0)
+			return 0;
+		if (r->raw_pos + 1 < r->raw_len && r->raw[r->raw_pos + 1] == 0x8b) {
+			inflateReset(r->gzip);
+			r->gzip_member = 1;
+			return 1;
+		}
+	}
+	if (r->fd >= 0)
+		fail_file(r, "trailing garbage after gzip stream", "");
+	return 0;
+}
+
+static int refill_gzip(in_reader *r)
+{
+	for (;;) {
+		if (!have_raw(r)) {
+			if (r->fd >= 0 && r->gzip_member)
+				fail_file(r, "truncated gzip stream", "");
+			return 0;
+		}
+		if (!r->gzip_member) {
+			if (!gzip_next_member(r))
+				return 0;
+			continue;
+		}
+		z_stream *z = r->gzip;
+		size_t room = r->cap - r->end;
+		z->next_in = r->raw + r->raw_pos;
+		z->avail_in = (uInt)(r->raw_len - r->raw_pos);
+		z->next_out = (unsigned char *)r->buf + r->end;
+		z->avail_out = room > UINT_MAX ? UINT_MAX : (uInt)room;
+		uInt out_before = z->avail_out;
+		int ret = inflate(z, Z_NO_FLUSH);
+		if (ret != Z_OK && ret != Z_STREAM_END && ret != Z_BUF_ERROR) {
+			fail_file(r, "corrupt gzip stream: ",
+				  z->msg ? z->msg : ret == Z_MEM_ERROR ? "out of memory" : "bad data");
+			return 0;
+		}
+		r->raw_pos = (size_t)(z->next_in - r->raw);
+		size_t made = out_before - z->avail_out;
+		r->end += made;
+		if (ret == Z_STREAM_END)
+			r->gzip_member = 0;
+		if (made > 0)
+			return 1;
+	}
+}
+
+/* Append decoded text at end; returns 0 when the file has no more. */
+static int refill(in_reader *r)
+{
+	make_room(r);
+	if (r->zstd)
+		return refill_zstd(r);
+	if (r->gzip)
+		return refill_gzip(r);
+	return refill_plain(r);
 }
 
 /* Hand out the len bytes at start (and the newline after them, when there is one).
@@ -300,7 +406,30 @@ static int take_line(in_reader *r, struct in_line *line, size_t len, int untermi
 	line->unterminated = unterminated;
 	line->file = r->file;
 	line->lineno = r->lineno;
+	line->reader = r;
 	return 1;
+}
+
+char *in_take_line(in_reader *r, const struct in_line *line, size_t *cap)
+{
+	if (!r || r->ranged || line->reader != r || line->text < r->buf ||
+	    line->text + line->len > r->buf + r->start)
+		return NULL;  /* not a line of the current buffer, before what is pending */
+	size_t pending = r->end - r->start, fresh = pending > LINE_START ? pending : LINE_START;
+	char *next = xmalloc(fresh + 1);
+	memcpy(next, r->buf + r->start, pending);
+	char *taken = r->buf;
+	size_t taken_cap = r->cap + 1;
+	r->buf = next;
+	r->cap = fresh;
+	r->start = 0;
+	r->end = pending;
+	memmove(taken, line->text, line->len);
+	if (taken_cap < line->len + 2)
+		taken = xrealloc(taken, (taken_cap = line->len + 2));
+	taken[line->len] = '\0';
+	*cap = taken_cap;
+	return taken;
 }
 
 static void count_block(in_reader *r)

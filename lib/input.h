@@ -1,4 +1,5 @@
-/* input: files and "-" read as one stream of lines, zstd by magic number, CRLF, any length. */
+/* input: files and "-" read as one stream of lines, zstd and gzip by magic number, CRLF, any
+ * length. */
 #ifndef SIFT_INPUT_H
 #define SIFT_INPUT_H
 
@@ -12,6 +13,7 @@ struct in_line {
 	const char *file;       /* as named on the command line; "-" reads as "(stdin)" */
 	unsigned long lineno;   /* 1-based within its file */
 	int unterminated;       /* last line of a file with no final newline */
+	struct in_reader *reader;  /* whose buffer holds text (in_take_line), or NULL */
 };
 
 typedef struct in_reader in_reader;
@@ -48,13 +50,24 @@ void in_block_lines(in_reader *reader, unsigned long lines);
 /* The "\n" bytes in text[0, len). */
 size_t in_count_lines(const char *text, size_t len);
 
+/* What a file's first bytes say it is: compressed files are never read in byte ranges. */
+enum { IN_PLAIN, IN_ZSTD, IN_GZIP };
+int in_compression(const void *head, size_t len);
+
+/* Take the memory of the line in_next just gave (line->text inside the reader's buffer)
+ * instead of copying it: a buffer to free() of *cap bytes (at least len + 2) that begins
+ * with the line and a NUL. The reader goes on in a new buffer. NULL when the line is not
+ * the reader's own (a copy, a byte range): the caller copies. For one-line documents of
+ * hundreds of MB (compact JSON), so they are held once, not twice. */
+char *in_take_line(in_reader *reader, const struct in_line *line, size_t *cap);
+
 /* Non-zero when any file could not be read completely (already reported). */
 int in_failed(const in_reader *reader);
-/* Bytes read from the files (compressed size for zstd). */
+/* Bytes read from the files (compressed size for zstd and gzip). */
 unsigned long long in_bytes(const in_reader *reader);
 void in_close(in_reader *reader);
 
-/* Read one whole file (or "-") into memory, zstd aware; for small inputs such as rules.
+/* Read one whole file (or "-") into memory, zstd and gzip aware; for small inputs such as rules.
  * Returns NULL and reports on error. *len gets the size; the result is NUL-terminated. */
 char *in_slurp(const char *path, size_t *len);
 

@@ -291,6 +291,11 @@ double load_rate(const struct load_opts *opts)
 	return opts->rate > 0 ? opts->rate : READERS_RATE;
 }
 
+double load_rate_recorded(const struct load_stats *stats, const struct load_opts *opts)
+{
+	return stats->rate > 0 ? stats->rate : load_rate(opts);
+}
+
 /* A kept stack, or its part in one window, into the consumer or the profile. */
 static int keep(load_sink *s, uint64_t count)
 {
@@ -504,6 +509,7 @@ int load_reader(prof *p, in_reader *in, const struct load_opts *opts, struct err
 	if (rd) {
 		readers_finish(rd);
 		stats->lines_bad += readers_stats(rd)->bad;
+		stats->rate = doc_rate_join(stats->rate, readers_stats(rd)->rate);
 	}
 	if (dc.status)
 		status = 1;
@@ -540,6 +546,7 @@ int load_stats_add(struct load_stats *to, const struct load_stats *from)
 	to->dumps |= from->dumps;
 	to->samples_unshown += from->samples_unshown;
 	to->stacks_unshown += from->stacks_unshown;
+	to->rate = doc_rate_join(to->rate, from->rate);
 	if (!to->looks_like)
 		to->looks_like = from->looks_like;
 	return 0;

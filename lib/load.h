@@ -67,7 +67,12 @@ struct load_stats {
 	const char *looks_like;       /* what the first lines look like (sniff_guess), or NULL */
 	uint64_t samples_unshown;     /* in stacks --show-from dropped (no frame matched) */
 	unsigned long stacks_unshown;
+	double rate;                  /* samples per second the inputs record (speedscope weights,
+				       * austin's interval): 0 none said, -1 they differ */
 };
+/* The rate of samples per second for figures of time (pprof's CPU, seconds): the one the
+ * inputs record, else opts->rate, else READERS_RATE. */
+double load_rate_recorded(const struct load_stats *stats, const struct load_opts *opts);
 
 /* After reading: when the input held lines but gave no sample (nothing parsed, or every dump
  * thread idle), or when most of its folded lines are not stacks (a training log, a table:

@@ -43,9 +43,9 @@ enum { PROFOPT_RATE = 0x1420, PROFOPT_INPUT_FORMAT, PROFOPT_TO };
 	  "                            chrometrace, svg, austin; a number: keep the samples from SEC\n" \
 	  "                            seconds into each thread on (speedscope, chrometrace)" }, \
 	{ "input-format", PROFOPT_INPUT_FORMAT, "FMT", "input format, as --from FMT" }, \
-	{ "rate", PROFOPT_RATE, "HZ", "samples per second of the recording (py-spy's default: 100): the time\n" \
-	  "                            of sample i is i/HZ; durations (chrometrace, evented speedscope) become\n" \
-	  "                            HZ samples a second" }, \
+	{ "rate", PROFOPT_RATE, "HZ", "samples per second where the file does not say (py-spy's default: 100):\n" \
+	  "                            the time of sample i is i/HZ; durations (chrometrace, evented speedscope)\n" \
+	  "                            become HZ samples a second; py-spy's weights and austin's interval win" }, \
 	{ "idle", PROFOPT_IDLE, NULL, "dumps: keep idle threads (left out by default, as py-spy record does)" }, \
 	{ "strict", PROFOPT_STRICT, NULL, "a bad input line is fatal (exit 1)" }, \
 	{ "verbose", PROFOPT_VERBOSE, NULL, "name every bad and skipped line" }

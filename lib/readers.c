@@ -20,6 +20,7 @@ struct readers {
 	int has_doc;
 	struct doc_stack st;
 	struct doc_stats stats;
+	struct austin_meta austin;  /* of the austin file being read */
 };
 
 readers *readers_new(struct err_lines *errs, double rate, doc_stack_fn *fn, void *ctx)
@@ -83,8 +84,11 @@ void readers_line(readers *r, enum load_format f, struct in_line *line)
 	}
 	uint64_t count = 0;
 	const char *reason = NULL;
+	if (line->lineno == 1)
+		austin_meta_reset(&r->austin);
 	switch (austin_line(line->text, line->len, &r->st, &count, &reason)) {
 	case AUSTIN_SKIP:
+		austin_meta_line(&r->austin, line->text, line->len);
 		err_skip_line(r->errs, line->file, line->lineno, "austin metadata or blank line");
 		return;
 	case AUSTIN_BAD:
@@ -95,6 +99,10 @@ void readers_line(readers *r, enum load_format f, struct in_line *line)
 	case AUSTIN_OK:
 		break;
 	}
+	/* wall and cpu time are microseconds: samples at austin's interval */
+	doc_note_rate(&r->stats, austin_rate(&r->austin));
+	if ((count = austin_samples(&r->austin, count, r->rate)) == 0)
+		return;
 	r->stats.stacks++;
 	r->fn(r->ctx, line->file, line->lineno, doc_stack_frames(&r->st), r->st.n, count);
 }

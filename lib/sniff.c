@@ -380,6 +380,7 @@ static int give_held(sniff *s, struct in_line *line, enum load_format *format)
 	line->file = h->file;
 	line->lineno = h->lineno;
 	line->unterminated = h->unterminated;
+	line->reader = NULL;  /* a copy: not in the reader's buffer */
 	*format = s->current;
 	return 1;
 }
@@ -516,7 +517,7 @@ static void read_held(struct stream *st)
 {
 	for (size_t k = 0; k < st->nheld; k++) {
 		struct held *h = &st->held[k];
-		struct in_line line = { h->text, h->len, h->file, h->lineno, h->unterminated };
+		struct in_line line = { h->text, h->len, h->file, h->lineno, h->unterminated, NULL };
 		dump_line(st->dp, &line);
 		free(h->text);
 	}

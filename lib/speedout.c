@@ -5,6 +5,7 @@
 #include "xalloc.h"
 
 #include <jansson.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,31 +52,41 @@ static json_t *frame_object(const char *text, size_t len)
 	return o;
 }
 
-static json_t *profile(const char *name, json_int_t total)
+/* With rate > 0 the weights are seconds (count / rate), as py-spy writes them, so viewers
+ * show time; else they are counts. */
+static json_t *profile(const char *name, double rate)
 {
 	json_t *o = json_object();
 	json_object_set_new(o, "type", json_string("sampled"));
 	json_object_set_new(o, "name", json_string(name));
-	json_object_set_new(o, "unit", json_string("none"));
+	json_object_set_new(o, "unit", json_string(rate > 0 ? "seconds" : "none"));
 	json_object_set_new(o, "startValue", json_integer(0));
-	json_object_set_new(o, "endValue", json_integer(total));
+	json_object_set_new(o, "endValue", json_integer(0));
 	json_object_set_new(o, "samples", json_array());
 	json_object_set_new(o, "weights", json_array());
 	return o;
 }
 
-static void add_sample(json_t *prof_obj, const uint32_t *frames, size_t n, uint64_t count)
+static json_t *weight(uint64_t count, double rate)
+{
+	return rate > 0 ? json_real((double)count / rate) : json_integer((json_int_t)count);
+}
+
+/* total: the profile's samples so far, kept apart as its endValue may be seconds. */
+static void add_sample(json_t *prof_obj, const uint32_t *frames, size_t n, uint64_t count,
+		       json_t *total, double rate)
 {
 	json_t *stack = json_array();
 	for (size_t i = 0; i < n; i++)
 		json_array_append_new(stack, json_integer(frames[i]));
 	json_array_append_new(json_object_get(prof_obj, "samples"), stack);
-	json_array_append_new(json_object_get(prof_obj, "weights"), json_integer((json_int_t)count));
-	json_int_t end = json_integer_value(json_object_get(prof_obj, "endValue"));
-	json_object_set_new(prof_obj, "endValue", json_integer(end + (json_int_t)count));
+	json_array_append_new(json_object_get(prof_obj, "weights"), weight(count, rate));
+	uint64_t sum = (uint64_t)json_integer_value(total) + count;
+	json_integer_set(total, (json_int_t)sum);
+	json_object_set_new(prof_obj, "endValue", weight(sum, rate));
 }
 
-int speedout_write(const prof *p, FILE *out)
+int speedout_write(const prof *p, double rate, FILE *out)
 {
 	const intern *fr = prof_frames_const(p);
 	size_t nfr = intern_count(fr);
@@ -88,7 +99,8 @@ int speedout_write(const prof *p, FILE *out)
 	/* One profile per thread pseudo-frame, in order of first appearance. */
 	json_t *profiles = json_array();
 	json_t *by_thread = json_object();
-	json_t *all = profile(SPEEDSCOPE_ALL_THREADS, 0);
+	json_t *all = profile(SPEEDSCOPE_ALL_THREADS, rate);
+	json_t *totals = json_object(), *all_total = json_integer(0);  /* samples per profile */
 	for (size_t i = 0; i < prof_stack_count(p); i++) {
 		size_t n;
 		uint64_t count;
@@ -106,13 +118,16 @@ int speedout_write(const prof *p, FILE *out)
 		}
 		json_t *tp = json_object_get(by_thread, thread);
 		if (!tp) {
-			tp = profile(thread, 0);
+			tp = profile(thread, rate);
 			json_object_set_new(by_thread, thread, tp);
+			json_object_set_new(totals, thread, json_integer(0));
 			json_array_append(profiles, tp);
 		}
-		add_sample(tp, st, n, count);
-		add_sample(all, st, n, count);
+		add_sample(tp, st, n, count, json_object_get(totals, thread), rate);
+		add_sample(all, st, n, count, all_total, rate);
 	}
+	json_decref(totals);
+	json_decref(all_total);
 	json_array_append_new(profiles, all);
 	json_t *shared = json_object();
 	json_object_set_new(shared, "frames", frames);
@@ -122,8 +137,12 @@ int speedout_write(const prof *p, FILE *out)
 	json_object_set_new(doc, "profiles", profiles);
 	json_object_set_new(doc, "name", json_string("sift profile"));
 	json_object_set_new(doc, "activeProfileIndex", json_integer(0));
-	json_object_set_new(doc, "exporter", json_string("sift"));
-	int rc = json_dumpf(doc, out, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII);
+	char exporter[64] = "sift";  /* the rate rides here: speedscope has no key for it */
+	if (rate > 0)
+		snprintf(exporter, sizeof exporter, "sift, %.15g samples/s", rate);
+	json_object_set_new(doc, "exporter", json_string(exporter));
+	int rc = json_dumpf(doc, out, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII |
+			    JSON_REAL_PRECISION(15));
 	if (rc == 0 && fputc('\n', out) == EOF)
 		rc = -1;
 	json_decref(by_thread);

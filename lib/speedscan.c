@@ -697,6 +697,71 @@ static int parse_stack(speedscan *sc, const struct dist *d, size_t *n)
 	return 0;
 }
 
+/* Every distinct stack of ps parsed once: its indices at flat[start[k]], start[k + 1]. */
+static int parse_all(speedscan *sc, struct pscan *ps, uint32_t **flat, size_t **start)
+{
+	size_t n, used = 0, cap = 0;
+	*flat = NULL;
+	*start = xmalloc((ps->nd + 1) * sizeof **start);
+	for (size_t k = 0; k < ps->nd; k++) {
+		(*start)[k] = used;
+		if (parse_stack(sc, &ps->d[k], &n) != 0)
+			return -1;
+		*flat = xgrow(*flat, &cap, used + n + 1, sizeof **flat);
+		memcpy(*flat + used, sc->idx, n * sizeof **flat);
+		used += n;
+	}
+	(*start)[ps->nd] = used;
+	return 0;
+}
+
+int speedscan_samples(speedscan *sc, size_t i, speedscan_sample_fn *fn, void *ctx)
+{
+	struct pscan *ps = &sc->profs[i];
+	uint32_t *flat;
+	size_t *start;
+	int rc = parse_all(sc, ps, &flat, &start);
+	if (ps->pub.weights)
+		sc->p = ps->pub.weights + 1;
+	for (size_t k = 0; rc == 0 && k < ps->nids; k++) {
+		int is_int;
+		long iv;
+		double w = 1;
+		if (ps->pub.weights && ((k && eat(sc, ',') != 0) || number(sc, &is_int, &iv, &w) != 0)) {
+			rc = -1;  /* fewer weights than samples, or one not a number */
+			break;
+		}
+		uint32_t d = ps->ids[k];
+		if (fn)
+			fn(ctx, flat + start[d], start[d + 1] - start[d], w);
+	}
+	free(flat);
+	free(start);
+	return rc;
+}
+
+int speedscan_weight(speedscan *sc, size_t i, double *weight)
+{
+	struct pscan *ps = &sc->profs[i];
+	if (!ps->pub.weights || ps->nids == 0)
+		return 0;
+	sc->p = ps->pub.weights + 1;
+	double first = 0;
+	for (size_t k = 0; k < ps->nids; k++) {
+		int is_int;
+		long iv;
+		double w;
+		if ((k && eat(sc, ',') != 0) || number(sc, &is_int, &iv, &w) != 0)
+			return 0;
+		if (k == 0)
+			first = w;
+		else if (w != first)
+			return 0;
+	}
+	*weight = first;
+	return 1;
+}
+
 int speedscan_stacks(speedscan *sc, size_t i, int weighted, double scale, speedscan_stack_fn *fn,
 		     void *ctx)
 {
@@ -722,11 +787,11 @@ int speedscan_stacks(speedscan *sc, size_t i, int weighted, double scale, speeds
 				return -1;
 			}
 			double v = w * scale + carry;
-			if (!(v >= 0) || v > 1.8e19) {
+			if (!(w >= 0) || v > 1.8e19) {
 				free(counts);
 				return -1;
 			}
-			uint64_t c = (uint64_t)llround(v);
+			uint64_t c = v > 0 ? (uint64_t)llround(v) : 0;  /* a 0 after a rounded-up one */
 			carry = v - (double)c;
 			if (counts[ps->ids[k]] + c < c) {
 				free(counts);

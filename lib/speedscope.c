@@ -25,11 +25,17 @@ struct ss {
 	json_t **idx;           /* one stack's frame indices */
 	size_t idx_cap;
 	double rate;
+	const char *exporter;   /* the document's, or NULL */
 	struct doc_time t;      /* of the stack emit gives next */
 	speedscan *scan;        /* the scanned document, when speedscan took it */
 	const struct doc_frame *texts;  /* its frames as written, by index */
 	struct doc_frame *out;  /* one stack's frames */
 	size_t out_cap;
+	struct {                /* the profile whose samples scan_sample times */
+		int pyspy, weighted, timed;  /* py-spy's (count 1 each); weights; in a unit of time */
+		double secs, scale, recorded, clock, carry;
+		size_t k;           /* the sample's index */
+	} tp;
 };
 
 static void bad(struct ss *s, const char *fmt, const char *what)
@@ -48,6 +54,45 @@ static double unit_seconds(const char *unit)
 		if (strcmp(unit, units[i].name) == 0)
 			return units[i].s;
 	return 0;
+}
+
+/* The rate sift-fold --to speedscope wrote in its exporter ("sift, 200 samples/s"), 0 when
+ * it wrote none (its weights are then counts). */
+static double sift_rate(const char *exporter)
+{
+	const char *at = exporter ? strstr(exporter, ", ") : NULL;
+	if (!at)
+		return 0;
+	char *end;
+	double rate = strtod(at + 2, &end);
+	return rate > 0 && isfinite(rate) && strcmp(end, " samples/s") == 0 ? rate : 0;
+}
+
+/* Which exporter wrote the document: py-spy (a sample counts 1, its weight is 1/rate
+ * seconds), sift (distinct stacks, weights are counts or seconds at its rate), other. */
+enum maker { MAKER_OTHER, MAKER_PYSPY, MAKER_SIFT };
+
+static enum maker maker_of(const char *exporter)
+{
+	if (exporter && strncmp(exporter, "py-spy", 6) == 0)
+		return MAKER_PYSPY;
+	if (exporter && strncmp(exporter, "sift", 4) == 0)
+		return MAKER_SIFT;
+	return MAKER_OTHER;
+}
+
+int speedscope_is_sift(const char *text, size_t len)
+{
+	static const char key[] = "\"exporter\":\"sift";  /* speedout writes compact JSON */
+	return memmem(text, len, key, sizeof key - 1) != NULL;
+}
+
+/* sift's own output holds one weight per distinct stack: no sample has a time. */
+static void no_time(const struct doc_buf *doc)
+{
+	err_exit(EXIT_USAGE, "--from/--to and --by window need samples in time order; %s is sift-fold's "
+		 "speedscope output (one weight per distinct stack), which has none: give the recording",
+		 doc->file);
 }
 
 /* 1 for a process pseudo-frame, 2 for a thread pseudo-frame, else 0. */
@@ -140,12 +185,29 @@ static void emit(struct ss *s, uint64_t count)
 	s->fn(s->ctx, s->doc->file, s->doc->lineno, doc_stack_frames(&s->st), s->st.n, count);
 }
 
-static void sampled(struct ss *s, json_t *prof, const char *name, int pyspy, double secs)
+/* The one weight every sample of a weights array has, or 0 when they differ. */
+static double constant_weight(json_t *weights)
 {
-	double scale = secs > 0 ? secs * s->rate : 1, clock = 0;
-	name_frames(s, name);
+	size_t n = json_array_size(weights);
+	double w = n ? json_number_value(json_array_get(weights, 0)) : 0;
+	for (size_t i = 1; i < n && w > 0; i++)
+		if (json_number_value(json_array_get(weights, i)) != w)
+			return 0;
+	return w;
+}
+
+/* py-spy's samples count 1 each; their weights (1/rate seconds) give their times and the
+ * rate. Other exporters' weights count, times rate when their unit is time. */
+static void sampled(struct ss *s, json_t *prof, const char *name, enum maker maker, double secs)
+{
 	json_t *samples = json_object_get(prof, "samples");
 	json_t *weights = json_object_get(prof, "weights");
+	int pyspy = maker == MAKER_PYSPY, timed = secs > 0 && json_is_array(weights);
+	double rate = maker == MAKER_SIFT && sift_rate(s->exporter) > 0 ? sift_rate(s->exporter) : s->rate;
+	double scale = secs > 0 ? secs * rate : 1, clock = 0;
+	double recorded = pyspy && timed && constant_weight(weights) > 0 ? 1 / (constant_weight(weights) * secs) : 0;
+	doc_note_rate(s->stats, recorded);
+	name_frames(s, name);
 	if (!json_is_array(samples)) {
 		bad(s, "speedscope profile \"%s\" has no samples array", name ? name : "");
 		return;
@@ -156,15 +218,18 @@ static void sampled(struct ss *s, json_t *prof, const char *name, int pyspy, dou
 	for (size_t i = 0; i < n; i++) {
 		json_t *stack = json_array_get(samples, i);
 		uint64_t count = 1;
-		s->t = (struct doc_time){ (double)i / s->rate, 0 };
+		/* at i/rate exactly when the rate is even, so windows cut where --rate's would */
+		s->t = (struct doc_time){ recorded > 0 ? (double)i / recorded : pyspy && timed ? clock : (double)i / s->rate, 0 };
+		if (pyspy && timed)
+			clock += json_number_value(json_array_get(weights, i)) * secs;
 		if (!pyspy && json_is_array(weights)) {
 			json_t *w = json_array_get(weights, i);
 			double v = json_number_value(w) * scale + carry;
-			if (!json_is_number(w) || !(v >= 0) || v > 1.8e19) {
+			if (!json_is_number(w) || !(json_number_value(w) >= 0) || v > 1.8e19) {
 				bad_samples++;
 				continue;
 			}
-			count = (uint64_t)llround(v);
+			count = v > 0 ? (uint64_t)llround(v) : 0;  /* a 0 after a rounded-up one */
 			carry = v - (double)count;
 			if (secs > 0) {  /* the weight is the time the sample stands for */
 				s->t = (struct doc_time){ clock, json_number_value(w) * secs };
@@ -260,6 +325,48 @@ static void scan_stack(void *ctx, const uint32_t *idx, size_t depth, uint64_t co
 	s->fn(s->ctx, s->doc->file, s->doc->lineno, s->out, n, count);
 }
 
+/* One sample of a timed profile, counted and timed as sampled() does from the tree. */
+static void scan_sample(void *ctx, const uint32_t *idx, size_t depth, double w)
+{
+	struct ss *s = ctx;
+	uint64_t count = 1;
+	size_t k = s->tp.k++;
+	s->t = (struct doc_time){ s->tp.recorded > 0 ? (double)k / s->tp.recorded :
+				  s->tp.pyspy && s->tp.timed ? s->tp.clock : (double)k / s->rate, 0 };
+	if (s->tp.pyspy && s->tp.timed)
+		s->tp.clock += w * s->tp.secs;
+	if (!s->tp.pyspy && s->tp.weighted) {
+		double v = w * s->tp.scale + s->tp.carry;
+		count = v > 0 ? (uint64_t)llround(v) : 0;  /* speedscan_stacks checked w already */
+		s->tp.carry = v - (double)count;
+		if (s->tp.secs > 0) {
+			s->t = (struct doc_time){ s->tp.clock, w * s->tp.secs };
+			s->tp.clock += s->t.len;
+		}
+	}
+	if (count == 0)
+		return;
+	s->when(s->ctx, &s->t);
+	scan_stack(s, idx, depth, count);
+}
+
+/* A profile's samples one by one, each with its time. */
+static void scan_timed(struct ss *s, const struct speedscan_profile *p, size_t i, enum maker maker,
+		       double secs, double scale)
+{
+	double w;
+	s->tp.pyspy = maker == MAKER_PYSPY;
+	s->tp.weighted = p->weights != 0;
+	s->tp.timed = secs > 0 && p->weights;
+	s->tp.secs = secs;
+	s->tp.scale = scale;
+	s->tp.recorded = s->tp.pyspy && s->tp.timed && speedscan_weight(s->scan, i, &w) == 1 && w > 0 ?
+			 1 / (w * secs) : 0;
+	s->tp.clock = s->tp.carry = 0;
+	s->tp.k = 0;
+	speedscan_samples(s->scan, i, scan_sample, s);
+}
+
 /* Sampled profiles without a tree: speedscan counts each distinct sample text once (a
  * py-spy recording of hundreds of MB repeats a few thousand stacks). Every profile is
  * checked before any stack is given, so on anything it does not take (-1) the tree
@@ -268,9 +375,13 @@ static int scan_read(struct ss *s, const struct doc_buf *doc, double rate)
 {
 	if (doc->over || !(s->scan = speedscan_new(doc->text, doc->len)))
 		return -1;
-	const char *exporter = speedscan_exporter(s->scan);
-	int pyspy = exporter && strncmp(exporter, "py-spy", 6) == 0;
-	int ours = exporter && strncmp(exporter, "sift", 4) == 0;
+	enum maker maker = maker_of(speedscan_exporter(s->scan));
+	if (maker == MAKER_SIFT && s->when)
+		no_time(doc);
+	if (maker == MAKER_SIFT && sift_rate(speedscan_exporter(s->scan)) > 0) {
+		rate = sift_rate(speedscan_exporter(s->scan));
+		doc_note_rate(s->stats, rate);
+	}
 	size_t n = speedscan_profile_count(s->scan), nf = speedscan_frame_count(s->scan);
 	const struct speedscan_frame *fr = speedscan_frames(s->scan);
 	for (int pass = 0; pass < 2; pass++) {
@@ -282,14 +393,20 @@ static int scan_read(struct ss *s, const struct doc_buf *doc, double rate)
 		}
 		for (size_t i = 0; i < n; i++) {
 			const struct speedscan_profile *p = speedscan_profile(s->scan, i);
-			double secs = unit_seconds(p->unit), scale = secs > 0 ? secs * rate : 1;
-			if (ours && p->name && strcmp(p->name, SPEEDSCOPE_ALL_THREADS) == 0)
+			double secs = unit_seconds(p->unit), scale = secs > 0 ? secs * rate : 1, w;
+			if (maker == MAKER_SIFT && p->name && strcmp(p->name, SPEEDSCOPE_ALL_THREADS) == 0)
 				continue;
 			if (pass == 1) {
+				if (maker == MAKER_PYSPY && secs > 0 && speedscan_weight(s->scan, i, &w) == 1 && w > 0)
+					doc_note_rate(s->stats, 1 / (w * secs));
 				name_frames(s, p->name);
-				speedscan_stacks(s->scan, i, !pyspy, scale, scan_stack, s);
+				if (s->when)
+					scan_timed(s, p, i, maker, secs, scale);
+				else
+					speedscan_stacks(s->scan, i, maker != MAKER_PYSPY, scale, scan_stack, s);
 			} else if (!p->type || strcmp(p->type, "sampled") != 0 ||
-				   speedscan_stacks(s->scan, i, !pyspy, scale, NULL, NULL) != 0) {
+				   speedscan_stacks(s->scan, i, maker != MAKER_PYSPY, scale, NULL, NULL) != 0 ||
+				   (s->when && speedscan_samples(s->scan, i, NULL, NULL) != 0)) {
 				speedscan_free(s->scan);
 				s->scan = NULL;
 				return -1;
@@ -308,7 +425,7 @@ void speedscope_read(const struct doc_buf *doc, double rate, struct err_lines *e
 {
 	struct ss s = { .doc = doc, .errs = errs, .fn = fn, .when = when, .ctx = ctx, .stats = stats,
 			.rate = rate };
-	if (!when && scan_read(&s, doc, rate) == 0) /* the scanner keeps no sample's time */
+	if (scan_read(&s, doc, rate) == 0)
 		return;
 	json_t *root = doc_load_json(doc, "speedscope", errs, stats);
 	if (!root)
@@ -321,18 +438,21 @@ void speedscope_read(const struct doc_buf *doc, double rate, struct err_lines *e
 		return;
 	}
 	s.nframes = json_array_size(s.frames);
-	const char *exporter = json_string_value(json_object_get(root, "exporter"));
-	int pyspy = exporter && strncmp(exporter, "py-spy", 6) == 0;
-	int ours = exporter && strncmp(exporter, "sift", 4) == 0;
+	s.exporter = json_string_value(json_object_get(root, "exporter"));
+	enum maker maker = maker_of(s.exporter);
+	if (maker == MAKER_SIFT && when)
+		no_time(doc);
+	if (maker == MAKER_SIFT)
+		doc_note_rate(stats, sift_rate(s.exporter));
 	for (size_t i = 0; i < json_array_size(profiles); i++) {
 		json_t *prof = json_array_get(profiles, i);
 		const char *type = json_string_value(json_object_get(prof, "type"));
 		const char *name = json_string_value(json_object_get(prof, "name"));
 		double secs = unit_seconds(json_string_value(json_object_get(prof, "unit")));
-		if (ours && name && strcmp(name, SPEEDSCOPE_ALL_THREADS) == 0)
+		if (maker == MAKER_SIFT && name && strcmp(name, SPEEDSCOPE_ALL_THREADS) == 0)
 			continue;
 		if (type && strcmp(type, "sampled") == 0)
-			sampled(&s, prof, name, pyspy, secs);
+			sampled(&s, prof, name, maker, secs);
 		else if (type && strcmp(type, "evented") == 0)
 			evented(&s, prof, name, secs);
 		else

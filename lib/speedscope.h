@@ -10,6 +10,10 @@
  * left out, as its samples are the per-thread profiles' again. */
 #define SPEEDSCOPE_ALL_THREADS "all threads"
 
+/* Is this document (its text, or its first line) sift-fold's own output, which holds
+ * distinct stacks without time? */
+int speedscope_is_sift(const char *text, size_t len);
+
 /* Each sampled profile is a thread: a name `Thread TID "NAME"` or `Process PID Thread TID
  * "NAME"` (py-spy's) gives the stacks `process PID:""` and `thread (TID): NAME` pseudo-frames
  * at the root unless its frames already begin with them. A sample counts 1 in py-spy's files;

@@ -5,6 +5,7 @@
 #include "input.h"
 #include "rules.h"
 #include "sniff.h"
+#include "speedscope.h"
 #include "xalloc.h"
 
 #include <errno.h>
@@ -167,6 +168,20 @@ static void set_source(agg *a, const struct load_opts *opts, const char *path)
 	agg_set_source(a, base, strlen(base));
 }
 
+int sum_head_is_folded(const char *head, size_t len)
+{
+	for (size_t at = 0; at < len;) {
+		const char *nl = memchr(head + at, '\n', len - at);
+		if (!nl)
+			return 0;  /* the first line that tells is not whole in the head */
+		enum load_format f = sniff_line(head + at, (size_t)(nl - head - at));
+		if (f != LOAD_AUTO)
+			return f == LOAD_RAW;
+		at = (size_t)(nl - head) + 1;
+	}
+	return 0;
+}
+
 static int wants_source(const struct agg_spec *spec)
 {
 	return spec->keys[0] == KEY_SOURCE || (spec->nkeys == 2 && spec->keys[1] == KEY_SOURCE);
@@ -187,7 +202,9 @@ static void *work(void *arg)
 	return NULL;
 }
 
-/* Plain folded stacks? A regular file, not zstd, whose first lines prove no other format. */
+/* Plain folded stacks? A regular uncompressed file whose first lines prove folded stacks:
+ * only a line-oriented format may be cut at any newline. A file whose first 64 KB hold no
+ * whole line that proves it (a one-line JSON document, noise) is read on one thread. */
 static int splittable(const char *path, enum load_format from, unsigned long long *size)
 {
 	if (strcmp(path, "-") == 0 || (from != LOAD_AUTO && from != LOAD_RAW))
@@ -202,18 +219,9 @@ static int splittable(const char *path, enum load_format from, unsigned long lon
 		*size = (unsigned long long)st.st_size;
 		head = xmalloc(SNIFF_BYTES);
 		ssize_t n = pread(fd, head, SNIFF_BYTES, 0);
-		ok = n >= 0 && !(n >= 4 && memcmp(head, "\x28\xb5\x2f\xfd", 4) == 0);
-		for (ssize_t at = 0; ok && from == LOAD_AUTO && at < n;) {
-			char *nl = memchr(head + at, '\n', (size_t)(n - at));
-			if (!nl)
-				break;
-			enum load_format f = sniff_line(head + at, (size_t)(nl - head - at));
-			if (f != LOAD_AUTO) {
-				ok = f == LOAD_RAW;
-				break;
-			}
-			at = nl - head + 1;
-		}
+		ok = n >= 0 && in_compression(head, (size_t)n) == IN_PLAIN;
+		if (ok && from == LOAD_AUTO)
+			ok = sum_head_is_folded(head, (size_t)n);
 	}
 	free(head);
 	close(fd);
@@ -469,9 +477,11 @@ int sum_file_has_time(const char *path, enum load_format forced)
 	struct in_line line;
 	enum load_format format = LOAD_AUTO;
 	int got = sniff_next(s, &line, &format);
+	/* sift-fold's speedscope output sums distinct stacks: it has no time */
+	int sift = got > 0 && format == LOAD_SPEEDSCOPE && speedscope_is_sift(line.text, line.len);
 	sniff_free(s);
 	in_close(in);
-	if (got <= 0)
+	if (got <= 0 || sift)
 		return 0;
 	return format == LOAD_SPEEDSCOPE || format == LOAD_CHROME ? SUM_TIME
 	       : format == LOAD_DUMP || format == LOAD_JSON	   ? SUM_SNAPSHOTS : 0;

@@ -26,6 +26,9 @@ struct sum_result {
 int sum_files(char *const *paths, size_t npaths, const struct load_opts *opts,
 	      const struct agg_spec *spec, unsigned workers, struct err_lines *errs,
 	      struct sum_result *out);
+/* Do a file's first bytes prove folded stacks (the first line sniff decides on is one, and
+ * is whole)? Only then is a file cut at newlines and read on several threads. */
+int sum_head_is_folded(const char *head, size_t len);
 /* A look at every kept stack as it is summed: its frame ids in frames (which grows). */
 typedef void sum_stack_fn(void *ctx, const intern *frames, const uint32_t *ids, size_t nids,
 			  uint64_t count);

@@ -62,7 +62,7 @@ def raw(threads, subprocesses):
         counts[key] = counts.get(key, 0) + 1
     return "".join(f"{k} {v}\n" for k, v in counts.items())
 
-def speedscope(threads, subprocesses):
+def speedscope(threads, subprocesses, rate=RATE):
     frames, index, per = [], {}, {}
     names = {}
     for _, t, stack in samples:
@@ -79,7 +79,7 @@ def speedscope(threads, subprocesses):
         names.setdefault(t, f'Process {PID} Thread {os_tid} "{name}"' if subprocesses
                          else f'Thread {os_tid} "{name}"')
     profiles = [{"type": "sampled", "name": names[t], "unit": "seconds", "startValue": 0.0,
-                 "endValue": len(s) / RATE, "samples": s, "weights": [1 / RATE] * len(s)}
+                 "endValue": len(s) / rate, "samples": s, "weights": [1 / rate] * len(s)}
                 for t, s in per.items()]
     profiles.sort(key=lambda p: p["name"])
     doc = {"$schema": "https://www.speedscope.app/file-format-schema.json", "profiles": profiles,
@@ -117,6 +117,8 @@ out = {
     "rec-speedscope.json": speedscope(False, False),
     "rec-speedscope-threads.json": speedscope(True, False),
     "rec-speedscope-subprocesses.json": speedscope(False, True),
+    # py-spy record --rate 200: the same samples, each weighing 1/200 s
+    "rec-speedscope-200hz.json": speedscope(False, False, 200),
     "rec-chrometrace-threads.json": chrometrace(True),
 }
 for name, text in out.items():

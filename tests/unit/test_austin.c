@@ -1,4 +1,4 @@
-/* test_austin: austin collapsed lines into py-spy frames. */
+/* test_austin: austin collapsed lines into py-spy frames; microseconds into samples. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -46,10 +46,49 @@ static void test_lines(void **state)
 	assert_false(austin_is_sample("P;T2;x 1", 8));
 }
 
+static void meta(struct austin_meta *m, const char *line)
+{
+	austin_meta_line(m, line, strlen(line));
+}
+
+/* Wall and cpu time are microseconds: samples at the stated interval, the rounding carried
+ * so a file's samples add up; memory mode and files that state no mode keep the metric. */
+static void test_microseconds_to_samples(void **state)
+{
+	(void)state;
+	struct austin_meta m;
+	austin_meta_reset(&m);
+	assert_int_equal(austin_samples(&m, 12345, 100), 12345);
+	assert_true(austin_rate(&m) == 0);
+	meta(&m, "# austin: 3.6.0");
+	meta(&m, "# interval: 10000");
+	meta(&m, "# mode: wall");
+	assert_true(austin_rate(&m) == 100);
+	assert_int_equal(austin_samples(&m, 725583, 100), 73);  /* 72.5583 */
+	assert_int_equal(austin_samples(&m, 4000, 100), 0);     /* 0.4 - 0.4417 carried */
+	assert_int_equal(austin_samples(&m, 15000, 100), 1);    /* 1.5 - 0.0417 */
+	assert_int_equal(austin_samples(&m, 5000, 100), 1);     /* 0.5 + 0.4583 */
+	meta(&m, "# mode: memory");
+	assert_int_equal(austin_samples(&m, 4096, 100), 4096);
+	assert_true(austin_rate(&m) == 0);
+	/* cpu mode, no interval stated: 1e6/rate microseconds a sample */
+	austin_meta_reset(&m);
+	meta(&m, "# mode: cpu ");
+	assert_int_equal(austin_samples(&m, 50000, 200), 10);
+	assert_true(austin_rate(&m) == 0);
+	meta(&m, "# interval: 1x0");  /* not a number: not taken */
+	assert_true(m.interval == 0);
+	meta(&m, "# mode: full");
+	meta(&m, "# interval: 100");
+	assert_int_equal(austin_samples(&m, 250, 100), 3);     /* 2.5 rounds away from 0 */
+	assert_true(austin_rate(&m) == 10000);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lines),
+		cmocka_unit_test(test_microseconds_to_samples),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include <jansson.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -166,6 +167,47 @@ static void test_stack(void **state)
 	assert_int_equal(st.n, 0);
 }
 
+static void test_rates_join(void **state)
+{
+	(void)state;
+	assert_true(doc_rate_join(0, 0) == 0);
+	assert_true(doc_rate_join(0, 200) == 200);
+	assert_true(doc_rate_join(200, 0) == 200);
+	assert_true(doc_rate_join(200, 200) == 200);
+	assert_true(doc_rate_join(100, 1 / 0.01) == 100);
+	assert_true(doc_rate_join(100, 200) == -1);
+	assert_true(doc_rate_join(-1, 100) == -1);
+	assert_true(doc_rate_join(100, -1) == -1);
+	struct doc_stats st = { 0 };
+	doc_note_rate(&st, 0);
+	doc_note_rate(&st, NAN);
+	doc_note_rate(&st, -5);
+	assert_true(st.rate == 0);
+	doc_note_rate(&st, 200);
+	doc_note_rate(&st, 200);
+	assert_true(st.rate == 200);
+	doc_note_rate(&st, 100);
+	assert_true(st.rate == -1);
+	doc_note_rate(&st, 100);
+	assert_true(st.rate == -1);
+}
+
+static void test_lines_gathered(void **state)
+{
+	(void)state;
+	struct doc_buf d = { 0 };
+	struct in_line a = { "{\"a\":", 5, "f", 3, 0, NULL }, b = { "1}", 2, "f", 4, 0, NULL };
+	doc_add_line(&d, &a);
+	doc_add_line(&d, &b);
+	assert_string_equal(d.text, "{\"a\":\n1}\n");
+	assert_int_equal(d.lineno, 3);
+	assert_int_equal(doc_line_of(&d, 0), 3);
+	assert_int_equal(doc_line_of(&d, 7), 4);
+	doc_reset(&d);
+	assert_int_equal(d.len, 0);
+	doc_free(&d);
+}
+
 int main(void)
 {
 	err_set_prog("test_docread");
@@ -174,6 +216,8 @@ int main(void)
 		cmocka_unit_test(test_over),
 		cmocka_unit_test(test_load_json),
 		cmocka_unit_test(test_stack),
+		cmocka_unit_test(test_rates_join),
+		cmocka_unit_test(test_lines_gathered),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

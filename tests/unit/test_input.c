@@ -1,5 +1,5 @@
-/* test_input: files and "-", CRLF, last lines, long lines, zstd (multi-frame, truncated,
- * corrupt), empty files, missing files and directories. */
+/* test_input: files and "-", CRLF, last lines, long lines, zstd and gzip (multi-frame or
+ * member, truncated, corrupt), empty files, missing files and directories. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 #include <zstd.h>
 
 #include "capture.h"
@@ -174,6 +175,129 @@ static void test_zstd_multi_frame(void **state)
 	in_close(r);
 }
 
+/* data as one gzip member (deflate with gzip framing, as gzip(1) writes). */
+static unsigned char *gzip_member(const char *data, size_t len, size_t *out_len)
+{
+	z_stream z;
+	memset(&z, 0, sizeof z);
+	assert_int_equal(deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY), Z_OK);
+	size_t cap = deflateBound(&z, len) + 64;
+	unsigned char *out = malloc(cap);
+	assert_non_null(out);
+	z.next_in = (unsigned char *)data;
+	z.avail_in = (uInt)len;
+	z.next_out = out;
+	z.avail_out = (uInt)cap;
+	assert_int_equal(deflate(&z, Z_FINISH), Z_STREAM_END);
+	*out_len = cap - z.avail_out;
+	deflateEnd(&z);
+	return out;
+}
+
+static void test_gzip_long_lines_and_members(void **state)
+{
+	(void)state;
+	/* Two members, the second holding a 3 MiB line that ends the file unterminated. */
+	size_t big = 3u << 20;
+	char *data = malloc(big + 8);
+	assert_non_null(data);
+	memcpy(data, "first 1\n", 8);
+	memset(data + 8, 'y', big);
+	size_t len1, len2;
+	unsigned char *m1 = gzip_member(data, 8, &len1), *m2 = gzip_member(data + 8, big, &len2);
+	unsigned char *both = malloc(len1 + len2);
+	assert_non_null(both);
+	memcpy(both, m1, len1);
+	memcpy(both + len1, m2, len2);
+	char *paths[] = { (char *)tmp_file(0, "long.gz", both, len1 + len2) };
+	in_reader *r = in_open(paths, 1);
+	struct in_line line;
+	expect_line(r, "first 1", 7, 1, 0);
+	assert_int_equal(in_next(r, &line), 1);
+	assert_int_equal(line.len, big);
+	assert_int_equal(line.lineno, 2);
+	assert_int_equal(line.unterminated, 1);
+	assert_int_equal(line.text[big - 1], 'y');
+	expect_end(r);
+	assert_int_equal(in_failed(r), 0);
+	assert_int_equal(in_bytes(r), len1 + len2);
+	in_close(r);
+	free(both);
+	free(m1);
+	free(m2);
+	free(data);
+}
+
+static void test_take_line(void **state)
+{
+	(void)state;
+	/* A long line taken whole, then the reader goes on: the line after, then the next
+	 * file's unterminated last line, taken too. */
+	size_t big = 2u << 20;
+	char *data = malloc(big + 16);
+	assert_non_null(data);
+	memset(data, 'j', big);
+	memcpy(data + big, "\nnext 2\nlast", 12);
+	char *paths[] = { (char *)tmp_file(0, "take1", data, big + 12), (char *)tmp_file(1, "take2", "a\nb", 3) };
+	in_reader *r = in_open(paths, 2);
+	struct in_line line;
+	size_t cap;
+	assert_int_equal(in_next(r, &line), 1);
+	assert_int_equal(line.len, big);
+	char *taken = in_take_line(r, &line, &cap);
+	assert_non_null(taken);
+	assert_true(cap >= big + 2);
+	assert_int_equal(taken[0], 'j');
+	assert_int_equal(taken[big - 1], 'j');
+	assert_int_equal(taken[big], '\0');
+	expect_line(r, "next 2", 6, 2, 0);
+	expect_line(r, "last", 4, 3, 1);
+	expect_line(r, "a", 1, 1, 0);
+	assert_int_equal(in_next(r, &line), 1);
+	char *b = in_take_line(r, &line, &cap);
+	assert_non_null(b);
+	assert_string_equal(b, "b");
+	assert_true(cap >= 3);
+	/* A copy is not the reader's: the caller copies it. */
+	struct in_line copy = { "x", 1, "f", 1, 0, r };
+	assert_null(in_take_line(r, &copy, &cap));
+	copy.reader = NULL;
+	assert_null(in_take_line(NULL, &copy, &cap));
+	expect_end(r);
+	in_close(r);
+	free(b);
+	free(taken);
+	free(data);
+}
+
+static void test_gzip_members_fixture(void **state)
+{
+	(void)state;
+	/* gzip merge-a.txt; gzip merge-b.txt, one file: as gzip -dc reads it. */
+	char *paths[] = { (char *)fixture(0, "raw/merge-members.txt.gz") };
+	in_reader *r = in_open(paths, 1);
+	expect_line(r, "main (a.py:1);work (a.py:2) 5", 29, 1, 0);
+	expect_line(r, "main (a.py:1);other (a.py:3) 2", 30, 2, 0);
+	expect_line(r, "main (a.py:1);other (a.py:3) 3", 30, 3, 0);
+	expect_line(r, "main (a.py:1);work (a.py:2);deeper (b.py:9) 1", 45, 4, 0);
+	expect_line(r, "main (a.py:1);work (a.py:2) 10", 30, 5, 0);
+	expect_end(r);
+	assert_int_equal(in_failed(r), 0);
+	in_close(r);
+}
+
+static void test_compression_by_magic(void **state)
+{
+	(void)state;
+	assert_int_equal(in_compression("\x28\xb5\x2f\xfd", 4), IN_ZSTD);
+	assert_int_equal(in_compression("\x28\xb5\x2f", 3), IN_PLAIN);
+	assert_int_equal(in_compression("\x1f\x8b", 2), IN_GZIP);
+	assert_int_equal(in_compression("\x1f\x8b\x08\x00", 4), IN_GZIP);
+	assert_int_equal(in_compression("\x1f", 1), IN_PLAIN);
+	assert_int_equal(in_compression("main 1\n", 7), IN_PLAIN);
+	assert_int_equal(in_compression("", 0), IN_PLAIN);
+}
+
 struct read_all { char *paths[4]; size_t n; int use_stdin_from; };
 
 /* Child: print "file:line:text" for each line, then "failed=N". */
@@ -212,6 +336,33 @@ static void test_zstd_truncated_and_corrupt(void **state)
 		 "%s:1:main (a.py:1);work (a.py:2) 5\n%s:2:main (a.py:1);other (a.py:3) 2\nfailed=1\n",
 		 path_buf[2], path_buf[2]);
 	assert_string_equal(c.out, want);
+}
+
+static void test_gzip_truncated_corrupt_trailing(void **state)
+{
+	(void)state;
+	struct read_all a = { { (char *)fixture(0, "raw/zoo-truncated.txt.gz"),
+				(char *)fixture(1, "raw/zoo-corrupt.txt.gz"),
+				(char *)fixture(2, "raw/zoo-trailing.txt.gz"),
+				(char *)fixture(3, "raw/merge-a.txt") }, 4, -1 };
+	struct captured c;
+	capture_run(read_all, &a, &c);
+	assert_int_equal(c.status, 0);
+	char want[8192];
+	snprintf(want, sizeof want,
+		 "test_input: %s: truncated gzip stream\n"
+		 "test_input: %s: corrupt gzip stream: invalid bit length repeat\n"
+		 "test_input: %s: trailing garbage after gzip stream\n",
+		 path_buf[0], path_buf[1], path_buf[2]);
+	assert_string_equal(c.err, want);
+	/* zoo.txt's 6 lines come whole before the garbage; the cut-off ones never do. */
+	assert_non_null(strstr(c.out, "zoo-trailing.txt.gz:6: 2\n"));
+	assert_null(strstr(c.out, "zoo-truncated"));
+	assert_null(strstr(c.out, "zoo-corrupt"));
+	snprintf(want, sizeof want,
+		 "%s:1:main (a.py:1);work (a.py:2) 5\n%s:2:main (a.py:1);other (a.py:3) 2\nfailed=1\n",
+		 path_buf[3], path_buf[3]);
+	assert_non_null(strstr(c.out, want));
 }
 
 static void test_missing_dir_empty(void **state)
@@ -262,6 +413,17 @@ static void test_stdin(void **state)
 	char want[8192];
 	snprintf(want, sizeof want, "%s:1:t 2\n(stdin):1:main (a.py:1);work (a.py:2) 5\n", path_buf[1]);
 	assert_memory_equal(c.out, want, strlen(want));
+	/* gzip on stdin, two members. */
+	fixture(0, "raw/merge-members.txt.gz");
+	capture_run(read_all, &a, &c);
+	assert_string_equal(c.err, "");
+	assert_string_equal(c.out,
+			    "(stdin):1:main (a.py:1);work (a.py:2) 5\n"
+			    "(stdin):2:main (a.py:1);other (a.py:3) 2\n"
+			    "(stdin):3:main (a.py:1);other (a.py:3) 3\n"
+			    "(stdin):4:main (a.py:1);work (a.py:2);deeper (b.py:9) 1\n"
+			    "(stdin):5:main (a.py:1);work (a.py:2) 10\n"
+			    "failed=0\n");
 }
 
 static void test_slurp(void **state)
@@ -512,6 +674,11 @@ int main(void)
 		cmocka_unit_test(test_long_lines),
 		cmocka_unit_test(test_zstd_multi_frame),
 		cmocka_unit_test(test_zstd_truncated_and_corrupt),
+		cmocka_unit_test(test_gzip_long_lines_and_members),
+		cmocka_unit_test(test_gzip_members_fixture),
+		cmocka_unit_test(test_take_line),
+		cmocka_unit_test(test_compression_by_magic),
+		cmocka_unit_test(test_gzip_truncated_corrupt_trailing),
 		cmocka_unit_test(test_missing_dir_empty),
 		cmocka_unit_test(test_stdin),
 		cmocka_unit_test(test_slurp),

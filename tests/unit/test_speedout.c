@@ -33,7 +33,7 @@ static void test_write_and_read_back(void **state)
 	char *text = NULL;
 	size_t len = 0;
 	FILE *out = open_memstream(&text, &len);
-	assert_int_equal(speedout_write(p, out), 0);
+	assert_int_equal(speedout_write(p, 0, out), 0);
 	fclose(out);
 	assert_string_equal(text,
 		"{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\",\"shared\":{\"frames\":["
@@ -63,10 +63,49 @@ static void test_write_and_read_back(void **state)
 	prof_free(p);
 }
 
+static void test_seconds_at_a_rate(void **state)
+{
+	(void)state;
+	prof *p = prof_new();
+	const char *a[] = { "thread (1): Main", "main (a.py:1)" };
+	const char *b[] = { "thread (1): Main", "main (a.py:1)", "f (a.py:2)" };
+	add(p, a, 2, 3);
+	add(p, b, 3, 200);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+	assert_int_equal(speedout_write(p, 200, out), 0);
+	fclose(out);
+	/* Weights in seconds (count / 200), as py-spy writes them; the rate in the exporter. */
+	assert_string_equal(text,
+		"{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\",\"shared\":{\"frames\":["
+		"{\"name\":\"thread (1): Main\"},{\"name\":\"main\",\"file\":\"a.py\",\"line\":1},"
+		"{\"name\":\"f\",\"file\":\"a.py\",\"line\":2}]},\"profiles\":["
+		"{\"type\":\"sampled\",\"name\":\"thread (1): Main\",\"unit\":\"seconds\",\"startValue\":0,"
+		"\"endValue\":1.015,\"samples\":[[0,1],[0,1,2]],\"weights\":[0.015,1.0]},"
+		"{\"type\":\"sampled\",\"name\":\"all threads\",\"unit\":\"seconds\",\"startValue\":0,"
+		"\"endValue\":1.015,\"samples\":[[0,1],[0,1,2]],\"weights\":[0.015,1.0]}],"
+		"\"name\":\"sift profile\",\"activeProfileIndex\":0,\"exporter\":\"sift, 200 samples/s\"}\n");
+	/* Read back at another --rate: the file's own rate counts, and is noted. */
+	struct stacks_out o = { "", 0 };
+	struct doc_stats st = { 0 };
+	struct err_lines errs;
+	err_lines_init(&errs);
+	struct doc_buf d = stacks_doc(text);
+	speedscope_read(&d, 100, &errs, stacks_take, NULL, &o, &st);
+	assert_string_equal(o.text, "thread (1): Main;main (a.py:1) 3\n"
+				    "thread (1): Main;main (a.py:1);f (a.py:2) 200\n");
+	assert_int_equal(st.bad, 0);
+	assert_true(st.rate == 200);
+	free(text);
+	prof_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_write_and_read_back),
+		cmocka_unit_test(test_seconds_at_a_rate),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -74,6 +74,24 @@ static void test_workers_agree(void **state)
 }
 
 /* --idle recordings: three or more threads equal to within 1%. */
+static void test_head_is_folded(void **state)
+{
+	(void)state;
+	/* The first line that tells decides, and it must be whole. */
+	const char *folded = "\n# note\nmain (a.py:1);work (a.py:2) 5\nmain (a.py:1) 1\n";
+	assert_int_equal(sum_head_is_folded(folded, strlen(folded)), 1);
+	const char *cut = "main (a.py:1);work (a.";
+	assert_int_equal(sum_head_is_folded(cut, strlen(cut)), 0);
+	/* One-line JSON whose end is past the head: never cut at a newline. */
+	const char *json = "{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\",\"profiles\":[";
+	assert_int_equal(sum_head_is_folded(json, strlen(json)), 0);
+	const char *json_lines = "{\"$schema\": \"x\",\n\"profiles\": []}\n";
+	assert_int_equal(sum_head_is_folded(json_lines, strlen(json_lines)), 0);
+	const char *dump = "Process 12: python x.py\nThread 12 (idle): \"MainThread\"\n";
+	assert_int_equal(sum_head_is_folded(dump, strlen(dump)), 0);
+	assert_int_equal(sum_head_is_folded("", 0), 0);
+}
+
 static void test_looks_idle(void **state)
 {
 	(void)state;
@@ -158,6 +176,7 @@ int main(void)
 {
 	err_set_prog("test_sum");
 	const struct CMUnitTest tests[] = { cmocka_unit_test(test_workers_agree),
+					    cmocka_unit_test(test_head_is_folded),
 					    cmocka_unit_test(test_looks_idle),
 					    cmocka_unit_test(test_blocks_of_time) };
 	return cmocka_run_group_tests_name("sum", tests, NULL, NULL);
