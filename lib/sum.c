@@ -487,14 +487,15 @@ int sum_file_has_time(const char *path, enum load_format forced)
 	       : format == LOAD_DUMP || format == LOAD_JSON	   ? SUM_SNAPSHOTS : 0;
 }
 
-/* One file's stacks, each into the sum of its window of time. */
+/* One file read twice: first each window's samples, then each stack into its block's sum
+ * (a window's block known from the first pass), so that memory holds the blocks' sums, not
+ * one per window (a long recording has thousands of windows). */
 struct windows {
-	prof *frames;
-	const struct agg_spec *spec;
-	agg **each;
-	uint64_t *samples;
+	uint64_t *samples;        /* pass 1: samples of each window */
 	size_t n, cap, at;
 	double width;
+	const uint32_t *block_of; /* pass 2: window -> block */
+	agg **blocks;
 };
 
 static void window_at(void *ctx, double start)
@@ -502,14 +503,10 @@ static void window_at(void *ctx, double start)
 	struct windows *w = ctx;
 	double k = start / w->width + 0.5;
 	w->at = k > 0 ? (size_t)k : 0;
-	if (w->at >= w->n) {
+	if (!w->block_of && w->at >= w->n) {
 		size_t old = w->n;
-		w->each = xgrow(w->each, &w->cap, w->at + 1, sizeof *w->each);
-		w->samples = xrealloc(w->samples, w->cap * sizeof *w->samples);
-		for (size_t i = old; i <= w->at; i++) {
-			w->each[i] = agg_open(prof_frames_const(w->frames), w->spec);
-			w->samples[i] = 0;
-		}
+		w->samples = xgrow(w->samples, &w->cap, w->at + 1, sizeof *w->samples);
+		memset(w->samples + old, 0, (w->at + 1 - old) * sizeof *w->samples);
 		w->n = w->at + 1;
 	}
 }
@@ -520,31 +517,47 @@ static void snapshot_at(void *ctx, double snapshot)
 	window_at(ctx, snapshot >= 1 ? snapshot - 1 : 0);
 }
 
-static void window_stack(void *ctx, const uint32_t *ids, size_t n, uint64_t count)
+static void window_count(void *ctx, const uint32_t *ids, size_t n, uint64_t count)
 {
+	(void)ids;
+	(void)n;
 	struct windows *w = ctx;
 	if (w->n == 0)
 		window_at(w, 0);
-	agg_add(w->each[w->at], ids, n, count);
 	w->samples[w->at] += count;
+}
+
+static void window_stack(void *ctx, const uint32_t *ids, size_t n, uint64_t count)
+{
+	struct windows *w = ctx;
+	size_t at = w->at < w->n ? w->at : w->n - 1;
+	agg_add(w->blocks[w->block_of[at]], ids, n, count);
+}
+
+/* Read path with o's options, each stack to consumer (pass 1 or 2). */
+static int windows_pass(const char *path, const struct load_opts *o, int kind, struct windows *w,
+			load_stack_fn *consumer, prof *frames, struct err_lines *errs)
+{
+	struct load_opts p = *o;
+	p.consumer = consumer;
+	if (kind == SUM_SNAPSHOTS) {
+		p.snapshot_fn = snapshot_at;
+	} else {
+		p.win.width = w->width;
+		p.window_fn = window_at;
+	}
+	p.consumer_ctx = w;
+	struct load_stats stats = { 0 };
+	char *paths[1] = { (char *)path };
+	return load_files(frames, paths, 1, &p, errs, &stats);
 }
 
 size_t sum_file_blocks(const char *path, int kind, const struct load_opts *opts, const struct agg_spec *spec,
 		       size_t most, struct err_lines *errs, agg **blocks, uint64_t *samples, int *status)
 {
-	struct windows w = { prof_new(), spec, NULL, NULL, 0, 0, 0, kind == SUM_SNAPSHOTS ? 1 : SUM_BLOCK_WINDOW };
-	struct load_opts o = *opts;
-	o.consumer = window_stack;
-	if (kind == SUM_SNAPSHOTS) {
-		o.snapshot_fn = snapshot_at;
-	} else {
-		o.win.width = w.width;
-		o.window_fn = window_at;
-	}
-	o.consumer_ctx = &w;
-	struct load_stats stats = { 0 };
-	char *paths[1] = { (char *)path };
-	*status = load_files(w.frames, paths, 1, &o, errs, &stats);
+	struct windows w = { NULL, 0, 0, 0, kind == SUM_SNAPSHOTS ? 1 : SUM_BLOCK_WINDOW, NULL, blocks };
+	prof *frames = prof_new();
+	*status = windows_pass(path, opts, kind, &w, window_count, frames, errs);
 	/* Consecutive windows grouped into at most `most` blocks of near-equal length, each of
 	 * SUM_BLOCK_SAMPLES samples or more on average, so that a key's share in a block is
 	 * not a handful of samples. */
@@ -554,22 +567,29 @@ size_t sum_file_blocks(const char *path, int kind, const struct load_opts *opts,
 	size_t nb = w.n < most ? w.n : most;
 	if (all / SUM_BLOCK_SAMPLES < nb)
 		nb = (size_t)(all / SUM_BLOCK_SAMPLES);
-	intern *no_frames = intern_new(); /* merged rows carry their keys: no frame is looked up */
-	for (size_t b = 0; b < nb; b++) {
-		blocks[b] = agg_open(no_frames, spec);
-		samples[b] = 0;
-		for (size_t i = b * w.n / nb; i < (b + 1) * w.n / nb; i++) {
-			agg_close(w.each[i]);
-			agg_merge(blocks[b], w.each[i]);
-			samples[b] += w.samples[i];
+	if (nb > 0 && *status == 0) {
+		uint32_t *block_of = xmalloc(w.n * sizeof *block_of);
+		for (size_t b = 0; b < nb; b++) {
+			blocks[b] = agg_open(prof_frames_const(frames), spec);
+			samples[b] = 0;
+			for (size_t i = b * w.n / nb; i < (b + 1) * w.n / nb; i++) {
+				block_of[i] = (uint32_t)b;
+				samples[b] += w.samples[i];
+			}
 		}
-		agg_close(blocks[b]);
+		w.block_of = block_of;
+		/* the second reading names no bad line again: the first did */
+		struct err_lines quiet;
+		err_lines_init(&quiet);
+		quiet.limit = 0;
+		*status = windows_pass(path, opts, kind, &w, window_stack, frames, &quiet);
+		for (size_t b = 0; b < nb; b++)
+			agg_close(blocks[b]);
+		free(block_of);
+	} else {
+		nb = 0;
 	}
-	for (size_t i = 0; i < w.n; i++)
-		agg_free(w.each[i]);
-	free(w.each);
 	free(w.samples);
-	prof_free(w.frames);
-	intern_free(no_frames);
+	prof_free(frames);
 	return nb;
 }
