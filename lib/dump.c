@@ -111,6 +111,20 @@ static size_t put(dump_parser *d, const char *s, size_t len)
 	return off;
 }
 
+/* A thread's processes, outermost first: the parent's and its own, where the dump named them. */
+static void fill_procs(const dump_parser *d, struct dump_thread *t)
+{
+	const struct proc_slot *levels[2] = { &d->parent, &d->self };
+	for (int i = 0; i < 2; i++) {
+		if (!levels[i]->set)
+			continue;
+		t->procs[t->nprocs].pid = (struct dump_text){ levels[i]->pid, levels[i]->pid_len };
+		t->procs[t->nprocs].cmd = (struct dump_text){ levels[i]->cmd, levels[i]->cmd_len };
+		t->procs[t->nprocs].frame = (struct dump_text){ levels[i]->frame, levels[i]->frame_len };
+		t->nprocs++;
+	}
+}
+
 static void emit(dump_parser *d)
 {
 	if (!d->in_thread)
@@ -122,15 +136,7 @@ static void emit(dump_parser *d)
 	t.has_name = d->has_name;
 	t.thread_frame = (struct dump_text){ d->buf + d->tframe_off, d->tframe_len };
 	t.status = d->status;
-	const struct proc_slot *levels[2] = { &d->parent, &d->self };
-	for (int i = 0; i < 2; i++) {
-		if (!levels[i]->set)
-			continue;
-		t.procs[t.nprocs].pid = (struct dump_text){ levels[i]->pid, levels[i]->pid_len };
-		t.procs[t.nprocs].cmd = (struct dump_text){ levels[i]->cmd, levels[i]->cmd_len };
-		t.procs[t.nprocs].frame = (struct dump_text){ levels[i]->frame, levels[i]->frame_len };
-		t.nprocs++;
-	}
+	fill_procs(d, &t);
 	d->frames = xgrow(d->frames, &d->frames_cap, d->nframes + 1, sizeof *d->frames);
 	for (size_t i = 0; i < d->nframes; i++)
 		d->frames[i] = (struct dump_text){ d->buf + d->frame_off[2 * i], d->frame_off[2 * i + 1] };
@@ -152,15 +158,7 @@ static void emit_header_only(dump_parser *d)
 	d->self_threads = 1;
 	struct dump_thread t = { 0 };
 	t.header_only = 1;
-	const struct proc_slot *levels[2] = { &d->parent, &d->self };
-	for (int i = 0; i < 2; i++) {
-		if (!levels[i]->set)
-			continue;
-		t.procs[t.nprocs].pid = (struct dump_text){ levels[i]->pid, levels[i]->pid_len };
-		t.procs[t.nprocs].cmd = (struct dump_text){ levels[i]->cmd, levels[i]->cmd_len };
-		t.procs[t.nprocs].frame = (struct dump_text){ levels[i]->frame, levels[i]->frame_len };
-		t.nprocs++;
-	}
+	fill_procs(d, &t);
 	t.tid = t.name = t.thread_frame = (struct dump_text){ "", 0 };
 	t.snapshot = d->stats.snapshots;
 	t.file = d->self_file;
