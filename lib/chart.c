@@ -573,6 +573,14 @@ static size_t find_x(const double *xs, size_t n, double x)
 /* A time series of keys as stacked areas: x the window's start, one area per key for the
  * first limit keys by their sum over all windows, the rest summed as "(other)". The
  * datablock holds each window's running sums, top area drawn first, each down to 0. */
+/* Distinct colours for stacked areas, in order (gnuplot's default cycle repeats after 8);
+ * "(other)" is grey. */
+enum { AREA_COLOURS = 12 };
+static const char *const area_colours[AREA_COLOURS] = {
+	"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948",
+	"#b07aa1", "#ff9da7", "#9c755f", "#17becf", "#8c564b", "#1f3a93",
+};
+
 static void draw_areas(FILE *out, const struct tsv *t, const struct chart_spec *s,
 		       const struct chart_opts *o)
 {
@@ -606,6 +614,8 @@ static void draw_areas(FILE *out, const struct tsv *t, const struct chart_spec *
 		nzero++;  /* keys with nothing to stack (total-only rows) get no area */
 	size_t drawn = nkeys - nzero;
 	size_t shown = o->limit && o->limit < drawn ? (size_t)o->limit : drawn;
+	if (shown > AREA_COLOURS)  /* no two areas of one colour: the rest is "(other)" */
+		shown = AREA_COLOURS;
 	size_t nareas = shown + (shown < drawn);
 	uint32_t *area_of = xcalloc(nkeys + 1, sizeof *area_of);  /* key id -> area, UINT32_MAX none */
 	for (size_t i = 0; i < nkeys; i++)
@@ -646,8 +656,8 @@ static void draw_areas(FILE *out, const struct tsv *t, const struct chart_spec *
 		} else {
 			snprintf(label, sizeof label, "(other)");
 		}
-		fprintf(out, "%s $D using 1:%zu with filledcurves x1 title ", a + 1 == nareas ? "plot" : ", \\\n    ",
-			a + 2);
+		fprintf(out, "%s $D using 1:%zu with filledcurves x1 lc rgb \"%s\" title ",
+			a + 1 == nareas ? "plot" : ", \\\n    ", a + 2, a < shown ? area_colours[a] : "#b0b0b0");
 		gnuplot_quote(out, label, strlen(label), 0);
 	}
 	if (nw && nareas)

@@ -239,9 +239,9 @@ static void test_script_window(void **state)
 			    "set key outside right top\n"
 			    "set yrange [0:*]\n"
 			    "set style fill solid 0.75 noborder\n"
-			    "plot $D using 1:4 with filledcurves x1 title \"(other)\", \\\n"
-			    "     $D using 1:3 with filledcurves x1 title \"a\", \\\n"
-			    "     $D using 1:2 with filledcurves x1 title \"b\"\n");
+			    "plot $D using 1:4 with filledcurves x1 lc rgb \"#b0b0b0\" title \"(other)\", \\\n"
+			    "     $D using 1:3 with filledcurves x1 lc rgb \"#f28e2b\" title \"a\", \\\n"
+			    "     $D using 1:2 with filledcurves x1 lc rgb \"#4e79a7\" title \"b\"\n");
 	free(got);
 }
 
