@@ -187,6 +187,7 @@ int main(int argc, char **argv)
 	int key, first, exact = 0, min_share_given = 0;
 
 	err_set_prog(argv[0]);
+	char *outbuf = err_buffer_stdout();
 	err_lines_init(&errs);
 	argc = take_groups(argc, argv, &o);
 	while ((key = cli_next(&spec, argc, argv, &value, &first)) != -1) {
@@ -361,6 +362,7 @@ int main(int argc, char **argv)
 			status = 1;
 	}
 	err_close_stdout();
+	free(outbuf);
 
 	diff_free(d);
 	free(pair);

@@ -9,6 +9,7 @@
 #include "../lib/speedout.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 enum { OPT_TO = 0x3000 };
@@ -52,6 +53,7 @@ int main(int argc, char **argv)
 	enum to to = TO_FOLDED;
 
 	err_set_prog(argv[0]);
+	char *outbuf = err_buffer_stdout();
 	err_lines_init(&errs);
 	while ((key = cli_next(&spec, argc, argv, &value, &first)) != -1)
 		if (key == OPT_TO && timewin_parse_seconds(value, &(double){ 0 }) == 0)
@@ -89,6 +91,7 @@ int main(int argc, char **argv)
 	else
 		prof_write_folded(p, stdout);
 	err_close_stdout();
+	free(outbuf);
 	prof_free(p);
 	rules_free(r);
 	rules_opts_free(&ropts);

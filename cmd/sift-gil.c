@@ -169,6 +169,7 @@ int main(int argc, char **argv)
 	double rate = 0;
 
 	err_set_prog(argv[0]);
+	char *outbuf = err_buffer_stdout();
 	err_lines_init(&errs);
 	while ((key = cli_next(&spec, argc, argv, &value, &first)) != -1) {
 		switch (key) {
@@ -215,6 +216,7 @@ int main(int argc, char **argv)
 			cli_usage_error(&spec, "--dumps takes dump files only: no profiles, seconds or rates");
 		int st = run_dumps(argv + first, (size_t)operands, &o, &errs, lopts.from);
 		err_close_stdout();
+		free(outbuf);
 		profopt_free(&lopts);
 		rules_free(o.keys.rules);
 		rules_opts_free(&ropts);
@@ -295,6 +297,7 @@ int main(int argc, char **argv)
 	}
 	table_free(keys);
 	err_close_stdout();
+	free(outbuf);
 	gil_split_free(tsplit);
 	gil_split_free(gsplit);
 	free(tr.files);

@@ -55,6 +55,7 @@ int main(int argc, char **argv)
 	int key, first;
 
 	err_set_prog(argv[0]);
+	char *outbuf = err_buffer_stdout();
 	err_lines_init(&errs);
 	while ((key = cli_next(&spec, argc, argv, &value, &first)) != -1) {
 		switch (key) {
@@ -103,6 +104,7 @@ int main(int argc, char **argv)
 			 chart_kind_name(kind));
 	chart_write(stdout, kind, &t, &s, &o);
 	err_close_stdout();
+	free(outbuf);
 	tsv_free(&t);
 	return status;
 }

@@ -136,6 +136,7 @@ int main(int argc, char **argv)
 	struct opts o = { TABLE_TEXT, 0, LOAD_AUTO, 0, 0, { 0 } };
 	struct err_lines errs;
 	err_set_prog(argv[0]);
+	char *outbuf = err_buffer_stdout();
 	err_lines_init(&errs);
 	int first = parse(argc, argv, &o, &errs);
 
@@ -160,6 +161,7 @@ int main(int argc, char **argv)
 		write_table(r, o.format, o.wide, &found, errs.bad);
 	}
 	err_close_stdout();
+	free(outbuf);
 
 	ranks_free(r);
 	rx_free(o.ranks.thread);

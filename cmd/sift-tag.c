@@ -131,6 +131,7 @@ int main(int argc, char **argv)
 	int key, first, prefix_thread = 0;
 
 	err_set_prog(argv[0]);
+	char *outbuf = err_buffer_stdout();
 	err_lines_init(&errs);
 	while ((key = cli_next(&spec, argc, argv, &value, &first)) != -1) {
 		if (key == OPT_PREFIX_THREAD)
@@ -155,6 +156,7 @@ int main(int argc, char **argv)
 	if (!refused)
 		prof_write_folded(out, stdout);
 	err_close_stdout();
+	free(outbuf);
 	prof_free(in);
 	prof_free(out);
 	rules_free(r);

@@ -10,6 +10,7 @@
 #include "../lib/threadtab.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 enum { OPT_CPU = 'c', OPT_FORMAT = 'f', OPT_FROM = 0x2000, OPT_STRICT, OPT_IDLE, OPT_WIDE, OPT_VERBOSE = 'v' };
 
@@ -50,6 +51,7 @@ int main(int argc, char **argv)
 	int key, first;
 
 	err_set_prog(argv[0]);
+	char *outbuf = err_buffer_stdout();
 	err_lines_init(&errs);
 	while ((key = cli_next(&spec, argc, argv, &value, &first)) != -1) {
 		switch (key) {
@@ -119,6 +121,7 @@ int main(int argc, char **argv)
 	if (!no_dumps)
 		table_write(t, stdout, format, wide);
 	err_close_stdout();
+	free(outbuf);
 
 	table_free(t);
 	threadtab_free(threads);

@@ -175,6 +175,7 @@ int main(int argc, char **argv)
 	int key, first;
 
 	err_set_prog(argv[0]);
+	char *outbuf = err_buffer_stdout();
 	err_lines_init(&errs);
 	while ((key = cli_next(&spec, argc, argv, &value, &first)) != -1) {
 		switch (key) {
@@ -242,6 +243,7 @@ int main(int argc, char **argv)
 			status = EXIT_DATA;
 	}
 	err_close_stdout();
+	free(outbuf);
 
 	sum_result_free(&sum);
 	peek_free(pk);

@@ -127,7 +127,7 @@ int main(int argc, char **argv)
 
 	err_set_prog(argv[0]);
 	err_lines_init(&errs);
-	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
+	char *outbuf = err_buffer_stdout();
 	o.read = (struct tputread_opts){ -1, -1, 0, 0 };
 	o.keep = (struct series_keep){ 0, 1, 10 };
 	o.fail_below = NAN;
@@ -200,6 +200,7 @@ int main(int argc, char **argv)
 		free(o.after);
 		tputout_presets(stdout, o.format);
 		err_close_stdout();
+		free(outbuf);
 		return EXIT_OK;
 	}
 	char **files = argv + first;
@@ -270,6 +271,7 @@ int main(int argc, char **argv)
 	if (errs.bad && !errs.verbose)
 		err_warn("%lu bad line%s left out (-v names them)", errs.bad, errs.bad == 1 ? "" : "s");
 	err_close_stdout();
+	free(outbuf);
 	tput_ex_free(ex);
 	free(chosen);
 	free(regexes);

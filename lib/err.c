@@ -149,3 +149,14 @@ void err_close_stdout(void)
 	if (fclose(stdout) != 0 && errno != EPIPE)
 		err_exit(EXIT_DATA, "write error: %s", strerror(errno));
 }
+
+char *err_buffer_stdout(void)
+{
+	/* glibc sizes a buffer it allocates by the file's block size, whatever size says: give
+	 * it one, which fclose leaves to its owner. */
+	enum { SIZE = 1 << 20 };
+	char *buf = isatty(STDOUT_FILENO) ? NULL : malloc(SIZE);
+	if (buf)
+		setvbuf(stdout, buf, _IOFBF, SIZE);
+	return buf;
+}

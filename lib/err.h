@@ -46,5 +46,9 @@ void err_lines_finish(const struct err_lines *lines);
 
 /* Flush and check stdout: a full disk is an error (exit 1), a closed pipe ends quietly. */
 void err_close_stdout(void);
+/* Stdout not a terminal: written in 1 MB pieces, not stdio's 4 KB (a fold of mostly
+ * distinct stacks made tens of thousands of write calls). Call before any output; returns
+ * the buffer (or NULL), to be freed only after err_close_stdout. */
+char *err_buffer_stdout(void);
 
 #endif
