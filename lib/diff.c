@@ -455,20 +455,13 @@ int diff_replicates_apply(const size_t nfiles[2], const struct agg_spec *keys)
 	return 1;
 }
 
-/* A file's name without its directories. */
-static const char *base_name(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	return slash ? slash + 1 : path;
-}
-
 /* The part of each name that differs within one side: names[i] less the *cut_front bytes
  * of prefix and *cut_back bytes of suffix that all share. */
 static void distinct_part(const char *const *names, size_t n, size_t *cut_front, size_t *cut_back)
 {
-	size_t front = strlen(names[0]), back = front;
+	size_t len0 = strlen(names[0]), front = len0, back = len0;
 	for (size_t i = 1; i < n; i++) {
-		size_t len0 = strlen(names[0]), len = strlen(names[i]), k = 0;
+		size_t len = strlen(names[i]), k = 0;
 		while (k < front && k < len && names[i][k] == names[0][k])
 			k++;
 		front = k;
@@ -478,26 +471,12 @@ static void distinct_part(const char *const *names, size_t n, size_t *cut_front,
 	}
 	/* Digits next to the distinct part belong to it: rank10..rank15 keep "10".."15", so
 	 * that they pair with rank8..rank15 cut to "8".."15". */
-	size_t len0 = strlen(names[0]);
 	while (front > 0 && names[0][front - 1] >= '0' && names[0][front - 1] <= '9')
 		front--;
 	while (back > 0 && names[0][len0 - back] >= '0' && names[0][len0 - back] <= '9')
 		back--;
 	*cut_front = front;
 	*cut_back = back;
-}
-
-/* The label of file, as NAME=FILE gives it, or NULL. */
-static const char *label_of(const char *file, char *const *labels, size_t nlabels, size_t *len)
-{
-	for (size_t i = nlabels; i-- > 0;) {
-		const char *eq = strchr(labels[i], '=');
-		if (eq && strcmp(eq + 1, file) == 0) {
-			*len = (size_t)(eq - labels[i]);
-			return labels[i];
-		}
-	}
-	return NULL;
 }
 
 /* Pair names[0][i] with the one name[1][j] whose key equals it; -1 unless one to one. */
@@ -535,7 +514,7 @@ const char *diff_pair_inputs(char **const files[2], const size_t nfiles[2], char
 		keys[s] = xmalloc(n * sizeof *keys[s]);
 		lens[s] = xmalloc(n * sizeof *lens[s]);
 		for (size_t i = 0; i < n; i++)
-			if (!(keys[s][i] = label_of(files[s][i], labels, nlabels, &lens[s][i])))
+			if (!(keys[s][i] = load_label(labels, nlabels, files[s][i], &lens[s][i])))
 				labelled = 0;
 	}
 	const char *how = "label";
@@ -544,7 +523,7 @@ const char *diff_pair_inputs(char **const files[2], const size_t nfiles[2], char
 		for (int s = 0; s < 2; s++) {
 			size_t front, back;
 			for (size_t i = 0; i < n; i++)
-				keys[s][i] = base_name(files[s][i]);
+				keys[s][i] = load_base_name(files[s][i]);
 			distinct_part(keys[s], n, &front, &back);
 			for (size_t i = 0; i < n; i++) {
 				size_t len = strlen(keys[s][i]);

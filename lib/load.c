@@ -559,6 +559,26 @@ void load_report_unshown(const struct load_stats *st, const char *what)
 			 st->stacks_unshown, what, (unsigned long long)st->samples_unshown);
 }
 
+const char *load_label(char *const *labels, size_t nlabels, const char *path, size_t *len)
+{
+	for (size_t i = 0; i < nlabels; i++) {
+		const char *eq = strchr(labels[i], '=');
+		if (eq && strcmp(eq + 1, path) == 0) {
+			*len = (size_t)(eq - labels[i]);
+			return labels[i];
+		}
+	}
+	return NULL;
+}
+
+const char *load_base_name(const char *path)
+{
+	if (strcmp(path, "-") == 0)
+		return "stdin";
+	const char *slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}
+
 int load_report_window(const struct load_stats *st, const struct load_opts *opts, const char *what)
 {
 	const struct timewin *w = &opts->win;

@@ -80,6 +80,12 @@ double load_rate_recorded(const struct load_stats *stats, const struct load_opts
  * as `what` ("the input", "the before profile"), and return 1; else 0. Empty input is an
  * empty answer, not an error. */
 int load_report_empty(const struct load_stats *stats, const char *what);
+/* The NAME of path's --label NAME=PATH (the first given), with its length in *len; NULL
+ * when path has none. */
+const char *load_label(char *const *labels, size_t nlabels, const char *path, size_t *len);
+/* A file's name without its directories; "stdin" for "-". */
+const char *load_base_name(const char *path);
+
 /* After reading with a time window (--from SEC, --to SEC): when samples were read but none
  * fell in the window, say so on stderr and return 1; else 0. */
 int load_report_window(const struct load_stats *stats, const struct load_opts *opts, const char *what);

@@ -150,12 +150,6 @@ static const char *str_of(const ranks *r, uint32_t id, size_t *len)
 	return intern_str(r->strs, id, len);
 }
 
-static const char *base_name(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	return slash ? slash + 1 : path;
-}
-
 /* The rank a file's name gives (rank3.txt, dump-tp3.txt): "rank3", or NONE. */
 static uint32_t file_rank(ranks *r, const char *file)
 {
@@ -163,7 +157,7 @@ static uint32_t file_rank(ranks *r, const char *file)
 		return NONE;
 	if (file == r->rank_file)
 		return r->rank_file_id;
-	const char *base = base_name(file), *s;
+	const char *base = load_base_name(file), *s;
 	size_t len;
 	char msg[256];
 	r->rank_file = file;

@@ -155,17 +155,13 @@ struct worker {
 /* The source key of what is read from path next: its --label, else its basename. */
 static void set_source(agg *a, const struct load_opts *opts, const char *path)
 {
-	for (size_t i = 0; i < opts->nlabels; i++) {
-		const char *eq = strchr(opts->labels[i], '=');
-		if (eq && strcmp(eq + 1, path) == 0) {
-			agg_set_source(a, opts->labels[i], (size_t)(eq - opts->labels[i]));
-			return;
-		}
+	size_t len;
+	const char *name = load_label(opts->labels, opts->nlabels, path, &len);
+	if (!name) {
+		name = load_base_name(path);
+		len = strlen(name);
 	}
-	const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
-	if (strcmp(path, "-") == 0)
-		base = "stdin";
-	agg_set_source(a, base, strlen(base));
+	agg_set_source(a, name, len);
 }
 
 int sum_head_is_folded(const char *head, size_t len)

@@ -128,18 +128,37 @@ static void put_flat(FILE *out, const char *s, size_t len)
 
 /* A text cell: its text, or a shortened copy (kept in *own) when it is a key too wide for a
  * terminal. */
-static const char *text_cell(const table *t, size_t r, size_t c, unsigned flags, char **own, size_t *len)
+/* The shortened text of each text cell too wide for a terminal (NULL where a cell is
+ * written as it is), made once: widths and rows both use it. */
+static char **shortened_cells(const table *t, unsigned flags)
 {
+	if (flags & TABLE_TEXT_WIDE)
+		return NULL;
+	size_t n = t->ncolumns;
+	char **own = xcalloc(t->rows * n + 1, sizeof *own);
+	for (size_t r = 0; r < t->rows; r++)
+		for (size_t c = 0; c < n; c++) {
+			const struct cell *cell = &t->cells[r * n + c];
+			if (t->columns[c].type != TABLE_STR || !cell->text ||
+			    display_width(cell->text, cell->len) <= TABLE_TEXT_KEY_MAX)
+				continue;
+			own[r * n + c] = xmalloc(cell->len + 8);
+			frame_shorten(cell->text, cell->len, TABLE_TEXT_KEY_MAX, own[r * n + c], cell->len + 8);
+		}
+	return own;
+}
+
+/* Cell (r, c) as text shows it: its shortened text, if made, else its own. */
+static const char *text_cell(const table *t, char *const *own, size_t r, size_t c, size_t *len)
+{
+	const char *s = own ? own[r * t->ncolumns + c] : NULL;
+	if (s) {
+		*len = strlen(s);
+		return s;
+	}
 	const struct cell *cell = &t->cells[r * t->ncolumns + c];
-	const char *text = cell->text ? cell->text : "";
 	*len = cell->len;
-	*own = NULL;
-	if ((flags & TABLE_TEXT_WIDE) || t->columns[c].type != TABLE_STR || display_width(text, *len) <= TABLE_TEXT_KEY_MAX)
-		return text;
-	size_t cap = *len + 8;
-	*own = xmalloc(cap);
-	*len = frame_shorten(text, *len, TABLE_TEXT_KEY_MAX, *own, cap);
-	return *own;
+	return cell->text ? cell->text : "";
 }
 
 static void write_text(const table *t, FILE *out, unsigned flags)
@@ -147,17 +166,16 @@ static void write_text(const table *t, FILE *out, unsigned flags)
 	size_t n = t->ncolumns;
 	size_t *width = xcalloc(n, sizeof *width);
 	size_t *order = xmalloc(n * sizeof *order);
+	char **own = shortened_cells(t, flags);
 	int key_last = (flags & TABLE_TEXT_KEY_LAST) && n > 1;
 	for (size_t i = 0; i < n; i++)
 		order[i] = key_last ? (i + 1) % n : i;
 	for (size_t c = 0; c < n; c++) {
 		width[c] = strlen(t->columns[c].name);
 		for (size_t r = 0; r < t->rows; r++) {
-			char *own;
 			size_t len;
-			const char *text = text_cell(t, r, c, flags, &own, &len);
+			const char *text = text_cell(t, own, r, c, &len);
 			size_t w = display_width(text, len);
-			free(own);
 			if (w > width[c])
 				width[c] = w;
 		}
@@ -168,9 +186,8 @@ static void write_text(const table *t, FILE *out, unsigned flags)
 			const struct table_column *col = &t->columns[c];
 			const char *text = col->name;
 			size_t len = strlen(col->name);
-			char *own = NULL;
 			if (r > 0)
-				text = text_cell(t, r - 1, c, flags, &own, &len);
+				text = text_cell(t, own, r - 1, c, &len);
 			size_t pad = width[c] - display_width(text, len);
 			int last = i + 1 == n;
 			if (i > 0)
@@ -180,10 +197,12 @@ static void write_text(const table *t, FILE *out, unsigned flags)
 			put_flat(out, text, len);
 			if (!is_number(col) && !last)
 				fprintf(out, "%*s", (int)pad, "");
-			free(own);
 		}
 		putc('\n', out);
 	}
+	for (size_t i = 0; own && i < t->rows * n; i++)
+		free(own[i]);
+	free(own);
 	free(order);
 	free(width);
 }

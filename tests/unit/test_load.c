@@ -357,12 +357,32 @@ static void test_format_names(void **state)
 	assert_null(load_format_names[8]);
 }
 
+/* An input's name: its --label (the first given for it), else its basename. */
+static void test_label_and_base_name(void **state)
+{
+	(void)state;
+	char *labels[] = { "r0=runs/a/rank0.txt", "x", "r1=rank1.txt", "again=runs/a/rank0.txt" };
+	size_t len = 0;
+	const char *name = load_label(labels, 4, "runs/a/rank0.txt", &len);
+	assert_non_null(name);
+	assert_int_equal(len, 2);
+	assert_memory_equal(name, "r0", 2);
+	name = load_label(labels, 4, "rank1.txt", &len);
+	assert_true(name && len == 2 && memcmp(name, "r1", 2) == 0);
+	assert_null(load_label(labels, 4, "runs/a/rank1.txt", &len));  /* as written, not by basename */
+	assert_null(load_label(NULL, 0, "x", &len));
+	assert_string_equal(load_base_name("runs/a/rank0.txt"), "rank0.txt");
+	assert_string_equal(load_base_name("rank0.txt"), "rank0.txt");
+	assert_string_equal(load_base_name("-"), "stdin");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_zoo_filters),
 		cmocka_unit_test(test_merge_files),
 		cmocka_unit_test(test_bad_lines),
+		cmocka_unit_test(test_label_and_base_name),
 		cmocka_unit_test(test_missing_file_status),
 		cmocka_unit_test(test_sink_collapse_runs),
 		cmocka_unit_test(test_sink_identity),
