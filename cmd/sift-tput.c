@@ -16,13 +16,17 @@
 enum {
 	OPT_PRESET = 'p', OPT_REGEX = 'e', OPT_UNIT = 'u', OPT_RANK = 'r', OPT_STATS = 's',
 	OPT_COMPARE = 'c', OPT_FORMAT = 'f', OPT_VERBOSE = 'v', OPT_JOBS = 'j',
-	OPT_LIST = 0x2000, OPT_WARMUP, OPT_PER_RANK, OPT_BEFORE, OPT_AFTER, OPT_FAIL_BELOW, OPT_MIN_EFFECT, OPT_STRICT,
+	OPT_LIST = 0x2000, OPT_EXPLAIN, OPT_TAKE, OPT_WARMUP, OPT_PER_RANK, OPT_BEFORE, OPT_AFTER, OPT_FAIL_BELOW, OPT_MIN_EFFECT, OPT_STRICT,
 };
 
 static const struct cli_option options[] = {
 	{ "preset", OPT_PRESET, "NAME", "use this preset only (repeatable; 'none' for --regex alone)" },
 	{ "regex", OPT_REGEX, "RE", "add a PCRE2 rule with named groups tput, unit, step, time, loss, rank" },
 	{ "list-presets", OPT_LIST, NULL, "list the presets with an example line each" },
+	{ "explain", OPT_EXPLAIN, NULL, "show each candidate series (a template's figures of one unit),\n"
+	  "                            whether it was taken, and why not" },
+	{ "take", OPT_TAKE, "N|KEY", "take a candidate left out, by its --explain number or its key\n"
+	  "                            (repeatable)" },
 	{ "unit", OPT_UNIT, "UNIT", "keep one canonical unit (tokens/s, tokens/s/gpu, samples/s, it/s, ...)" },
 	{ "rank", OPT_RANK, "N", "keep the lines of one rank" },
 	{ "stats", OPT_STATS, NULL, "summarize per source and unit instead of listing the series" },
@@ -53,7 +57,7 @@ static const struct cli_spec spec = {
 };
 
 struct opts {
-	int stats, list;
+	int stats, list, explain;
 	struct tputread_opts read;  /* --unit, --rank, --jobs; -v and --strict read in order */
 	struct series_keep keep;    /* --warmup, --per-rank */
 	double fail_below;         /* NaN: none */
@@ -65,7 +69,16 @@ struct opts {
 
 static void no_match(const tput_ex *ex, const struct tputread *r, const char *what)
 {
-	size_t inference = tputread_inference_lines(r);
+	size_t inference = tputread_inference_lines(r), other = 0;
+	for (size_t i = 0; i < r->ncands; i++)
+		other += strcmp(r->cands[i].c.why, "inference, not training") != 0;
+	if (other) {  /* figures were read, none taken: name the best and how to take one */
+		char best[1024];
+		tputout_best_cands(best, sizeof best, r->cands, r->ncands);
+		err_warn("no training series taken in %s; candidates: %s", what, best);
+		err_warn("take one with --take N (sift-tput --explain lists them all)");
+		return;
+	}
 	if (inference) {
 		err_warn("no training throughput in %s (%zu inference line%s seen)", what, inference,
 			 inference == 1 ? "" : "s");
@@ -121,14 +134,14 @@ int main(int argc, char **argv)
 	const char *value;
 	int key, first, compare = 0, min_effect_given = 0;
 	char **regexes = NULL;
-	size_t nregex = 0, rcap = 0, bcap = 0, acap = 0;
+	size_t nregex = 0, rcap = 0, bcap = 0, acap = 0, tcap = 0;
 	char *chosen = xcalloc(tputpreset_count, 1);
 	int any_preset = 0;
 
 	err_set_prog(argv[0]);
 	err_lines_init(&errs);
 	char *outbuf = err_buffer_stdout();
-	o.read = (struct tputread_opts){ -1, -1, 0, 0 };
+	o.read = (struct tputread_opts){ -1, -1, 0, 0, 0, NULL, 0 };
 	o.keep = (struct series_keep){ 0, 1, 10 };
 	o.fail_below = NAN;
 	o.min_effect = SERIES_MIN_EFFECT;
@@ -148,6 +161,12 @@ int main(int argc, char **argv)
 			regexes[nregex++] = (char *)value;
 			break;
 		case OPT_LIST: o.list = 1; break;
+		case OPT_EXPLAIN: o.explain = o.read.explain = o.read.in_order = 1; break;
+		case OPT_TAKE:
+			o.read.take = xgrow(o.read.take, &tcap, o.read.ntake + 1, sizeof *o.read.take);
+			o.read.take[o.read.ntake++] = (char *)value;
+			o.read.in_order = 1;  /* keys are known to the one extractor */
+			break;
 		case OPT_UNIT: {
 			enum tput_unit u;
 			double scale;
@@ -236,8 +255,23 @@ int main(int argc, char **argv)
 	errs.limit = 0;
 
 	int status = EXIT_OK;
-	struct tputread r = { &o.read, ex, &errs, NULL, stdout, 0, 0, 0 };
-	if (compare) {
+	struct tputread r = { &o.read, ex, &errs, NULL, stdout, 0, 0, 0, NULL, 0, 0, 0, NULL };
+	if (o.explain) {
+		struct series_set set = { NULL, 0, 0 };
+		r.set = &set;
+		if (compare) {
+			status |= tputread_logs(&r, o.before, o.nbefore);
+			status |= tputread_logs(&r, o.after, o.nafter);
+		} else {
+			status |= tputread_logs(&r, files, nfiles);
+		}
+		tputout_explain(stdout, r.cands, r.ncands, o.format);
+		if (r.points == 0) {
+			no_match(ex, &r, "the input");
+			status = EXIT_DATA;
+		}
+		series_set_free(&set);
+	} else if (compare) {
 		struct series_set before = { NULL, 0, 0 }, after = { NULL, 0, 0 };
 		r.set = &before;
 		status |= tputread_logs(&r, o.before, o.nbefore);
@@ -268,11 +302,16 @@ int main(int argc, char **argv)
 			err_warn("%lu nan value%s counted and left out", r.nans, r.nans == 1 ? "" : "s");
 		series_set_free(&set);
 	}
+	for (size_t t = 0; t < o.read.ntake; t++)
+		if (t < 64 && !(r.takes_used >> t & 1))
+			err_warn("--take %s: no candidate of that number or key (see --explain)", o.read.take[t]);
 	if (errs.bad && !errs.verbose)
 		err_warn("%lu bad line%s left out (-v names them)", errs.bad, errs.bad == 1 ? "" : "s");
 	err_close_stdout();
 	free(outbuf);
+	tputread_free(&r);
 	tput_ex_free(ex);
+	free(o.read.take);
 	free(chosen);
 	free(regexes);
 	if (o.before != files) {

@@ -11,6 +11,7 @@
 #include "tputpreset.h"
 #include "tputrec.h"
 #include "tputrule.h"
+#include "tputtmpl.h"
 #include "tputunit.h"
 #include "xalloc.h"
 
@@ -51,6 +52,7 @@ struct tput_ex {
 	struct tput_point last_pts[FRAME_MAX]; /* its figures, step and loss as read from it */
 	size_t last_np;
 	struct tputctx_words ctxwords;
+	struct tputtmpl_set tmpls; /* the templates that gave figures, an example of each */
 };
 
 /* Another input: nothing of the last one carries over, nor waits. */
@@ -79,6 +81,7 @@ void tput_ex_free(tput_ex *ex)
 	free(ex->joined.text);
 	free(ex->last_frame);
 	tputbar_free(&ex->bar);
+	tputtmpl_set_free(&ex->tmpls);
 	free(ex);
 }
 
@@ -108,6 +111,7 @@ const char *tput_ex_rule_name(const tput_ex *ex, size_t rule) { return ex->rs.ru
 struct line_ctx {
 	struct tputrule_shape *shape; /* the line's, NULL when unknown */
 	const char *start;        /* the line's first byte */
+	const char *body;         /* past its rank prefix and timestamp: where templates start */
 	int split;
 	int digits;            /* the line past its rank prefix has a digit (its frames may) */
 	long rank;
@@ -131,7 +135,7 @@ static enum tput_unit per_device_unit(enum tput_unit u)
 /* The key/value reader's figures join the preset's: one per unit, a plain figure before a
  * running average; the line's step and loss fill what the preset left unknown. */
 static size_t add_kv(tput_ex *ex, int rule, const char *s, size_t len, const struct line_ctx *lc, int per_device,
-		     struct tput_point *pts, size_t np, int *from_kv_avg, struct tputkv_line *info,
+		     struct tput_point *pts, size_t np, int *from_kv_avg, uint32_t *col, struct tputkv_line *info,
 		     struct tputkv_shape **shape)
 {
 	struct tputkv_figure kvs[FRAME_MAX];
@@ -162,8 +166,9 @@ static size_t add_kv(tput_ex *ex, int rule, const char *s, size_t len, const str
 			np++;
 		}
 		pts[at] = (struct tput_point){ lc->rank, -1, lc->have_time ? lc->time : NAN, kvs[k].value, u, NAN,
-					       rule };
+					       rule, 0 };
 		from_kv_avg[at] = kvs[k].average;
+		col[at] = kvs[k].at;
 	}
 	return np;
 }
@@ -187,6 +192,7 @@ struct frame {
 	int matched, closing, round, per_device;
 	int thin;                  /* a framework's rule read by the key/value reader, -1: none */
 	int from_kv_avg[FRAME_MAX];
+	uint32_t col[FRAME_MAX];   /* where each figure's text starts in the frame */
 	struct tput_point pts[FRAME_MAX], base;
 	size_t np;
 	const char *reason;        /* why nothing was taken */
@@ -259,6 +265,7 @@ static int frame_regex(tput_ex *ex, struct frame *f, size_t i, struct tputrule_s
 		f->bar_end = (size_t)(g + gl - f->s);
 	}
 	if (res == TPUT_POINT) {
+		f->col[f->np] = rx_group_at(r->re, r->g_tput, &g, &gl) ? (uint32_t)(g - f->s) : 0;
 		f->pts[f->np++] = pt;
 	} else {
 		f->closing = 1;
@@ -331,12 +338,13 @@ static int frame_kv(tput_ex *ex, struct frame *f, const uint64_t *mask, tput_sin
 		return 0;
 	}
 	f->np = add_kv(ex, f->thin >= 0 ? f->thin : kv, f->s, f->len, lc, f->per_device, f->pts, f->np, f->from_kv_avg,
-		       &f->info, &f->shape);
+		       f->col, &f->info, &f->shape);
 	if (f->closing)  /* nor is the closing frame's rate a step when the reader finds it */
 		for (size_t i = f->np; i-- > 0;)
 			if (f->pts[i].unit == f->base.unit) {
 				f->pts[i] = f->pts[--f->np];
 				f->from_kv_avg[i] = f->from_kv_avg[f->np];
+				f->col[i] = f->col[f->np];
 			}
 	if (f->info.header && f->info.step >= 0) {
 		c->step = f->info.step;
@@ -368,6 +376,34 @@ static enum tput_context frame_context(tput_ex *ex, const struct frame *f)
 	return where;
 }
 
+/* The frame's template, each figure's key and example kept with it (--explain). */
+static void frame_template(tput_ex *ex, struct frame *f)
+{
+	const struct line_ctx *lc = f->lc;
+	const char *from = lc->body > f->s && lc->body <= f->s + f->len ? lc->body : f->s;
+	uint64_t t = tputtmpl_hash(from, (size_t)(f->s + f->len - from));
+	for (size_t i = 0; i < f->np; i++) {
+		f->pts[i].tmpl = t;
+		tputtmpl_note(&ex->tmpls, t, (int)f->pts[i].unit, lc->lineno, f->s, f->len, f->col[i]);
+	}
+}
+
+/* The frame's figures, left out for reason (--explain lists them, --take takes them), and
+ * the line named as skipped for it. */
+static void leave(tput_ex *ex, struct frame *f, const char *reason, tput_sink *sink, void *ctx)
+{
+	long long step = f->base.step >= 0 ? f->base.step : f->info.step;
+	double loss = !isnan(f->base.loss) ? f->base.loss : f->info.loss;
+	for (size_t i = 0; i < f->np; i++) {
+		struct tput_point pt = f->pts[i];
+		pt.step = pt.step >= 0 ? pt.step : step;
+		pt.loss = !isnan(pt.loss) ? pt.loss : loss;
+		sink(ctx, f->lc->lineno, TPUT_LEFT, &pt, reason);
+	}
+	(void)ex;
+	sink(ctx, f->lc->lineno, TPUT_NOMATCH, NULL, reason);
+}
+
 /* Are the frame's figures training's, and new: not a summary block's copy, a redraw, another
  * logger's copy or a bar frame seen before? Else counted, reported, and 0. */
 static int frame_new(tput_ex *ex, struct frame *f, tput_sink *sink, void *ctx)
@@ -388,20 +424,21 @@ static int frame_new(tput_ex *ex, struct frame *f, tput_sink *sink, void *ctx)
 	if (where != TPUT_CTX_TRAIN) {
 		if (where == TPUT_CTX_INFERENCE)
 			ex->inference++;
-		sink(ctx, lc->lineno, TPUT_NOMATCH, NULL,
-		     where == TPUT_CTX_INFERENCE ? "inference, not training" : "not training (eval, checkpoint, ...)");
+		leave(ex, f, where == TPUT_CTX_INFERENCE ? "inference, not training" : "not training (eval, checkpoint, ...)",
+		      sink, ctx);
 		return 0;
 	}
 	if (c->metrics_line && lc->lineno > c->metrics_line && lc->lineno - c->metrics_line <= 32 &&
 	    memmem(s, len, " = ", 3)) {
 		ex->bar.copies += np;
+		leave(ex, f, "a summary: a train metrics block repeats the figures above", sink, ctx);
 		return 0;
 	}
 	/* A redraw of the frame just seen (a line printed twice, a bar drawn again) is no new figure. */
 	if (c->last_frame_line && lc->lineno <= c->last_frame_line + 1 && len == ex->last_frame_len &&
 	    memcmp(s, ex->last_frame, len) == 0) {
 		ex->bar.copies += np;
-		sink(ctx, lc->lineno, TPUT_NOMATCH, NULL, "a copy of the line before");
+		leave(ex, f, "a copy of the line before", sink, ctx);
 		return 0;
 	}
 	/* The same message from a second logger on the next line (TensorFlow's Python logging
@@ -417,7 +454,7 @@ static int frame_new(tput_ex *ex, struct frame *f, tput_sink *sink, void *ctx)
 	    tputbar_same_figures(f->pts, np, ex->last_pts, ex->last_np) &&
 	    tputbar_other_logger(s, len, ex->last_frame, ex->last_frame_len)) {
 		ex->bar.copies += np;
-		sink(ctx, lc->lineno, TPUT_NOMATCH, NULL, "the line before, from another logger");
+		leave(ex, f, "the line before, from another logger", sink, ctx);
 		return 0;
 	}
 	ex->last_frame = xgrow(ex->last_frame, &ex->last_frame_cap, len, 1);
@@ -431,7 +468,7 @@ static int frame_new(tput_ex *ex, struct frame *f, tput_sink *sink, void *ctx)
 	 * the clock moves from frame to frame. */
 	if (!isnan(f->bar_total) && tputbar_seen(&ex->bar, s, f->bar_end)) {
 		ex->bar.copies += np;
-		sink(ctx, lc->lineno, TPUT_NOMATCH, NULL, "a copy of a progress bar frame seen before");
+		leave(ex, f, "a copy of a progress bar frame seen before", sink, ctx);
 		return 0;
 	}
 	return 1;
@@ -496,7 +533,7 @@ static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx 
 	f.literal = f.matched = f.closing = f.round = f.per_device = 0;
 	f.thin = -1;
 	memset(f.from_kv_avg, 0, sizeof f.from_kv_avg);
-	f.base = (struct tput_point){ lc->rank, -1, NAN, NAN, TPUT_VALUE, NAN, 0 };
+	f.base = (struct tput_point){ lc->rank, -1, NAN, NAN, TPUT_VALUE, NAN, 0, 0 };
 	f.np = 0;
 	f.reason = "holds a throughput word but no rule matched";
 	f.info = (struct tputkv_line){ -1, 0, NAN, 0, 0 };
@@ -512,6 +549,7 @@ static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx 
 		f.round = kn == km;
 		f.base.step = f.round ? -1 : kn;
 	}
+	frame_template(ex, &f);
 	if (!frame_new(ex, &f, sink, ctx))
 		return;
 	frame_fill(ex, &f);
@@ -529,7 +567,8 @@ static void line(tput_ex *ex, char *s, size_t len, struct tputrule_shape *shape,
 		len = tputnorm_strip_ansi(s, len);
 		shape = NULL;  /* its frames are not its bytes */
 	}
-	struct line_ctx lc = { shape, s, memchr(s, '\r', len) != NULL, 0, -1, 0, 0, lineno, tputrule_any_literal(&ex->rs, mask) };
+	struct line_ctx lc = { shape, s, s, memchr(s, '\r', len) != NULL, 0, -1, 0, 0, lineno,
+			       tputrule_any_literal(&ex->rs, mask) };
 	if (lineno <= ex->carry.seen_line)  /* numbers start again: another input */
 		start_input(ex);
 	ex->carry.seen_line = lineno;
@@ -542,6 +581,7 @@ static void line(tput_ex *ex, char *s, size_t len, struct tputrule_shape *shape,
 		tputnorm_host_rank(s + skip + ts, len - skip - ts, &lc.rank);
 	s += skip;
 	len -= skip;
+	lc.body = s + ts;
 	if (!lc.split) {  /* one frame: most lines */
 		if (len > 0)
 			frame(ex, s, len, &lc, mask, sink, ctx);
@@ -734,5 +774,9 @@ size_t tput_ex_block(tput_ex *ex, char *text, size_t len, unsigned long lineno, 
 void tput_ex_finish(tput_ex *ex, tput_sink *sink, void *ctx) { tputbar_finish(&ex->bar, sink, ctx); }
 
 size_t tput_ex_inference_lines(const tput_ex *ex) { return ex->inference; }
+const struct tputtmpl_seen *tput_ex_template(const tput_ex *ex, uint64_t tmpl, int unit)
+{
+	return tputtmpl_find(&ex->tmpls, tmpl, unit);
+}
 size_t tput_ex_copies(const tput_ex *ex) { return ex->bar.copies; }
 int tput_ex_holding(const tput_ex *ex) { return tputbar_holding(&ex->bar); }

@@ -4,6 +4,7 @@
 #define SIFT_TPUT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "tputbar.h"
 #include "tputctx.h"
@@ -11,6 +12,7 @@
 #include "tputnorm.h"
 #include "tputpreset.h"
 #include "tputrec.h"
+#include "tputtmpl.h"
 #include "tputunit.h"
 
 typedef struct tput_ex tput_ex;
@@ -48,6 +50,9 @@ void tput_ex_finish(tput_ex *ex, tput_sink *sink, void *ctx);
 /* Lines seen so far whose throughput was inference (serving, generation), not training: a
  * caller that found no point says "no training throughput (N inference lines seen)". */
 size_t tput_ex_inference_lines(const tput_ex *ex);
+/* A template's figures of one unit as the extractor first saw them (its key and an
+ * example); NULL when it saw none. */
+const struct tputtmpl_seen *tput_ex_template(const tput_ex *ex, uint64_t tmpl, int unit);
 /* Figures dropped as copies: an unprefixed rank's repeat of the step just seen, or a redraw
  * of the same frame. The caller may count them with the prefixed ranks' duplicates. */
 size_t tput_ex_copies(const tput_ex *ex);

@@ -10,6 +10,18 @@
 /* A bar frame not drawn again within as many points is alone. */
 enum { QUEUE_MAX = 1 << 16 };
 
+static const char ALONE[] = "a progress bar seen in one frame only";
+
+/* The held frame's points, left out for being alone (--explain lists them), and its line
+ * named as skipped. */
+static void drop_held(struct tputbar *b, tput_sink *sink, void *ctx)
+{
+	for (size_t i = 0; i < b->held.np; i++)
+		sink(ctx, b->held.lineno, TPUT_LEFT, &b->held.pts[i], ALONE);
+	sink(ctx, b->held.lineno, TPUT_NOMATCH, NULL, ALONE);
+	b->held.np = 0;
+}
+
 /* The points waiting behind a bar frame, to the sink in order. */
 static void flush_queue(struct tputbar *b, tput_sink *sink, void *ctx)
 {
@@ -34,6 +46,7 @@ void tputbar_emit(struct tputbar *b, const struct tput_point *pts, size_t np, un
 		    b->last_step[pt->unit] == pt->step) {
 			b->copies++;
 			b->last_line[pt->unit] = lineno;
+			sink(ctx, lineno, TPUT_LEFT, pt, "an unprefixed rank's copy of the step before");
 			continue;
 		}
 		b->last_step[pt->unit] = pt->step;
@@ -46,8 +59,7 @@ void tputbar_emit(struct tputbar *b, const struct tput_point *pts, size_t np, un
 		b->queue[b->nqueue++] = (struct tputbar_queued){ lineno, *pt };
 	}
 	if (b->nqueue >= QUEUE_MAX) {  /* the held frame stays alone: dropped */
-		sink(ctx, b->held.lineno, TPUT_NOMATCH, NULL, "a progress bar seen in one frame only");
-		b->held.np = 0;
+		drop_held(b, sink, ctx);
 		flush_queue(b, sink, ctx);
 	}
 }
@@ -226,8 +238,7 @@ void tputbar_frame(struct tputbar *b, const struct tput_point *pts, size_t np, u
 		return;
 	}
 	if (held->np)
-		sink(ctx, held->lineno, TPUT_NOMATCH, NULL, "a progress bar seen in one frame only");
-	held->np = 0;
+		drop_held(b, sink, ctx);
 	flush_queue(b, sink, ctx);
 	memcpy(held->pts, pts, np * sizeof *pts);
 	held->np = np;
@@ -241,17 +252,18 @@ void tputbar_finish(struct tputbar *b, tput_sink *sink, void *ctx)
 {
 	struct tputbar_held *held = &b->held;
 	size_t hn = held->np;
-	held->np = 0;
 	if (!hn)
 		return;
 	/* the input's only bar evidence: its figure is all there is to go by */
 	int any = 0;
 	for (size_t k = 0; k < TPUTBAR_TOTALS; k++)
 		any |= b->total[k] != 0;
-	if (any)
-		sink(ctx, held->lineno, TPUT_NOMATCH, NULL, "a progress bar seen in one frame only");
-	else
+	if (any) {
+		drop_held(b, sink, ctx);
+	} else {
+		held->np = 0;
 		tputbar_emit(b, held->pts, hn, held->lineno, sink, ctx);
+	}
 	flush_queue(b, sink, ctx);
 }
 

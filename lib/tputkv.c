@@ -477,12 +477,12 @@ static size_t kv_take(const char *s, const struct tputkv_cand *c, size_t nc, str
 			said->meter |= (uint64_t)(c[k].said >> 3 & 1) << n;
 		}
 		if (n < max)
-			out[n++] = (struct tputkv_figure){ (enum tput_unit)c[k].unit, v * c[k].scale, c[k].average };
+			out[n++] = (struct tputkv_figure){ (enum tput_unit)c[k].unit, v * c[k].scale, c[k].average, c[k].at };
 		if (c[k].second && n < max &&
 		    tputunit_number(s + c[k].at2, c[k].end2 - c[k].at2, &w) == TPUT_NUM_OK) {
 			if (c[k].second == KV_SECOND_PAREN && c[k].invert && w)
 				w = 1 / w;
-			out[n++] = (struct tputkv_figure){ (enum tput_unit)c[k].unit2, w * c[k].scale, c[k].average };
+			out[n++] = (struct tputkv_figure){ (enum tput_unit)c[k].unit2, w * c[k].scale, c[k].average, c[k].at2 };
 		}
 	}
 	return n;

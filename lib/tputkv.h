@@ -20,6 +20,7 @@ struct tputkv_figure {
 	enum tput_unit unit;
 	double value;          /* in the canonical unit */
 	int average;           /* a running average: a plain figure of the unit is preferred */
+	uint32_t at;           /* where its text starts in the line */
 };
 struct tputkv_line {
 	long long step;        /* -1 when none */

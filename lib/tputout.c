@@ -319,3 +319,59 @@ void tputout_compare(FILE *out, const struct series_unit_cmp *c, size_t n, const
 	table_free(st);
 	table_free(t);
 }
+
+void tputout_explain(FILE *out, const struct tputout_cand *c, size_t n, enum table_format format)
+{
+	static const struct table_column cols[] = {
+		{ "source", TABLE_STR, 0 }, { "template", TABLE_UINT, 0 }, { "lines", TABLE_UINT, 0 },
+		{ "first_line", TABLE_UINT, 0 }, { "key", TABLE_STR, 0 }, { "unit", TABLE_STR, 0 },
+		{ "n", TABLE_UINT, 0 }, { "median", TABLE_SIG, 6 }, { "taken", TABLE_STR, 0 },
+		{ "reason", TABLE_STR, 0 }, { "example", TABLE_STR, 0 },
+	};
+	size_t ncols = sizeof cols / sizeof cols[0] - (format == TABLE_TEXT);  /* text: examples below */
+	table *t = table_new(cols, ncols);
+	for (size_t i = 0; i < n; i++) {
+		const struct tputout_cand *k = &c[i];
+		const char *unit = tputunit_names[k->c.unit], *taken = k->c.taken ? "yes" : "no";
+		table_add_row(t);
+		table_set_str(t, 0, k->source, strlen(k->source));
+		table_set_uint(t, 1, (uint64_t)k->c.number);
+		table_set_uint(t, 2, k->c.lines);
+		table_set_uint(t, 3, k->c.first_line);
+		table_set_str(t, 4, k->key, strlen(k->key));
+		table_set_str(t, 5, unit, strlen(unit));
+		table_set_uint(t, 6, k->c.n);
+		table_set_real(t, 7, k->median);
+		table_set_str(t, 8, taken, strlen(taken));
+		table_set_str(t, 9, k->c.why, strlen(k->c.why));
+		if (ncols > 10)
+			table_set_str(t, 10, k->example, strlen(k->example));
+	}
+	table_write(t, out, format, TABLE_TEXT_WIDE);
+	table_free(t);
+	if (format != TABLE_TEXT)
+		return;
+	for (size_t i = 0; i < n; i++)
+		if (c[i].example[0] && (i == 0 || c[i].c.tmpl != c[i - 1].c.tmpl || strcmp(c[i].source, c[i - 1].source)))
+			fprintf(out, "%s#%d line %lu: %s\n", i ? "" : "\n", c[i].c.number, c[i].c.first_line, c[i].example);
+}
+
+void tputout_best_cands(char *buf, size_t cap, const struct tputout_cand *c, size_t n)
+{
+	int shown[3] = { -1, -1, -1 };
+	for (int k = 0; k < 3; k++)
+		for (size_t i = 0; i < n; i++) {
+			if (c[i].c.taken || (int)i == shown[0] || (int)i == shown[1])
+				continue;
+			if (shown[k] < 0 || c[i].c.n > c[shown[k]].c.n)
+				shown[k] = (int)i;
+		}
+	size_t len = 0;
+	buf[0] = '\0';
+	for (int k = 0; k < 3 && shown[k] >= 0 && len < cap; k++) {
+		const struct tputout_cand *b = &c[shown[k]];
+		len += (size_t)snprintf(buf + len, cap - len, "%s#%d %s%s%s%s (%zu figure%s, line %lu): %s", k ? "; " : "",
+					b->c.number, tputunit_names[b->c.unit], b->key[0] ? " '" : "", b->key,
+					b->key[0] ? "'" : "", b->c.n, b->c.n == 1 ? "" : "s", b->c.first_line, b->c.why);
+	}
+}

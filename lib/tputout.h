@@ -10,6 +10,8 @@
 #include "series.h"
 #include "table.h"
 #include "tput.h"
+#include "tputcand.h"
+#include "tputtmpl.h"
 
 #define TPUTOUT_HEADER "source\tline\trank\tstep\ttime\tvalue\tunit\tloss\n"
 /* The longest row is under 400 bytes (%.6f of the largest double). */
@@ -31,6 +33,21 @@ struct tputout_cache {
 	char head[96], loss_text[40];
 };
 size_t tputout_row_cached(struct tputout_cache *c, char *buf, const struct tput_point *pt);
+
+/* A candidate series of one input, as --explain shows it. */
+struct tputout_cand {
+	char *source;
+	struct tputcand c;         /* its figures not kept */
+	double median;             /* NaN unless --explain */
+	char key[TPUTTMPL_KEY_MAX];
+	char example[TPUTTMPL_EXAMPLE_MAX + 4];  /* empty when the reader ran on several threads */
+};
+/* --explain: one row per candidate (source, template, lines, first_line, key, unit, n,
+ * median, taken, reason, example); text adds a line per source and the examples below. */
+void tputout_explain(FILE *out, const struct tputout_cand *c, size_t n, enum table_format format);
+/* The message when nothing was taken: up to three candidates, most figures first, with
+ * what was left out of them, into buf. */
+void tputout_best_cands(char *buf, size_t cap, const struct tputout_cand *c, size_t n);
 
 /* The presets, with an example line each. */
 void tputout_presets(FILE *out, enum table_format format);

@@ -4,31 +4,47 @@
 
 #include "chunk.h"
 #include "input.h"
+#include "tputkey.h"
 #include "tputout.h"
 #include "xalloc.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* What a reader (this thread or a worker) finds, as records in a chunk_buf: a tag, the
- * line number, the payload's length, then the payload. Rows are formatted by the reader,
- * all but their source and line, which the emitter writes once the chunk's place in the
- * file is known. */
-enum record { REC_ROW, REC_POINT, REC_NAN, REC_BAD, REC_ERROR, REC_SKIP };
+ * line number, the payload's length, then the payload. */
+enum record { REC_POINT, REC_NAN, REC_BAD, REC_ERROR, REC_SKIP };
 enum { RECORD_HEAD = 1 + sizeof(unsigned long) + sizeof(unsigned short) };
 
-/* A point for stats, as its record holds it. */
+/* A figure as its record holds it: read as training (left NULL) or left out, and why (the
+ * reader's reasons are static strings). */
 struct point_rec {
-	struct series_point p;
-	unsigned char unit;
+	struct tput_point pt;
+	const char *left;
+};
+
+/* A figure held until its input ends, and its candidate. */
+struct pending {
+	unsigned long lineno;
+	size_t cand;
+	struct tput_point pt;
+};
+
+/* A pending nan, of no candidate: counted. */
+#define NAN_FIGURE ((size_t)-1)
+
+/* The input being read: its candidates and the figures they hold. */
+struct tputread_file {
+	struct tputcand_set cands;
+	struct pending *p;
+	size_t n, cap;
 };
 
 struct reader {
 	const struct tputread_opts *o;
 	tput_ex *ex;
-	int collect;               /* points for stats rather than rows */
 	struct chunk_buf *out;     /* NULL while a chunk's lead-in is read: nothing recorded */
-	struct tputout_cache rows;  /* what the row before spelled */
 	/* A chunk's lead-in (the lines before it, read again) is numbered 1..lead and the
 	 * chunk's own lines after it, so the extractor reads on across the seam as one
 	 * thread does: a copy of the line before, a record's header, a bar's frames. */
@@ -89,13 +105,9 @@ static void sink(void *ctx, unsigned long lineno, enum tput_result res, const st
 	if (res == TPUT_NAN) {
 		unsigned char unit = (unsigned char)pt->unit;
 		put_record(rd->out, REC_NAN, lineno, &unit, 1);
-	} else if (rd->collect) {
-		struct point_rec rec = { { pt->value, pt->step, pt->rank, pt->time }, (unsigned char)pt->unit };
-		put_record(rd->out, REC_POINT, lineno, &rec, sizeof rec);
 	} else {
-		/* Straight into the record: one copy less per row. */
-		char *at = open_record(rd->out, REC_ROW, lineno, TPUTOUT_ROW_MAX);
-		close_record(rd->out, tputout_row_cached(&rd->rows, at, pt), TPUTOUT_ROW_MAX);
+		struct point_rec rec = { *pt, res == TPUT_LEFT ? reason : NULL };
+		put_record(rd->out, REC_POINT, lineno, &rec, sizeof rec);
 	}
 }
 
@@ -124,8 +136,6 @@ static void emit(void *ctx, const struct chunk_buf *in, unsigned long lines_befo
 {
 	struct emitter *e = ctx;
 	struct tputread *r = e->r;
-	struct outbuf *ob = NULL;
-	size_t file_len = strlen(e->file);
 	for (size_t at = 0; at < in->len;) {
 		enum record tag = (enum record)in->data[at];
 		unsigned long lineno;
@@ -136,36 +146,21 @@ static void emit(void *ctx, const struct chunk_buf *in, unsigned long lines_befo
 		at += RECORD_HEAD + n;
 		lineno += lines_before;
 		switch (tag) {
-		case REC_ROW: {
-			if (!ob) {
-				ob = xmalloc(sizeof *ob);
-				ob->len = 0;
-			}
-			if (r->points++ == 0)  /* no header when nothing matched: the error says why */
-				out_put(ob, r->out, TPUTOUT_HEADER, sizeof TPUTOUT_HEADER - 1);
-			char num[24], *p = num + sizeof num;
-			unsigned long v = lineno;
-			do
-				*--p = (char)('0' + v % 10);
-			while ((v /= 10) != 0);
-			*--p = '\t';
-			out_put(ob, r->out, e->file, file_len);
-			out_put(ob, r->out, p, (size_t)(num + sizeof num - p));
-			out_put(ob, r->out, data, n);
-			break;
-		}
 		case REC_POINT: {
 			struct point_rec rec;
 			memcpy(&rec, data, sizeof rec);
-			r->points++;
-			series_add(series_get(r->set, e->file, (enum tput_unit)rec.unit), rec.p);
+			struct tputread_file *f = r->file;
+			f->p = xgrow(f->p, &f->cap, f->n + 1, sizeof *f->p);
+			f->p[f->n++] = (struct pending){ lineno, tputcand_add(&f->cands, &rec.pt, rec.left, lineno), rec.pt };
 			break;
 		}
-		case REC_NAN:
-			r->nans++;
-			if (r->set)
-				series_get(r->set, e->file, (enum tput_unit)(unsigned char)data[0])->nan++;
+		case REC_NAN: {  /* held with the figures: a series is made in line order */
+			struct tputread_file *f = r->file;
+			struct tput_point pt = { -1, -1, NAN, NAN, (enum tput_unit)(unsigned char)data[0], NAN, 0, 0 };
+			f->p = xgrow(f->p, &f->cap, f->n + 1, sizeof *f->p);
+			f->p[f->n++] = (struct pending){ lineno, NAN_FIGURE, pt };
 			break;
+		}
 		case REC_ERROR: /* a pattern that cannot finish is always named */
 			if (!r->errs->verbose)
 				err_warn("%s:%lu: %.*s", e->file, lineno, (int)n, data);
@@ -178,9 +173,133 @@ static void emit(void *ctx, const struct chunk_buf *in, unsigned long lines_befo
 			break;
 		}
 	}
+}
+
+/* Does --take's request (a candidate's number or its key, as written or normalized) name c? */
+static int take_names(const char *want, const struct tputcand *c, const char *key)
+{
+	char *end;
+	long number = strtol(want, &end, 10);
+	if (end != want && *end == '\0')
+		return number == c->number;
+	char a[TPUTTMPL_KEY_MAX], b[TPUTTMPL_KEY_MAX];
+	tputkey_norm(want, strlen(want), a, sizeof a);
+	tputkey_norm(key, strlen(key), b, sizeof b);
+	return *key && (strcmp(want, key) == 0 || strcmp(a, b) == 0);
+}
+
+/* The candidates of the input that ended, kept for --explain and the message when none is
+ * taken; --take applied first. */
+static void keep_cands(struct tputread *r, const char *file)
+{
+	struct tputcand_set *cs = &r->file->cands;
+	/* a key takes its first candidate of each unit: the later ones are mostly its copies */
+	for (size_t t = 0; t < r->o->ntake; t++) {
+		size_t first[TPUT_NUNITS];
+		for (size_t u = 0; u < TPUT_NUNITS; u++)
+			first[u] = cs->n;
+		for (size_t i = 0; i < cs->n; i++) {
+			const struct tputtmpl_seen *seen = tput_ex_template(r->ex, cs->c[i].tmpl, (int)cs->c[i].unit);
+			size_t *f = &first[cs->c[i].unit];
+			if (take_names(r->o->take[t], &cs->c[i], seen ? seen->key : "") &&
+			    (*f == cs->n || cs->c[i].number < cs->c[*f].number))
+				*f = i;
+		}
+		for (size_t u = 0; u < TPUT_NUNITS; u++)
+			if (first[u] < cs->n) {
+				tputcand_take(cs, first[u]);
+				r->takes_used |= t < 64 ? 1ULL << t : 0;
+			}
+	}
+	for (size_t i = 0; i < cs->n; i++) {
+		const struct tputtmpl_seen *seen = tput_ex_template(r->ex, cs->c[i].tmpl, (int)cs->c[i].unit);
+		const char *key = seen ? seen->key : "";
+		r->cands = xgrow(r->cands, &r->cands_cap, r->ncands + 1, sizeof *r->cands);
+		struct tputout_cand *k = &r->cands[r->ncands++];
+		k->source = xstrndup(file, strlen(file));
+		k->c = cs->c[i];
+		k->median = tputcand_median(&cs->c[i]);
+		k->c.values = NULL;
+		k->c.cap = 0;
+		snprintf(k->key, sizeof k->key, "%s", key);
+		snprintf(k->example, sizeof k->example, "%s", seen ? seen->example : "");
+	}
+}
+
+/* The input ended: which candidates are taken, and their figures given in line order, as
+ * rows to out or points to the set. */
+static void file_done(struct tputread *r, const char *file)
+{
+	struct tputread_file *f = r->file;
+	tputcand_decide(&f->cands);
+	keep_cands(r, file);
+	/* --take may have changed what is taken: the kept copies say so too */
+	for (size_t i = 0, base = r->ncands - f->cands.n; i < f->cands.n; i++)
+		r->cands[base + i].c.taken = f->cands.c[i].taken;
+	struct outbuf *ob = r->set ? NULL : xmalloc(sizeof *ob);
+	struct tputout_cache rows = { 0 };
+	size_t file_len = strlen(file);
+	if (ob)
+		ob->len = 0;
+	for (size_t i = 0; i < f->n; i++) {
+		const struct pending *p = &f->p[i];
+		if (p->cand == NAN_FIGURE) {
+			r->nans++;
+			if (r->set)
+				series_get(r->set, file, p->pt.unit)->nan++;
+			continue;
+		}
+		if (!f->cands.c[p->cand].taken)
+			continue;
+		if (r->set) {
+			r->points++;
+			series_add(series_get(r->set, file, p->pt.unit),
+				   (struct series_point){ p->pt.value, p->pt.step, p->pt.rank, p->pt.time });
+			continue;
+		}
+		if (r->points++ == 0)  /* no header when nothing matched: the error says why */
+			out_put(ob, r->out, TPUTOUT_HEADER, sizeof TPUTOUT_HEADER - 1);
+		char num[24], row[TPUTOUT_ROW_MAX], *at = num + sizeof num;
+		unsigned long v = p->lineno;
+		do
+			*--at = (char)('0' + v % 10);
+		while ((v /= 10) != 0);
+		*--at = '\t';
+		out_put(ob, r->out, file, file_len);
+		out_put(ob, r->out, at, (size_t)(num + sizeof num - at));
+		out_put(ob, r->out, row, tputout_row_cached(&rows, row, &p->pt));
+	}
 	if (ob) {
 		fwrite(ob->buf, 1, ob->len, r->out);
 		free(ob);
+	}
+	tputcand_set_free(&f->cands);
+	f->n = 0;
+}
+
+/* The state of an input being read, made on first use. */
+static void file_start(struct tputread *r)
+{
+	if (!r->file) {
+		r->file = xcalloc(1, sizeof *r->file);
+		r->file->cands.keep_values = r->o->explain;
+	}
+	tputcand_set_free(&r->file->cands);
+	r->file->n = 0;
+}
+
+void tputread_free(struct tputread *r)
+{
+	for (size_t i = 0; i < r->ncands; i++)
+		free(r->cands[i].source);
+	free(r->cands);
+	r->cands = NULL;
+	r->ncands = r->cands_cap = 0;
+	if (r->file) {
+		tputcand_set_free(&r->file->cands);
+		free(r->file->p);
+		free(r->file);
+		r->file = NULL;
 	}
 }
 
@@ -236,13 +355,14 @@ static int read_parallel(struct tputread *r, const char *path, unsigned jobs)
 	struct reader *readers = xcalloc(jobs, sizeof *readers);
 	void **workers = xcalloc(jobs, sizeof *workers);
 	for (unsigned k = 0; k < jobs; k++) {
-		readers[k] = (struct reader){ .o = r->o, .ex = tput_ex_clone(r->ex), .collect = r->set != NULL,
-					      .limit = (unsigned long)-1 };
+		readers[k] = (struct reader){ .o = r->o, .ex = tput_ex_clone(r->ex), .limit = (unsigned long)-1 };
 		workers[k] = &readers[k];
 	}
 	struct emitter e = { r, path };
 	struct chunk_job job = { path, CHUNK_BYTES, LEAD_BYTES, work, tail, emit, &e };
+	file_start(r);
 	int failed = chunk_run_job(&job, jobs, workers);
+	file_done(r, path);
 	for (unsigned k = 0; k < jobs; k++) {
 		r->inference_lines += tput_ex_inference_lines(readers[k].ex) - readers[k].side_inference;
 		tput_ex_free(readers[k].ex);
@@ -258,7 +378,7 @@ int tputread_logs(struct tputread *r, char **paths, size_t npaths)
 	unsigned jobs = r->o->jobs ? r->o->jobs : chunk_processors(8);
 	int failed = 0;
 	struct chunk_buf out = { NULL, 0, 0 };
-	struct reader rd = { .o = r->o, .ex = r->ex, .collect = r->set != NULL, .out = &out, .limit = (unsigned long)-1 };
+	struct reader rd = { .o = r->o, .ex = r->ex, .out = &out, .limit = (unsigned long)-1 };
 	char *stdin_path[] = { "-" };
 	if (npaths == 0) {
 		paths = stdin_path;
@@ -272,6 +392,7 @@ int tputread_logs(struct tputread *r, char **paths, size_t npaths)
 		in_reader *in = in_open(paths + f, 1);
 		struct in_block b;
 		const char *file = NULL;
+		file_start(r);
 		while (in_next_block(in, &b)) {
 			struct emitter e = { r, b.file };
 			file = b.file;
@@ -284,6 +405,7 @@ int tputread_logs(struct tputread *r, char **paths, size_t npaths)
 			out.len = 0;
 			tput_ex_finish(r->ex, sink, &rd);
 			emit(&e, &out, 0);
+			file_done(r, file);
 		}
 		failed |= in_failed(in);
 		in_close(in);

@@ -4,6 +4,7 @@
 #define SIFT_TPUTUNIT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* Canonical units; per-GPU figures are units of their own, never mixed with global ones.
  * A translation model's source and target tokens ("N/M tok/s") are two units, and the word
@@ -33,6 +34,7 @@ struct tput_point {
 	enum tput_unit unit;
 	double loss;           /* NaN when absent */
 	int rule;              /* index of the rule that matched */
+	uint64_t tmpl;         /* its record's template (tputtmpl_hash); 0 when unknown */
 };
 
 enum tput_result {
@@ -41,6 +43,8 @@ enum tput_result {
 	TPUT_BAD,       /* matched but its value does not parse */
 	TPUT_NOMATCH,   /* held a prefilter literal but no rule matched: noise */
 	TPUT_ERROR,     /* a pattern hit its match or depth limit: no answer for the line */
+	TPUT_LEFT,      /* a figure the reader left out (reason says why): --explain lists it,
+			 * --take takes it */
 };
 
 /* One call per result; lineno is the caller's number for the line it came from. */

@@ -32,7 +32,7 @@ static void collect(void *ctx, unsigned long lineno, enum tput_result res, const
 
 static struct tput_point point(long rank, long long step, double value)
 {
-	return (struct tput_point){ rank, step, NAN, value, TPUT_IT_S, NAN, 0 };
+	return (struct tput_point){ rank, step, NAN, value, TPUT_IT_S, NAN, 0, 0 };
 }
 
 /* An unprefixed rank's copy: the same step in the same unit on the next line. */
@@ -47,8 +47,11 @@ static void test_rank_copies(void **state)
 	tputbar_emit(&bar, &b, 1, 2, collect, &g);  /* rank 1's copy of step 5 */
 	tputbar_emit(&bar, &c, 1, 3, collect, &g);
 	tputbar_emit(&bar, &r, 1, 4, collect, &g);  /* a prefixed rank: its own */
-	assert_int_equal(g.n, 3);
-	assert_true(g.lineno[0] == 1 && g.lineno[1] == 3 && g.lineno[2] == 4);
+	assert_int_equal(g.n, 4);  /* the copy left out, with its reason (--explain) */
+	assert_true(g.lineno[0] == 1 && g.lineno[1] == 2 && g.lineno[2] == 3 && g.lineno[3] == 4);
+	assert_true(g.res[0] == TPUT_POINT && g.res[1] == TPUT_LEFT && g.res[2] == TPUT_POINT && g.res[3] == TPUT_POINT);
+	assert_true(g.value[1] == 1.1);
+	assert_string_equal(g.reason[1], "an unprefixed rank's copy of the step before");
 	assert_int_equal(bar.copies, 1);
 	tputbar_reset(&bar);
 	assert_int_equal(bar.copies, 1);  /* over every input */
@@ -78,13 +81,16 @@ static void test_held(void **state)
 	/* a bar of another total, then yet another: the first seen once is dropped */
 	tputbar_frame(&bar, &f1, 1, 20, 7, 1, 0, collect, &g);
 	tputbar_frame(&bar, &f2, 1, 21, 8, 1, 0, collect, &g);
-	assert_int_equal(g.n, 5);
-	assert_true(g.lineno[4] == 20 && g.res[4] == TPUT_NOMATCH);
+	assert_int_equal(g.n, 6);  /* its figure left out, then its line skipped */
+	assert_true(g.lineno[4] == 20 && g.res[4] == TPUT_LEFT && g.value[4] == 2.0);
+	assert_true(g.lineno[5] == 20 && g.res[5] == TPUT_NOMATCH);
 	assert_string_equal(g.reason[4], "a progress bar seen in one frame only");
+	assert_string_equal(g.reason[5], "a progress bar seen in one frame only");
 	/* the input ends: a bar of the input showed two frames, so the one held is dropped */
 	tputbar_finish(&bar, collect, &g);
-	assert_int_equal(g.n, 6);
-	assert_true(g.lineno[5] == 21 && g.res[5] == TPUT_NOMATCH);
+	assert_int_equal(g.n, 8);
+	assert_true(g.lineno[6] == 21 && g.res[6] == TPUT_LEFT && g.value[6] == 2.5);
+	assert_true(g.lineno[7] == 21 && g.res[7] == TPUT_NOMATCH);
 	tputbar_free(&bar);
 }
 

@@ -42,12 +42,15 @@ struct result {
 	size_t len;
 	unsigned long points, nans, bad, skipped;
 	int failed;
+	size_t ncands;
+	struct tputcand cand[4];
 };
 
 /* One read of paths through the torchtitan preset; rows when set is NULL. */
 static struct result run(char **paths, size_t n, const struct tputread_opts *o, struct series_set *set)
 {
-	struct result res = { NULL, 0, 0, 0, 0, 0, 0 };
+	struct result res;
+	memset(&res, 0, sizeof res);
 	struct err_lines errs;
 	err_lines_init(&errs);
 	errs.limit = 0;
@@ -57,13 +60,18 @@ static struct result run(char **paths, size_t n, const struct tputread_opts *o, 
 	tput_ex_add_preset(ex, (size_t)p);
 	FILE *out = open_memstream(&res.rows, &res.len);
 	assert_non_null(out);
-	struct tputread r = { o, ex, &errs, set, out, 0, 0, 0 };
+	struct tputread r = { o, ex, &errs, set, out, 0, 0, 0, NULL, 0, 0, 0, NULL };
 	res.failed = tputread_logs(&r, paths, n);
 	assert_int_equal(fclose(out), 0);
 	res.points = r.points;
 	res.nans = r.nans;
 	res.bad = errs.bad;
 	res.skipped = errs.skipped;
+	res.ncands = r.ncands;
+	for (size_t i = 0; i < r.ncands && i < 4; i++)
+		res.cand[i] = r.cands[i].c;
+	tputread_free(&r);
+	assert_null(r.cands);
 	tput_ex_free(ex);
 	return res;
 }
@@ -74,7 +82,7 @@ static void test_rows(void **state)
 	char path[256], want[1024];
 	assert_non_null(tmpdir_file(tmpdir, "small.log", small_log, sizeof small_log - 1, path, sizeof path));
 	char *paths[] = { path };
-	struct tputread_opts o = { -1, -1, 1, 0 };
+	struct tputread_opts o = { -1, -1, 1, 0, 0, NULL, 0 };
 	struct result res = run(paths, 1, &o, NULL);
 	snprintf(want, sizeof want,
 		 "source\tline\trank\tstep\ttime\tvalue\tunit\tloss\n"
@@ -101,7 +109,7 @@ static void test_rows(void **state)
 	assert_string_equal(res.rows, want);
 	assert_int_equal(res.nans, 0);  /* the nan was rank 0's */
 	free(res.rows);
-	o = (struct tputread_opts){ TPUT_TOKENS_S, -1, 1, 0 };
+	o = (struct tputread_opts){ TPUT_TOKENS_S, -1, 1, 0, 0, NULL, 0 };
 	res = run(paths, 1, &o, NULL);
 	assert_int_equal(res.len, 0);
 	assert_int_equal(res.points, 0);
@@ -117,7 +125,7 @@ static void test_series(void **state)
 	assert_non_null(tmpdir_file(tmpdir, "two.log", small_log, 40, path[1], sizeof path[1]));
 	char *paths[] = { path[0], path[1], "/nonexistent/sift.log" };
 	struct series_set set = { NULL, 0, 0 };
-	struct tputread_opts o = { -1, -1, 1, 0 };
+	struct tputread_opts o = { -1, -1, 1, 0, 0, NULL, 0 };
 	struct result res = run(paths, 3, &o, &set);
 	assert_int_equal(res.failed, 1);
 	assert_int_equal(res.len, 0);
@@ -165,7 +173,7 @@ static void test_threads_same_as_one(void **state)
 	char path[256];
 	assert_non_null(write_large(path, sizeof path));
 	char *paths[] = { path };
-	struct tputread_opts one = { -1, -1, 1, 0 }, three = { -1, -1, 3, 0 };
+	struct tputread_opts one = { -1, -1, 1, 0, 0, NULL, 0 }, three = { -1, -1, 3, 0, 0, NULL, 0 };
 	struct result a = run(paths, 1, &one, NULL), b = run(paths, 1, &three, NULL);
 	/* The generator is fixed: exact counts on one thread, the same on three. */
 	assert_int_equal(a.points, 2462);
@@ -198,12 +206,65 @@ static void test_threads_same_as_one(void **state)
 	series_set_free(&sb);
 }
 
+/* A series, then a summary printed after its last step: the summary is held back and kept
+ * out; --take by its key or number brings it in. */
+static void test_candidates(void **state)
+{
+	(void)state;
+	static const char log[] =
+		"step 1 | loss 3.0 | 100 tok/s\n"
+		"step 2 | loss 2.9 | 110 tok/s\n"
+		"step 3 | loss 2.8 | 120 tok/s\n"
+		"step 4 | loss 2.7 | 130 tok/s\n"
+		"{'train_runtime': 9.5, 'train_samples_per_second': 8.5}\n";
+	char path[256];
+	assert_non_null(tmpdir_file(tmpdir, "cands.log", log, sizeof log - 1, path, sizeof path));
+	char *paths[] = { path };
+	char *takes[] = { "train_samples_per_second", "2" };
+	for (size_t ntake = 0; ntake <= 2; ntake++) {
+		struct tputread_opts o = { -1, -1, 1, 1, 1, takes + (ntake == 2), ntake ? 1 : 0 };
+		struct err_lines errs;
+		err_lines_init(&errs);
+		errs.limit = 0;
+		tput_ex *ex = tput_ex_new();
+		for (size_t i = 0; i < tputpreset_count; i++)
+			tput_ex_add_preset(ex, i);
+		struct series_set set = { NULL, 0, 0 };
+		struct tputread r = { &o, ex, &errs, &set, NULL, 0, 0, 0, NULL, 0, 0, 0, NULL };
+		assert_int_equal(tputread_logs(&r, paths, 1), 0);
+		assert_int_equal(r.ncands, 2);
+		assert_int_equal(r.cands[0].c.number, 1);
+		assert_int_equal(r.cands[0].c.n, 4);
+		assert_true(r.cands[0].c.taken);
+		assert_string_equal(r.cands[0].key, "tok/s");
+		assert_true(r.cands[0].median == 115);
+		assert_string_equal(r.cands[0].example, "step 1 | loss 3.0 | 100 tok/s");
+		assert_string_equal(r.cands[1].key, "train_samples_per_second");
+		assert_int_equal(r.cands[1].c.first_line, 5);
+		if (ntake == 0) {
+			assert_false(r.cands[1].c.taken);
+			assert_string_equal(r.cands[1].c.why, "a summary: printed once, after the last step (line 4, #1)");
+			assert_int_equal(r.points, 4);
+			assert_int_equal(set.n, 1);
+		} else {
+			assert_true(r.cands[1].c.taken);
+			assert_int_equal(r.takes_used, 1);
+			assert_int_equal(r.points, 5);
+			assert_int_equal(set.n, 2);
+		}
+		series_set_free(&set);
+		tputread_free(&r);
+		tput_ex_free(ex);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rows),
 		cmocka_unit_test(test_series),
 		cmocka_unit_test(test_threads_same_as_one),
+		cmocka_unit_test(test_candidates),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,0 +1,181 @@
+/* tputcand: candidate series of a log, and which of them are the training series. */
+#include "tputcand.h"
+#include "xalloc.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void tputcand_set_free(struct tputcand_set *set)
+{
+	for (size_t i = 0; i < set->n; i++)
+		free(set->c[i].values);
+	free(set->c);
+	free(set->slot);
+	int keep = set->keep_values;
+	memset(set, 0, sizeof *set);
+	set->keep_values = keep;
+}
+
+static size_t slot_of(uint64_t tmpl, enum tput_unit unit, const char *left, size_t nslot)
+{
+	uint64_t h = tmpl ^ ((uint64_t)unit + 1) * 0x9e3779b97f4a7c15ULL ^ (uint64_t)(uintptr_t)left * 0xc2b2ae3d27d4eb4fULL;
+	h *= 0xff51afd7ed558ccdULL;
+	return (size_t)(h >> 17) & (nslot - 1);
+}
+
+static void rehash(struct tputcand_set *set)
+{
+	free(set->slot);
+	set->nslot = set->nslot ? set->nslot * 2 : 32;
+	set->slot = xcalloc(set->nslot, sizeof *set->slot);
+	for (size_t i = 0; i < set->n; i++) {
+		const struct tputcand *c = &set->c[i];
+		size_t k = slot_of(c->tmpl, c->unit, c->left, set->nslot);
+		while (set->slot[k])
+			k = (k + 1) & (set->nslot - 1);
+		set->slot[k] = (uint32_t)(i + 1);
+	}
+}
+
+static size_t find_or_add(struct tputcand_set *set, uint64_t tmpl, enum tput_unit unit, const char *left)
+{
+	if (set->nslot) {
+		for (size_t k = slot_of(tmpl, unit, left, set->nslot);; k = (k + 1) & (set->nslot - 1)) {
+			uint32_t v = set->slot[k];
+			if (!v)
+				break;
+			const struct tputcand *c = &set->c[v - 1];
+			if (c->tmpl == tmpl && c->unit == unit && c->left == left)
+				return v - 1;
+		}
+	}
+	if ((set->n + 1) * 2 > set->nslot)
+		rehash(set);
+	set->c = xgrow(set->c, &set->cap, set->n + 1, sizeof *set->c);
+	struct tputcand *c = &set->c[set->n];
+	memset(c, 0, sizeof *c);
+	c->tmpl = tmpl;
+	c->unit = unit;
+	c->left = left;
+	size_t k = slot_of(tmpl, unit, left, set->nslot);
+	while (set->slot[k])
+		k = (k + 1) & (set->nslot - 1);
+	set->slot[k] = (uint32_t)(set->n + 1);
+	return set->n++;
+}
+
+size_t tputcand_add(struct tputcand_set *set, const struct tput_point *pt, const char *left, unsigned long lineno)
+{
+	size_t i = find_or_add(set, pt->tmpl, pt->unit, left);
+	struct tputcand *c = &set->c[i];
+	if (c->n == 0 || lineno != c->last_line)
+		c->lines++;
+	if (c->n == 0)
+		c->first_line = lineno;
+	c->last_line = lineno;
+	if (pt->step >= 0 && c->n > 0 && pt->step > c->last_step)
+		c->rises++;
+	c->last_step = pt->step;
+	if (c->n > 0 && pt->value != c->last_value)
+		c->changes++;
+	c->last_value = pt->value;
+	c->n++;
+	unsigned r = (unsigned)((pt->rank + 1) & 255);
+	if (!(c->rank_bits[r >> 6] >> (r & 63) & 1)) {
+		c->rank_bits[r >> 6] |= 1ULL << (r & 63);
+		c->nranks++;
+	}
+	if (set->keep_values) {
+		c->values = xgrow(c->values, &c->cap, c->n, sizeof *c->values);
+		c->values[c->n - 1] = pt->value;
+	}
+	return i;
+}
+
+static int by_first_line(const void *a, const void *b)
+{
+	const struct tputcand *x = *(const struct tputcand *const *)a, *y = *(const struct tputcand *const *)b;
+	if (x->first_line != y->first_line)
+		return x->first_line < y->first_line ? -1 : 1;
+	if (x->unit != y->unit)
+		return x->unit < y->unit ? -1 : 1;
+	return (x->left != NULL) - (y->left != NULL);
+}
+
+/* Printed once: on at most two lines, or once per rank, or as one burst of copies (every
+ * rank's, no rank prefix): lines close together, their steps not counting up, their
+ * figures mostly the same. */
+static int printed_once(const struct tputcand *c)
+{
+	if (c->lines <= 2 || c->lines <= 2 * c->nranks)
+		return 1;
+	return c->lines <= 64 && c->last_line - c->first_line < 4 * c->lines + 16 && c->rises * 2 < c->n &&
+	       c->changes * 2 < c->n;
+}
+
+void tputcand_decide(struct tputcand_set *set)
+{
+	struct tputcand **order = xcalloc(set->n ? set->n : 1, sizeof *order);
+	for (size_t i = 0; i < set->n; i++)
+		order[i] = &set->c[i];
+	qsort(order, set->n, sizeof *order, by_first_line);
+	for (size_t i = 0; i < set->n; i++)
+		order[i]->number = (int)i + 1;
+	free(order);
+	for (size_t i = 0; i < set->n; i++) {
+		struct tputcand *c = &set->c[i];
+		c->taken = !c->left;
+		if (c->left) {
+			snprintf(c->why, sizeof c->why, "%s", c->left);
+			continue;
+		}
+		c->why[0] = '\0';
+		if (!printed_once(c))
+			continue;
+		/* the last line of a series that repeats (three lines or more, more than two a
+		 * rank), other than this one */
+		const struct tputcand *last = NULL;
+		for (size_t j = 0; j < set->n; j++) {
+			const struct tputcand *d = &set->c[j];
+			if (j != i && !d->left && d->lines >= 3 && !printed_once(d) &&
+			    (!last || d->last_line > last->last_line))
+				last = d;
+		}
+		if (last && c->first_line > last->last_line) {
+			c->taken = 0;
+			snprintf(c->why, sizeof c->why, "a summary: printed once, after the last step (line %lu, #%d)",
+				 last->last_line, last->number);
+		}
+	}
+}
+
+void tputcand_take(struct tputcand_set *set, size_t i)
+{
+	struct tputcand *c = &set->c[i];
+	if (c->taken)
+		return;
+	char was[sizeof c->why];
+	memcpy(was, c->why, sizeof was);
+	c->taken = 1;
+	snprintf(c->why, sizeof c->why, "taken by --take (%.100s)", was);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+double tputcand_median(const struct tputcand *c)
+{
+	if (!c->values || c->n == 0)
+		return NAN;
+	double *v = xmalloc(c->n * sizeof *v);
+	memcpy(v, c->values, c->n * sizeof *v);
+	qsort(v, c->n, sizeof *v, cmp_double);
+	double m = c->n % 2 ? v[c->n / 2] : (v[c->n / 2 - 1] + v[c->n / 2]) / 2;
+	free(v);
+	return m;
+}

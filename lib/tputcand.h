@@ -1,0 +1,52 @@
+/* tputcand: the series stage's last word on a log: its figures as candidate series, one per
+ * template, unit and reason to leave out; which are the training series; why the others
+ * are not (a summary printed once after the last step, an evaluation, a copy). */
+#ifndef SIFT_TPUTCAND_H
+#define SIFT_TPUTCAND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tputunit.h"
+
+struct tputcand {
+	uint64_t tmpl;
+	enum tput_unit unit;
+	const char *left;          /* the reader's reason to leave its figures out; NULL: none */
+	unsigned long first_line, last_line;
+	size_t n, lines;           /* figures, and the distinct lines they came from */
+	size_t nranks;             /* distinct ranks (unknown counts as one) */
+	long long last_step;       /* the step of the last figure (-1: none) */
+	size_t rises;              /* figures whose step is past the one before */
+	double last_value;
+	size_t changes;            /* figures other than the one before */
+	uint64_t rank_bits[4];     /* which ranks: (rank + 1) mod 256 */
+	double *values;            /* the figures, when kept (--explain's median) */
+	size_t cap;
+	int number;                /* 1.. in order of first line: --explain's and --take's */
+	int taken;
+	char why[128];             /* why it is not taken; why it is when --take took it */
+};
+
+/* A log's candidates; sized from what it holds. */
+struct tputcand_set {
+	struct tputcand *c;
+	size_t n, cap;
+	uint32_t *slot;            /* open addressing: index + 1, 0 empty */
+	size_t nslot;
+	int keep_values;
+};
+void tputcand_set_free(struct tputcand_set *set);
+/* pt's candidate (left: the reader's reason, NULL when it read pt as training), pt counted
+ * in it: its index. */
+size_t tputcand_add(struct tputcand_set *set, const struct tput_point *pt, const char *left, unsigned long lineno);
+/* Which candidates are the training series: numbered in order of first line; one the
+ * reader left out stays out; one printed once (once per rank, or in one burst) after the
+ * last line of a series that repeats is a summary, out. The rest are taken. */
+void tputcand_decide(struct tputcand_set *set);
+/* Take candidate i all the same (--take): its why says so. */
+void tputcand_take(struct tputcand_set *set, size_t i);
+/* The median of candidate i's kept values; NaN when none are kept. */
+double tputcand_median(const struct tputcand *c);
+
+#endif

@@ -1,0 +1,183 @@
+/* tputtmpl: a record's template (its words) and the names of its columns. */
+#include "tputtmpl.h"
+#include "intern.h"
+#include "tputbyte.h"
+#include "xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int word_byte(char c) { return tputbyte_alpha(c) || c == '_'; }
+
+uint64_t tputtmpl_hash(const char *s, size_t len)
+{
+	/* the words, each ended by a blank, hashed a buffer at a time */
+	char buf[256];
+	size_t n = 0;
+	uint64_t h = 0x9e3779b97f4a7c15ULL;
+	for (size_t i = 0; i < len;) {
+		if (!word_byte(s[i])) {
+			i++;
+			continue;
+		}
+		size_t j = i;
+		while (j < len && word_byte(s[j]))
+			j++;
+		int numbers = j - i == 1 && i > 0 && tputbyte_digit(s[i - 1]);
+		if (!numbers) {
+			if (n + (j - i) + 1 > sizeof buf) {
+				h = h * 31 + intern_hash(buf, n);
+				n = 0;
+			}
+			size_t w = j - i < sizeof buf - 1 ? j - i : sizeof buf - 1;
+			memcpy(buf + n, s + i, w);
+			n += w;
+			buf[n++] = ' ';
+		}
+		i = j;
+	}
+	h = h * 31 + intern_hash(buf, n);
+	return h ? h : 1;
+}
+
+/* A byte of a key or unit as written: "tokens/s", "train_samples_per_second", "ms/batch". */
+static int key_byte(char c) { return tputbyte_word(c) || c == '/' || c == '-' || c == '.' || c == '%'; }
+
+static size_t put_key(const char *k, size_t n, char *out, size_t cap)
+{
+	if (n > cap - 1)
+		n = cap - 1;
+	memcpy(out, k, n);
+	out[n] = '\0';
+	return n;
+}
+
+/* The unit right after the figure at s[at]: "it/s", "tok/s", "samples/sec". */
+static size_t unit_after(const char *s, size_t len, size_t at, size_t *ulen)
+{
+	size_t i = at;
+	while (i < len && (tputbyte_digit(s[i]) || s[i] == '.' || s[i] == ',' || s[i] == '+' || s[i] == '-'))
+		i++;
+	if (i < len && (s[i] == 'e' || s[i] == 'E') && i + 1 < len && (tputbyte_digit(s[i + 1]) || s[i + 1] == '-'))
+		for (i++; i < len && (tputbyte_digit(s[i]) || s[i] == '-' || s[i] == '+'); i++)
+			;
+	if (i < len && strchr("KMGT", s[i]) && s[i] && (i + 1 == len || !tputbyte_alpha(s[i + 1])))
+		i++;  /* "14.5K tok/s": the suffix is the number's */
+	if (i < len && s[i] == ' ')
+		i++;
+	size_t j = i;
+	while (j < len && key_byte(s[j]))
+		j++;
+	*ulen = j - i;
+	return i;
+}
+
+size_t tputtmpl_key(const char *s, size_t len, size_t at, char *out, size_t cap)
+{
+	if (cap == 0)
+		return 0;
+	out[0] = '\0';
+	if (at > len)
+		return 0;
+	size_t ulen, u = unit_after(s, len, at, &ulen);
+	int unit_ok = ulen > 0 && tputbyte_alpha(s[u]);
+	/* the key before: "KEY: ", "KEY=", "KEY " */
+	size_t i = at, explicit = 0;
+	while (i > 0 && s[i - 1] == ' ')
+		i--;
+	if (i > 0 && (s[i - 1] == ':' || s[i - 1] == '=')) {
+		explicit = 1;
+		i--;
+		while (i > 0 && s[i - 1] == ' ')
+			i--;
+	}
+	if (i > 0 && (s[i - 1] == '"' || s[i - 1] == '\''))
+		i--;
+	size_t e = i;
+	for (;;) {
+		while (i > 0 && key_byte(s[i - 1]))
+			i--;
+		/* "iter latency: 7.7": a key of words, none with a digit */
+		size_t w = i > 0 && s[i - 1] == ' ' && explicit ? i - 1 : i;
+		while (w > 0 && (tputbyte_alpha(s[w - 1]) || s[w - 1] == '_'))
+			w--;
+		if (w == i || w + 1 == i || e - w > 24 || (w > 0 && key_byte(s[w - 1])))
+			break;
+		i = w;
+	}
+	while (i < e && !tputbyte_alpha(s[i]))
+		i++;
+	int key_ok = e > i;
+	if (key_ok && (explicit || !unit_ok))
+		return put_key(s + i, e - i, out, cap);
+	if (unit_ok)
+		return put_key(s + u, ulen, out, cap);
+	return 0;
+}
+
+void tputtmpl_set_free(struct tputtmpl_set *set)
+{
+	free(set->seen);
+	free(set->slot);
+	memset(set, 0, sizeof *set);
+}
+
+static size_t slot_of(uint64_t tmpl, int unit, size_t nslot)
+{
+	uint64_t h = (tmpl ^ ((uint64_t)(unsigned)unit * 0x9e3779b97f4a7c15ULL)) * 0xff51afd7ed558ccdULL;
+	return (size_t)(h >> 17) & (nslot - 1);
+}
+
+const struct tputtmpl_seen *tputtmpl_find(const struct tputtmpl_set *set, uint64_t tmpl, int unit)
+{
+	if (!set->nslot)
+		return NULL;
+	for (size_t k = slot_of(tmpl, unit, set->nslot);; k = (k + 1) & (set->nslot - 1)) {
+		uint32_t v = set->slot[k];
+		if (!v)
+			return NULL;
+		const struct tputtmpl_seen *e = &set->seen[v - 1];
+		if (e->tmpl == tmpl && e->unit == unit)
+			return e;
+	}
+}
+
+static void rehash(struct tputtmpl_set *set)
+{
+	free(set->slot);
+	set->nslot = set->nslot ? set->nslot * 2 : 64;
+	set->slot = xcalloc(set->nslot, sizeof *set->slot);
+	for (size_t i = 0; i < set->n; i++) {
+		size_t k = slot_of(set->seen[i].tmpl, set->seen[i].unit, set->nslot);
+		while (set->slot[k])
+			k = (k + 1) & (set->nslot - 1);
+		set->slot[k] = (uint32_t)(i + 1);
+	}
+}
+
+void tputtmpl_note(struct tputtmpl_set *set, uint64_t tmpl, int unit, unsigned long lineno, const char *s,
+		   size_t len, size_t at)
+{
+	if (tputtmpl_find(set, tmpl, unit))
+		return;
+	if ((set->n + 1) * 2 > set->nslot)
+		rehash(set);
+	set->seen = xgrow(set->seen, &set->cap, set->n + 1, sizeof *set->seen);
+	struct tputtmpl_seen *e = &set->seen[set->n];
+	e->tmpl = tmpl;
+	e->unit = unit;
+	e->lineno = lineno;
+	tputtmpl_key(s, len, at, e->key, sizeof e->key);
+	size_t n = len > TPUTTMPL_EXAMPLE_MAX ? TPUTTMPL_EXAMPLE_MAX : len;
+	memcpy(e->example, s, n);
+	if (n < len)
+		memcpy(e->example + n, "...", 3), n += 3;
+	e->example[n] = '\0';
+	for (char *p = e->example; *p; p++)  /* a tab or control byte would break a row */
+		if ((unsigned char)*p < 32)
+			*p = ' ';
+	size_t k = slot_of(tmpl, unit, set->nslot);
+	while (set->slot[k])
+		k = (k + 1) & (set->nslot - 1);
+	set->slot[k] = (uint32_t)(++set->n);
+}

@@ -1,0 +1,119 @@
+/* test_tputcand: candidates by template, unit and reason; a summary printed once after the
+ * last step is left out, a series that repeats is taken, what the reader left stays out
+ * unless taken. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <math.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "tputcand.h"
+
+static size_t add(struct tputcand_set *set, uint64_t tmpl, enum tput_unit unit, long rank, double value,
+		  unsigned long lineno, const char *left)
+{
+	struct tput_point pt = { rank, -1, NAN, value, unit, NAN, 0, tmpl };
+	return tputcand_add(set, &pt, left, lineno);
+}
+
+static void test_series_and_summary(void **state)
+{
+	(void)state;
+	struct tputcand_set set = { 0 };
+	set.keep_values = 1;
+	for (unsigned long l = 10; l < 110; l += 10)
+		add(&set, 1, TPUT_TOKENS_S, -1, (double)l, l, NULL);
+	size_t sum = add(&set, 2, TPUT_SAMPLES_S, -1, 8.0, 200, NULL);
+	size_t sum2 = add(&set, 2, TPUT_IT_S, -1, 0.3, 200, NULL);
+	size_t eval = add(&set, 3, TPUT_TOKENS_S, -1, 5, 50, "not training (eval, checkpoint, ...)");
+	assert_int_equal(set.n, 4);
+	tputcand_decide(&set);
+	const struct tputcand *s = &set.c[0];
+	assert_true(s->taken);
+	assert_int_equal(s->number, 1);
+	assert_int_equal(s->n, 10);
+	assert_int_equal(s->lines, 10);
+	assert_int_equal(s->first_line, 10);
+	assert_int_equal(s->last_line, 100);
+	assert_true(tputcand_median(s) == 55.0);
+	assert_false(set.c[sum].taken);
+	assert_string_equal(set.c[sum].why, "a summary: printed once, after the last step (line 100, #1)");
+	assert_false(set.c[sum2].taken);
+	assert_int_equal(set.c[eval].number, 2);   /* by first line: 50 */
+	assert_int_equal(set.c[sum].number, 3);    /* one line: by unit, samples/s then it/s */
+	assert_int_equal(set.c[sum2].number, 4);
+	assert_false(set.c[eval].taken);
+	assert_string_equal(set.c[eval].why, "not training (eval, checkpoint, ...)");
+	tputcand_take(&set, sum);
+	assert_true(set.c[sum].taken);
+	assert_string_equal(set.c[sum].why,
+			    "taken by --take (a summary: printed once, after the last step (line 100, #1))");
+	tputcand_set_free(&set);
+	assert_int_equal(set.n, 0);
+	assert_int_equal(set.keep_values, 1);
+}
+
+/* Once per rank, after the last step: a summary; a line printed once with nothing repeating
+ * before it: all there is, taken; a second series after the first: taken. */
+static void test_once(void **state)
+{
+	(void)state;
+	struct tputcand_set set = { 0 };
+	for (unsigned long l = 1; l <= 40; l++)
+		add(&set, 1, TPUT_IT_S, -1, 1, l * 3, NULL);
+	for (long r = 0; r < 8; r++)
+		add(&set, 2, TPUT_SAMPLES_S, r, 1, 200 + (unsigned long)r * 7, NULL);
+	for (unsigned long l = 300; l < 400; l += 5) {  /* a second phase: its steps count up */
+		struct tput_point pt = { -1, (long long)l, NAN, 1, TPUT_IT_S, NAN, 0, 4 };
+		tputcand_add(&set, &pt, NULL, l);
+	}
+	tputcand_decide(&set);
+	assert_int_equal(set.c[1].nranks, 8);
+	assert_true(set.c[0].taken);
+	assert_true(set.c[2].taken);
+	/* rank copies at 200..249 are before the second phase ended: not after the last step */
+	assert_true(set.c[1].taken);
+	assert_int_equal(set.c[2].rises, 19);
+	tputcand_set_free(&set);
+
+	/* the same burst with no step: one record's copies (the same figure), after the last
+	 * step, are a summary; figures that differ are a series */
+	for (int differ = 0; differ <= 1; differ++) {
+		for (unsigned long l = 1; l <= 40; l++)
+			add(&set, 1, TPUT_IT_S, -1, (double)l, l * 3, NULL);
+		for (unsigned long l = 300; l < 340; l += 2)
+			add(&set, 4, TPUT_IT_S, -1, differ ? (double)l : 7.5, l, NULL);
+		tputcand_decide(&set);
+		assert_true(set.c[0].taken);
+		assert_int_equal(set.c[1].taken, differ);
+		tputcand_set_free(&set);
+	}
+
+	for (long r = 0; r < 8; r++)
+		add(&set, 2, TPUT_SAMPLES_S, r, 1, 200 + (unsigned long)r * 7, NULL);
+	add(&set, 1, TPUT_IT_S, -1, 1, 100, NULL);
+	tputcand_decide(&set);
+	assert_true(set.c[0].taken && set.c[1].taken);  /* nothing repeats: all there is */
+	assert_true(isnan(tputcand_median(&set.c[0])));  /* values not kept */
+	tputcand_set_free(&set);
+
+	/* many candidates: the table grows and keeps them apart */
+	for (uint64_t t = 1; t <= 300; t++)
+		for (unsigned long l = 0; l < 3; l++)
+			add(&set, t, (enum tput_unit)(t % TPUT_NUNITS), -1, 1, t * 10 + l, NULL);
+	assert_int_equal(set.n, 300);
+	for (size_t i = 0; i < set.n; i++)
+		assert_int_equal(set.c[i].n, 3);
+	tputcand_set_free(&set);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_series_and_summary),
+		cmocka_unit_test(test_once),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
