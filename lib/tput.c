@@ -5,6 +5,7 @@
 #include "rx.h"
 #include "tputbar.h"
 #include "tputbyte.h"
+#include "tputcand.h"
 #include "tputctx.h"
 #include "tputkv.h"
 #include "tputnorm.h"
@@ -193,7 +194,10 @@ struct frame {
 	int thin;                  /* a framework's rule read by the key/value reader, -1: none */
 	int from_kv_avg[FRAME_MAX];
 	uint32_t col[FRAME_MAX];   /* where each figure's text starts in the frame */
+	uint32_t closing_col;
+	size_t rec_end;            /* where a bar's record ends (its rate); 0: the frame's end */
 	struct tput_point pts[FRAME_MAX], base;
+	struct tput_point closing_pt;  /* a closing frame's figure, left out */
 	size_t np;
 	const char *reason;        /* why nothing was taken */
 	struct tputkv_line info;
@@ -264,12 +268,18 @@ static int frame_regex(tput_ex *ex, struct frame *f, size_t i, struct tputrule_s
 		f->bar_total = tv;
 		f->bar_end = (size_t)(g + gl - f->s);
 	}
+	if (rx_group_at(r->re, r->g_total, &g, &gl) && rx_group_at(r->re, r->g_unit, &g, &gl))
+		f->rec_end = (size_t)(g + gl - f->s);  /* a bar's record ends with its rate */
+	uint32_t col = rx_group_at(r->re, r->g_tput, &g, &gl) ? (uint32_t)(g - f->s) : 0;
 	if (res == TPUT_POINT) {
-		f->col[f->np] = rx_group_at(r->re, r->g_tput, &g, &gl) ? (uint32_t)(g - f->s) : 0;
+		f->col[f->np] = col;
 		f->pts[f->np++] = pt;
 	} else {
 		f->closing = 1;
-		f->reason = "a closing frame: the bar's average over the run";
+		f->closing_pt = pt;
+		f->closing_pt.step = -1;  /* its count is the bar's total, no step */
+		f->closing_col = col;
+		f->reason = tputcand_closing;
 	}
 	return 1;
 }
@@ -381,10 +391,16 @@ static void frame_template(tput_ex *ex, struct frame *f)
 {
 	const struct line_ctx *lc = f->lc;
 	const char *from = lc->body > f->s && lc->body <= f->s + f->len ? lc->body : f->s;
-	uint64_t t = tputtmpl_hash(from, (size_t)(f->s + f->len - from));
+	/* what a callback glues after a bar's rate is not the bar's */
+	const char *end = f->rec_end && f->s + f->rec_end > from ? f->s + f->rec_end : f->s + f->len;
+	uint64_t t = tputtmpl_hash(from, (size_t)(end - from));
 	for (size_t i = 0; i < f->np; i++) {
 		f->pts[i].tmpl = t;
 		tputtmpl_note(&ex->tmpls, t, (int)f->pts[i].unit, lc->lineno, f->s, f->len, f->col[i]);
+	}
+	if (f->closing) {
+		f->closing_pt.tmpl = t;
+		tputtmpl_note(&ex->tmpls, t, (int)f->closing_pt.unit, lc->lineno, f->s, f->len, f->closing_col);
 	}
 }
 
@@ -413,6 +429,8 @@ static int frame_new(tput_ex *ex, struct frame *f, tput_sink *sink, void *ctx)
 	const char *s = f->s;
 	size_t len = f->len, np = f->np;
 	if (np == 0) {
+		if (f->closing)  /* the series stage may take bars drawn only when done */
+			sink(ctx, lc->lineno, TPUT_LEFT, &f->closing_pt, tputcand_closing);
 		if (f->info.inference)
 			ex->inference++;
 		if (f->literal)
@@ -530,6 +548,7 @@ static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx 
 	f.lc = lc;
 	f.bar_total = NAN;
 	f.bar_end = 0;
+	f.rec_end = 0;
 	f.literal = f.matched = f.closing = f.round = f.per_device = 0;
 	f.thin = -1;
 	memset(f.from_kv_avg, 0, sizeof f.from_kv_avg);

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char tputcand_closing[] = "a closing frame: the bar's average over the run";
+
 void tputcand_set_free(struct tputcand_set *set)
 {
 	for (size_t i = 0; i < set->n; i++)
@@ -127,6 +129,7 @@ void tputcand_decide(struct tputcand_set *set)
 	for (size_t i = 0; i < set->n; i++) {
 		struct tputcand *c = &set->c[i];
 		c->taken = !c->left;
+		c->why[0] = '\0';
 		if (c->left) {
 			snprintf(c->why, sizeof c->why, "%s", c->left);
 			continue;
@@ -147,6 +150,19 @@ void tputcand_decide(struct tputcand_set *set)
 			c->taken = 0;
 			snprintf(c->why, sizeof c->why, "a summary: printed once, after the last step (line %lu, #%d)",
 				 last->last_line, last->number);
+		}
+	}
+	/* bars drawn only when done (one closing frame a round, none before it): what their unit has */
+	for (size_t i = 0; i < set->n; i++) {
+		struct tputcand *c = &set->c[i];
+		if (c->left != tputcand_closing || c->lines < 2)
+			continue;
+		int other = 0;
+		for (size_t j = 0; j < set->n; j++)
+			other |= set->c[j].taken && set->c[j].left != tputcand_closing && set->c[j].unit == c->unit;
+		if (!other) {
+			c->taken = 1;
+			snprintf(c->why, sizeof c->why, "bars drawn only when done: each closing frame a round's figure");
 		}
 	}
 }

@@ -9,6 +9,10 @@
 
 #include "tputunit.h"
 
+/* The reason a progress bar's closing frame (N/N) is left out: its figure is the bar's
+ * average over the run. tputcand_decide takes such frames when they are all a unit has. */
+extern const char tputcand_closing[];
+
 struct tputcand {
 	uint64_t tmpl;
 	enum tput_unit unit;
@@ -41,7 +45,8 @@ void tputcand_set_free(struct tputcand_set *set);
  * in it: its index. */
 size_t tputcand_add(struct tputcand_set *set, const struct tput_point *pt, const char *left, unsigned long lineno);
 /* Which candidates are the training series: numbered in order of first line; one the
- * reader left out stays out; one printed once (once per rank, or in one burst) after the
+ * reader left out stays out, but for bars' closing frames on two lines or more when nothing
+ * else of their unit is taken (bars drawn only when done: a round's figure each); one printed once (once per rank, or in one burst) after the
  * last line of a series that repeats is a summary, out. The rest are taken. */
 void tputcand_decide(struct tputcand_set *set);
 /* Take candidate i all the same (--take): its why says so. */

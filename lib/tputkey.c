@@ -92,8 +92,10 @@ size_t tputkey_norm(const char *s, size_t len, char *out, size_t cap)
 			c = (char)(c + 32);
 		else if (c == ' ' || c == '-' || c == '.' || c == '\t')
 			c = '_';
-		if (c == '_' && (n == 0 || out[n - 1] == '_'))
+		if (c == '_' && (n == 0 || out[n - 1] == '_' || out[n - 1] == '/'))
 			continue;
+		if (c == '/' && n > 0 && out[n - 1] == '_')  /* "samples / sec": "samples/sec" */
+			n--;
 		out[n++] = c;
 	}
 	while (n > 0 && out[n - 1] == '_')
@@ -103,6 +105,90 @@ size_t tputkey_norm(const char *s, size_t len, char *out, size_t cap)
 }
 
 static int kv_sep(char c) { return !tputbyte_alnum(c); }
+
+/* What a rate counts, as units and keys spell it ("utts/s", "record/second",
+ * "sentences_per_sec"): the words, singular or plural, of each class. */
+static const struct {
+	const char *word;
+	enum tputkey_class cls;
+} unit_nouns[] = {
+	{ "tok", KV_TOKENS }, { "toks", KV_TOKENS }, { "token", KV_TOKENS }, { "tokens", KV_TOKENS },
+	{ "word", KV_TOKENS }, { "words", KV_TOKENS },
+	{ "sample", KV_SAMPLES }, { "samples", KV_SAMPLES }, { "example", KV_SAMPLES }, { "examples", KV_SAMPLES },
+	{ "ex", KV_SAMPLES }, { "seq", KV_SAMPLES }, { "seqs", KV_SAMPLES }, { "sequence", KV_SAMPLES },
+	{ "sequences", KV_SAMPLES }, { "sent", KV_SAMPLES }, { "sents", KV_SAMPLES }, { "sentence", KV_SAMPLES },
+	{ "sentences", KV_SAMPLES }, { "utt", KV_SAMPLES }, { "utts", KV_SAMPLES }, { "utterance", KV_SAMPLES },
+	{ "utterances", KV_SAMPLES }, { "record", KV_SAMPLES }, { "records", KV_SAMPLES },
+	{ "instance", KV_SAMPLES }, { "instances", KV_SAMPLES }, { "doc", KV_SAMPLES }, { "docs", KV_SAMPLES },
+	{ "image", KV_IMAGES }, { "images", KV_IMAGES }, { "img", KV_IMAGES }, { "imgs", KV_IMAGES },
+	{ "it", KV_ITERS }, { "iter", KV_ITERS }, { "iters", KV_ITERS }, { "iteration", KV_ITERS },
+	{ "iterations", KV_ITERS }, { "step", KV_ITERS }, { "steps", KV_ITERS }, { "update", KV_ITERS },
+	{ "updates", KV_ITERS }, { "batch", KV_ITERS }, { "batches", KV_ITERS },
+};
+
+/* Milliseconds in a time unit as written ("s", "sec", "seconds", "us", "min"); 0 when none. */
+static double unit_time_ms(const char *t, size_t n)
+{
+	static const struct { const char *word; double ms; } times[] = {
+		{ "s", 1e3 }, { "sec", 1e3 }, { "secs", 1e3 }, { "second", 1e3 }, { "seconds", 1e3 },
+		{ "ms", 1 }, { "msec", 1 }, { "us", 1e-3 }, { "usec", 1e-3 }, { "min", 6e4 }, { "minute", 6e4 },
+		{ "h", 3.6e6 }, { "hr", 3.6e6 }, { "hour", 3.6e6 },
+	};
+	for (size_t i = 0; i < sizeof times / sizeof times[0]; i++)
+		if (strlen(times[i].word) == n && memcmp(times[i].word, t, n) == 0)
+			return times[i].ms;
+	return 0;
+}
+
+static enum tputkey_class unit_noun(const char *t, size_t n)
+{
+	for (size_t i = 0; i < sizeof unit_nouns / sizeof unit_nouns[0]; i++)
+		if (strlen(unit_nouns[i].word) == n && memcmp(unit_nouns[i].word, t, n) == 0)
+			return unit_nouns[i].cls;
+	return KV_NONE;
+}
+
+/* A unit made of a noun and a time (normalized): NOUN/TIME or NOUN_per_TIME, a rate;
+ * TIME/NOUN or TIME_per_NOUN, its inverse (a step time when the noun is a step's);
+ * "/gpu" or "/device" after either makes it per device. 1 with it in *out, else 0. */
+int tputkey_compose(const char *u, size_t n, struct tputkey_unit *out)
+{
+	int gpu = 0;
+	if (n > 4 && memcmp(u + n - 4, "/gpu", 4) == 0)
+		n -= 4, gpu = 1;
+	else if (n > 7 && memcmp(u + n - 7, "/device", 7) == 0)
+		n -= 7, gpu = 1;
+	const char *sep = memchr(u, '/', n);
+	size_t a = 0, b = 0;
+	if (sep) {
+		a = (size_t)(sep - u);
+		b = a + 1;
+	} else {
+		for (size_t i = 0; i + 5 <= n; i++)
+			if (memcmp(u + i, "_per_", 5) == 0) {
+				a = i;
+				b = i + 5;
+				break;
+			}
+	}
+	if (a == 0 || b >= n || memchr(u + b, '/', n - b))
+		return 0;
+	enum tputkey_class cls = unit_noun(u, a);
+	double ms = unit_time_ms(u + b, n - b);
+	if (cls != KV_NONE && ms > 0) {  /* a rate: per second */
+		*out = (struct tputkey_unit){ cls, 1000 / ms, 0, gpu };
+		return 1;
+	}
+	cls = unit_noun(u + b, n - b);
+	ms = unit_time_ms(u, a);
+	if (cls == KV_NONE || ms <= 0)
+		return 0;
+	if (cls == KV_ITERS)  /* a time per step */
+		*out = (struct tputkey_unit){ KV_TIME, ms, 0, 0 };
+	else  /* a time per sample: its inverse, per second */
+		*out = (struct tputkey_unit){ cls, 1000 / ms, 1, gpu };
+	return 1;
+}
 
 /* key (NUL-ended) holds the word w; whole words must stand between separators. */
 static int kw_in(const char *key, size_t klen, const struct kw *w)
@@ -328,17 +414,23 @@ void tputkey_cache_init(struct tputkey_cache *cache)
 	tputkey_tables_init(&cache->tables);
 }
 
+/* A unit the table lacks, composed when it has the shape of one. */
+static int composed(const char *unit, size_t ulen, struct tputkey_unit *out)
+{
+	return (memchr(unit, '/', ulen) || memmem(unit, ulen, "_per_", 5)) && tputkey_compose(unit, ulen, out);
+}
+
 int tputkey_unit(const struct tputkey_tables *t, const char *unit, size_t ulen, struct tputkey_unit *out)
 {
 	unsigned char c = (unsigned char)unit[0];
 	if (ulen >= 8 * sizeof t->unit_lens[0] || !(t->unit_lens[c] >> ulen & 1))
-		return 0;  /* most words after a figure: no unit of the table */
+		return composed(unit, ulen, out);  /* most words after a figure: no unit */
 	for (size_t u = 0; u < sizeof kv_units / sizeof kv_units[0]; u++)
 		if (kv_units[u].len == ulen && unit[0] == kv_units[u].text[0] && memcmp(unit, kv_units[u].text, ulen) == 0) {
 			*out = (struct tputkey_unit){ kv_units[u].cls, kv_units[u].scale, kv_units[u].invert, kv_units[u].gpu };
 			return 1;
 		}
-	return 0;
+	return composed(unit, ulen, out);
 }
 
 enum tput_unit tputkey_unit_of(enum tputkey_class cls, int gpu) { return unit_of[cls][gpu != 0]; }

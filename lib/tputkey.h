@@ -58,6 +58,10 @@ void tputkey_tables_init(struct tputkey_tables *tables);
 size_t tputkey_norm(const char *text, size_t len, char *out, size_t cap);
 /* The unit (normalized, ulen bytes) in the unit table: 1 with it in *out, else 0. */
 int tputkey_unit(const struct tputkey_tables *tables, const char *unit, size_t ulen, struct tputkey_unit *out);
+/* A unit made of a noun and a time (normalized): NOUN/TIME or NOUN_per_TIME ("utts/s",
+ * "record/second"), or its inverse TIME/NOUN ("us/sample": samples/s; "sec/iter": a step
+ * time); "/gpu" or "/device" after it makes it per device. 1 with it in *out, else 0. */
+int tputkey_compose(const char *unit, size_t len, struct tputkey_unit *out);
 /* A word after a figure that is no unit: the next field's key or nothing. */
 int tputkey_unit_word(const char *unit);
 /* The canonical unit of a class, for the whole job or per device. */

@@ -3,6 +3,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 #include <cmocka.h>
@@ -43,7 +44,37 @@ static void test_units(void **state)
 	assert_true(tputkey_unit(&t, "samples/s/gpu", 13, &u));
 	assert_true(u.cls == KV_SAMPLES && u.gpu);
 	assert_false(tputkey_unit(&t, "furlongs", 8, &u));
-	assert_false(tputkey_unit(&t, "tok/h", 5, &u));
+	/* a noun and a time, not in the table: composed */
+	assert_true(tputkey_unit(&t, "tok/h", 5, &u));
+	assert_true(u.cls == KV_TOKENS && fabs(u.scale - 1 / 3600.0) < 1e-12 && !u.invert && !u.gpu);
+	assert_false(tputkey_unit(&t, "furlongs/s", 10, &u));
+	assert_false(tputkey_unit(&t, "tok/furlong", 11, &u));
+	static const struct {
+		const char *unit;
+		enum tputkey_class cls;
+		double scale;
+		int invert, gpu;
+	} composed[] = {
+		{ "utts/s", KV_SAMPLES, 1, 0, 0 }, { "record/second", KV_SAMPLES, 1, 0, 0 },
+		{ "sentences_per_sec", KV_SAMPLES, 1, 0, 0 }, { "imgs/sec/gpu", KV_IMAGES, 1, 0, 1 },
+		{ "words/min", KV_TOKENS, 1 / 60.0, 0, 0 }, { "us/sample", KV_SAMPLES, 1e6, 1, 0 },
+		{ "ms/sample", KV_SAMPLES, 1e3, 1, 0 }, { "sec/iter", KV_TIME, 1000, 0, 0 },
+		{ "min/epoch", KV_NONE, 0, 0, 0 }, { "s_per_batch", KV_TIME, 1000, 0, 0 },
+		{ "updates/s/device", KV_ITERS, 1, 0, 1 }, { "/s", KV_SAMPLES, 1, 0, 0 },
+	};
+	for (size_t i = 0; i < sizeof composed / sizeof composed[0]; i++) {
+		int ok = tputkey_unit(&t, composed[i].unit, strlen(composed[i].unit), &u);
+		assert_int_equal(ok, composed[i].cls != KV_NONE);
+		if (!ok)
+			continue;
+		assert_int_equal(u.cls, composed[i].cls);
+		assert_true(fabs(u.scale - composed[i].scale) < 1e-9 * composed[i].scale);
+		assert_int_equal(u.invert, composed[i].invert);
+		assert_int_equal(u.gpu, composed[i].gpu);
+	}
+	assert_false(tputkey_compose("s", 1, &u));
+	assert_false(tputkey_compose("/gpu", 4, &u));
+	assert_false(tputkey_compose("tok/s/x", 7, &u));
 	assert_int_equal(tputkey_unit_of(KV_TOKENS, 1), TPUT_TOKENS_S_GPU);
 	assert_int_equal(tputkey_unit_of(KV_IMAGES, 1), TPUT_SAMPLES_S_GPU);
 	assert_int_equal(tputkey_unit_of(KV_TIME, 0), TPUT_MS_STEP);
