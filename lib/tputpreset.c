@@ -145,6 +145,12 @@ const struct tput_preset tputpreset_table[] = {
 	{ "gluonnlp", "GluonNLP", { "Thoughput=", "Throughput=", NULL }, NULL, NULL, 1,
 	  "INFO:gluonnlp:11:22:28 Batch: 4512/7387, Loss=4.1048, lr=0.0000065 Thoughput=45.02 samples/s",
 	  TPUT_READ_KV, 0 },
+	{ "mlperf", "MLPerf logging (tracked_stats throughput)", { "\"tracked_stats\"", NULL },
+	  "\"time_ms\":\\s*(?<time>\\d+).*?\"key\":\\s*\"tracked_stats\".*?\"throughput\":\\s*(?<tput>[^\\s,}]+)"
+	  "(?:.*?\"step\":\\s*(?<step>\\d+))?",
+	  "samples/s", 0.001,
+	  ":::MLLOG {\"namespace\": \"\", \"time_ms\": 1693526262178, \"event_type\": \"POINT_IN_TIME\", \"key\": \"tracked_stats\", \"value\": {\"throughput\": 2.467}, \"metadata\": {\"file\": \"train.py\", \"lineno\": 100, \"step\": 640}}",
+	  TPUT_READ_REGEX, 0 },
 	{ "generic", "custom (any N tok/s)", { "tok/s", "tokens/s", "samples/s", "tokens per second" },
 	  "(?:\\bstep[ :=]\\s*(?<step>\\d+)\\b.*?)?(?<![\\w.,/])(?<tput>nan|[0-9][0-9.,]*(?:[eE][-+]?[0-9]+)?[KMGTkmgt]?)"
 	  "\\s*(?<unit>tok(?:ens)?/s(?:ec)?|tokens per second|samples/s(?:ec)?)\\b(?!:|=)",
