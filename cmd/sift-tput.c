@@ -71,7 +71,7 @@ static void no_match(const tput_ex *ex, const struct tputread *r, const char *wh
 {
 	size_t inference = tputread_inference_lines(r), other = 0;
 	for (size_t i = 0; i < r->ncands; i++)
-		other += strcmp(r->cands[i].c.why, "inference, not training") != 0;
+		other += strncmp(r->cands[i].c.why, "inference", 9) != 0;
 	if (other) {  /* figures were read, none taken: name the best and how to take one */
 		char best[1024];
 		tputout_best_cands(best, sizeof best, r->cands, r->ncands);

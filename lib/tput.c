@@ -38,6 +38,7 @@ struct carry {
 	unsigned long lineno;      /* 0: no header */
 	unsigned long last_frame_line; /* the line of the last frame with figures (its text: ex->last_frame) */
 	unsigned long metrics_line; /* a "***** train metrics *****" summary block starts here */
+	unsigned long results_line; /* an "MLPerf Results Summary" (LoadGen's, inference) starts here */
 	unsigned long seen_line;   /* the last line looked at: a smaller number starts another input */
 };
 
@@ -322,6 +323,19 @@ static int metrics_header(const char *s, size_t len)
 	return memchr(s, '*', len) && memmem(s, len, "metrics *****", 13);
 }
 
+/* A block header no figure is on: HF's train metrics (a summary), MLPerf LoadGen's results
+ * (inference); the line is kept as where the block starts. 1 when it is one. */
+static int block_header(struct carry *c, const char *s, size_t len, unsigned long lineno)
+{
+	if (metrics_header(s, len))
+		c->metrics_line = lineno;
+	else if (memmem(s, len, "MLPerf Results Summary", 22))
+		c->results_line = lineno;
+	else
+		return 0;
+	return 1;
+}
+
 /* The key/value reader on the frame: for a framework's rule, beside a regex's match, or on
  * a line with the reader's literals. 0: the frame is done. */
 static int frame_kv(tput_ex *ex, struct frame *f, const uint64_t *mask, tput_sink *sink, void *ctx)
@@ -332,8 +346,8 @@ static int frame_kv(tput_ex *ex, struct frame *f, const uint64_t *mask, tput_sin
 	/* A frame without a digit has no figure for the reader: only HF's summary header (its
 	 * own literal) matters, and the reader's literals are not searched for. */
 	if (kv >= 0 && !f->matched && !(lc->digits && (!lc->split || tputbyte_has_digit(f->s, f->len)))) {
-		if (metrics_header(f->s, f->len))
-			c->metrics_line = lc->lineno;
+		if (block_header(c, f->s, f->len, lc->lineno))
+			;
 		else if (f->literal)
 			sink(ctx, lc->lineno, TPUT_NOMATCH, NULL, f->reason);
 		return 0;
@@ -343,10 +357,8 @@ static int frame_kv(tput_ex *ex, struct frame *f, const uint64_t *mask, tput_sin
 	if (!(f->thin >= 0 || (kv >= 0 && (f->matched || (tputrule_bit(mask, (size_t)kv) && !lc->split) ||
 					   (lc->literal && tputrule_has_literal(&ex->rs.rules[kv], f->s, f->len))))))
 		return 1;
-	if (metrics_header(f->s, f->len)) {
-		c->metrics_line = lc->lineno;  /* HF's summary block: a copy of the figures above */
+	if (block_header(c, f->s, f->len, lc->lineno))
 		return 0;
-	}
 	f->np = add_kv(ex, f->thin >= 0 ? f->thin : kv, f->s, f->len, lc, f->per_device, f->pts, f->np, f->from_kv_avg,
 		       f->col, &f->info, &f->shape);
 	if (f->closing)  /* nor is the closing frame's rate a step when the reader finds it */
@@ -444,6 +456,11 @@ static int frame_new(tput_ex *ex, struct frame *f, tput_sink *sink, void *ctx)
 			ex->inference++;
 		leave(ex, f, where == TPUT_CTX_INFERENCE ? "inference, not training" : "not training (eval, checkpoint, ...)",
 		      sink, ctx);
+		return 0;
+	}
+	if (c->results_line && lc->lineno > c->results_line && lc->lineno - c->results_line <= 40) {
+		ex->inference++;
+		leave(ex, f, "inference: an MLPerf LoadGen results summary", sink, ctx);
 		return 0;
 	}
 	if (c->metrics_line && lc->lineno > c->metrics_line && lc->lineno - c->metrics_line <= 32 &&

@@ -17,7 +17,8 @@ static const struct ctx_word other_words[] = {
 	CW("validate"), CW("validation"), CW("valid"), CW("eval"), CW("evaluate"), CW("evaluation"),
 	CW("evaluating"), CW("evaluator"), CW("test"), CW("testing"), CW("saving"), CW("loading"), CW("checkpoint"),
 	CW("weights"), CW("download"), CW("downloading"), CW("tokenize"), CW("tokenizing"),
-	CW("tokenization"), CW("map50"), { NULL, 0 },
+	CW("tokenization"), CW("tokenizer"), CW("map50"), CW("filter"), CW("filtering"), CW("preprocess"),
+	CW("preprocessing"), CW("shuffling"), CW("casting"), CW("concatenating"), { NULL, 0 },
 };
 static const struct ctx_word inference_words[] = {
 	CW("inference"), CW("prompt"), CW("prompts"), CW("generation"), CW("generate"), CW("generating"),
@@ -87,6 +88,13 @@ enum tput_context tputctx_read_shaped(const struct tputctx_words *words, const c
 	enum tput_context ctx = TPUT_CTX_TRAIN;
 	*by_shape = 1;
 	const unsigned char *t = (const unsigned char *)s;
+	/* HF datasets' "Map: 100%|...| 812.34 examples/s]" and "Map (num_proc=8): ...": data
+	 * preparation's bars; the word is too short and too common to look for anywhere else */
+	size_t lead = 0;
+	while (lead < len && (s[lead] == ' ' || s[lead] == '\t'))
+		lead++;
+	if (len - lead >= 5 && memcmp(s + lead, "Map", 3) == 0 && (s[lead + 3] == ':' || memcmp(s + lead + 3, " (", 2) == 0))
+		return TPUT_CTX_OTHER;
 	for (size_t i = 0; i < len;) {
 		while (i < len && !words->word[t[i]])
 			i++;

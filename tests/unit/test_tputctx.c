@@ -24,6 +24,13 @@ static void test_context(void **state)
 		{ "[titan] validate step: 10  loss: 7.9  tps: 5,856", TPUT_CTX_OTHER },
 		{ "Loading checkpoint shards: 100%|###| 2/2 [00:00<00:00, 2484.00it/s]", TPUT_CTX_OTHER },
 		{ "Saving weights: 50%|##| 1/2 [00:01<00:01, 1.0it/s]", TPUT_CTX_OTHER },
+		/* HF datasets' data preparation bars */
+		{ "Map: 100%|###| 1000/1000 [00:01<00:00, 812.34 examples/s]", TPUT_CTX_OTHER },
+		{ "  Map (num_proc=8): 100%|###| 5000/5000 [00:02<00:00, 2101.5 examples/s]", TPUT_CTX_OTHER },
+		{ "Running tokenizer on dataset: 100%|#| 50/50 [00:03<00:00, 15.1 examples/s]", TPUT_CTX_OTHER },
+		{ "Filter: 100%|#| 50/50 [00:00<00:00, 90.00 examples/s]", TPUT_CTX_OTHER },
+		{ "Mapping 12 it/s", TPUT_CTX_TRAIN },
+		{ "step 3 map 0.5 12 it/s", TPUT_CTX_TRAIN },
 		{ "INFO 08-20 02:39:37 metrics.py:411] Avg prompt throughput: 871.4 tokens/s", TPUT_CTX_INFERENCE },
 		{ "Processed prompts: 100%|###| 8/8 [00:02<00:00, 3.2it/s]", TPUT_CTX_INFERENCE },
 		{ "Adding requests: 100%|###| 8/8 [00:00<00:00, 900it/s]", TPUT_CTX_INFERENCE },
