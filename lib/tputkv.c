@@ -57,6 +57,24 @@ static int kv_key(const char *s, size_t i, size_t *kstart, size_t *kend)
 	size_t j = i;
 	while (j > 0 && (s[j - 1] == ' ' || s[j - 1] == '\t'))
 		j--;
+	/* "|    fps    | 1406  |": a table's row (Stable-Baselines3's boxed logger), named by
+	 * the cell before when that cell is one word */
+	if (j > 0 && s[j - 1] == '|') {
+		size_t e = j - 1, b;
+		while (e > 0 && (s[e - 1] == ' ' || s[e - 1] == '\t'))
+			e--;
+		for (b = e; b > 0 && s[b - 1] != '|' && e - b < 64; b--)
+			;
+		size_t ks = b;
+		while (ks < e && (s[ks] == ' ' || s[ks] == '\t'))
+			ks++;
+		if (b > 0 && s[b - 1] == '|' && ks < e && tputbyte_alpha(s[ks]) && !memchr(s + ks, ' ', e - ks) &&
+		    !memchr(s + ks, '\t', e - ks)) {
+			*kstart = ks;
+			*kend = e;
+			return 1;
+		}
+	}
 	int sep = j > 0 && (s[j - 1] == ':' || s[j - 1] == '=');
 	/* "KEY=V" glued is one word: "6.31 updates/sec perplexity=1069.4" names perplexity */
 	int glued = sep && s[j - 1] == '=' && j >= 2 && s[j - 2] != ' ' && s[j - 2] != '\t';
@@ -627,5 +645,5 @@ const char *const tputkv_literals[] = {
 	"k/s", "s/s", "e/s", "q/s", "g/s", "t/s", "P/s", "p/s", "/sec", "/Sec", "/step", "s/it", "/batch",
 	"per_s", "per s", "per-s", "PerSec", "LOPS", "lops", "LOPs", "tps", "wps", "ups=", "mfu", "MFU",
 	"tep_tim", "tep time", "atch_tim", "atch tim", "step_avg", "latency", "seconds:", "[step=", "[batch=", "metrics *****",
-	"ata_time", "iter_time", "iter time", " data: ", "rain_time", "ter/s", "\tTime ", "\ttime ", "/s/gpu", "ips: ", "atch_cost", "Per Sec", "/ s", "Results Summary", NULL,
+	"ata_time", "iter_time", "iter time", " data: ", "rain_time", "ter/s", "\tTime ", "\ttime ", "/s/gpu", "ips: ", "atch_cost", "Per Sec", "/ s", "Results Summary", "fps ", NULL,
 };

@@ -93,6 +93,20 @@ size_t tputtmpl_key(const char *s, size_t len, size_t at, char *out, size_t cap)
 	}
 	if (i > 0 && (s[i - 1] == '"' || s[i - 1] == '\''))
 		i--;
+	if (!explicit && i > 0 && s[i - 1] == '|') {  /* "| fps | 1406 |": the cell before, one word */
+		size_t e = i - 1, b;
+		while (e > 0 && s[e - 1] == ' ')
+			e--;
+		for (b = e; b > 0 && key_byte(s[b - 1]); b--)
+			;
+		size_t w = b;
+		while (w > 0 && s[w - 1] == ' ')
+			w--;
+		if (b < e && w > 0 && s[w - 1] == '|') {
+			i = e;
+			explicit = 1;
+		}
+	}
 	size_t e = i;
 	for (;;) {
 		while (i > 0 && key_byte(s[i - 1]))

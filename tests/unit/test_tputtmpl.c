@@ -58,6 +58,7 @@ static void test_key(void **state)
 	assert_key("| ms/batch  8.41 | loss 5.2", "8.41", "ms/batch");
 	assert_key("step 7 | 14.5K tok/s", "14.5K", "tok/s");
 	assert_key("    train_tokens_per_second  =   2737.984", "2737.984", "train_tokens_per_second");
+	assert_key("|    fps             | 1406  |", "1406", "fps");
 	/* nothing beside it */
 	assert_key("[ 42 ]", "42", "");
 	char tiny[4];
