@@ -269,8 +269,11 @@ static int frame_regex(tput_ex *ex, struct frame *f, size_t i, struct tputrule_s
 		f->bar_total = tv;
 		f->bar_end = (size_t)(g + gl - f->s);
 	}
-	if (rx_group_at(r->re, r->g_total, &g, &gl) && rx_group_at(r->re, r->g_unit, &g, &gl))
-		f->rec_end = (size_t)(g + gl - f->s);  /* a bar's record ends with its rate */
+	if (rx_group_at(r->re, r->g_total, &g, &gl) && rx_group_at(r->re, r->g_unit, &g, &gl)) {
+		/* a bar's record ends with its bracket (rate and postfix): a callback glues on */
+		const char *close = memchr(g + gl, ']', (size_t)(f->s + f->len - (g + gl)));
+		f->rec_end = (size_t)((close ? close + 1 : g + gl) - f->s);
+	}
 	uint32_t col = rx_group_at(r->re, r->g_tput, &g, &gl) ? (uint32_t)(g - f->s) : 0;
 	if (res == TPUT_POINT) {
 		f->col[f->np] = col;
@@ -441,8 +444,11 @@ static int frame_new(tput_ex *ex, struct frame *f, tput_sink *sink, void *ctx)
 	const char *s = f->s;
 	size_t len = f->len, np = f->np;
 	if (np == 0) {
-		if (f->closing)  /* the series stage may take bars drawn only when done */
+		if (f->closing) {  /* the series stage may take bars drawn only when done */
+			if (isnan(f->closing_pt.loss))
+				f->closing_pt.loss = f->info.loss;
 			sink(ctx, lc->lineno, TPUT_LEFT, &f->closing_pt, tputcand_closing);
+		}
 		if (f->info.inference)
 			ex->inference++;
 		if (f->literal)

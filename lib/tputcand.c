@@ -83,6 +83,7 @@ size_t tputcand_add(struct tputcand_set *set, const struct tput_point *pt, const
 	if (c->n > 0 && pt->value != c->last_value)
 		c->changes++;
 	c->last_value = pt->value;
+	c->losses += !isnan(pt->loss);
 	c->n++;
 	unsigned r = (unsigned)((pt->rank + 1) & 255);
 	if (!(c->rank_bits[r >> 6] >> (r & 63) & 1)) {
@@ -152,15 +153,19 @@ void tputcand_decide(struct tputcand_set *set)
 				 last->last_line, last->number);
 		}
 	}
-	/* bars drawn only when done (one closing frame a round, none before it): what their unit has */
+	/* bars drawn only when done (one closing frame a round, none before it): what their unit
+	 * has; when some of them show a loss, those are training's */
 	for (size_t i = 0; i < set->n; i++) {
 		struct tputcand *c = &set->c[i];
 		if (c->left != tputcand_closing || c->lines < 2)
 			continue;
-		int other = 0;
-		for (size_t j = 0; j < set->n; j++)
-			other |= set->c[j].taken && set->c[j].left != tputcand_closing && set->c[j].unit == c->unit;
-		if (!other) {
+		int other = 0, lossy = 0;
+		for (size_t j = 0; j < set->n; j++) {
+			const struct tputcand *d = &set->c[j];
+			other |= d->taken && d->left != tputcand_closing && d->unit == c->unit;
+			lossy |= d->left == tputcand_closing && d->unit == c->unit && d->lines >= 2 && d->losses;
+		}
+		if (!other && (c->losses || !lossy)) {
 			c->taken = 1;
 			snprintf(c->why, sizeof c->why, "bars drawn only when done: each closing frame a round's figure");
 		}

@@ -24,6 +24,7 @@ struct tputcand {
 	size_t rises;              /* figures whose step is past the one before */
 	double last_value;
 	size_t changes;            /* figures other than the one before */
+	size_t losses;             /* figures with a loss beside them */
 	uint64_t rank_bits[4];     /* which ranks: (rank + 1) mod 256 */
 	double *values;            /* the figures, when kept (--explain's median) */
 	size_t cap;
@@ -46,7 +47,8 @@ void tputcand_set_free(struct tputcand_set *set);
 size_t tputcand_add(struct tputcand_set *set, const struct tput_point *pt, const char *left, unsigned long lineno);
 /* Which candidates are the training series: numbered in order of first line; one the
  * reader left out stays out, but for bars' closing frames on two lines or more when nothing
- * else of their unit is taken (bars drawn only when done: a round's figure each); one printed once (once per rank, or in one burst) after the
+ * else of their unit is taken (bars drawn only when done: a round's figure each; when some
+ * of those bars show a loss, theirs only: the others are evaluation's); one printed once (once per rank, or in one burst) after the
  * last line of a series that repeats is a summary, out. The rest are taken. */
 void tputcand_decide(struct tputcand_set *set);
 /* Take candidate i all the same (--take): its why says so. */

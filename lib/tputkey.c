@@ -105,6 +105,7 @@ size_t tputkey_norm(const char *s, size_t len, char *out, size_t cap)
 }
 
 static int kv_sep(char c) { return !tputbyte_alnum(c); }
+static int composed(const char *unit, size_t ulen, struct tputkey_unit *out);
 
 /* What a rate counts, as units and keys spell it ("utts/s", "record/second",
  * "sentences_per_sec"): the words, singular or plural, of each class. */
@@ -140,12 +141,24 @@ static double unit_time_ms(const char *t, size_t n)
 	return 0;
 }
 
-static enum tputkey_class unit_noun(const char *t, size_t n)
+static enum tputkey_class unit_noun_plain(const char *t, size_t n)
 {
 	for (size_t i = 0; i < sizeof unit_nouns / sizeof unit_nouns[0]; i++)
 		if (strlen(unit_nouns[i].word) == n && memcmp(unit_nouns[i].word, t, n) == 0)
 			return unit_nouns[i].cls;
 	return KV_NONE;
+}
+
+/* The noun's class, and how many it counts: "kimg" is a thousand images (StyleGAN's
+ * "sec/kimg"), "ktok" a thousand tokens. */
+static enum tputkey_class unit_noun(const char *t, size_t n, double *many)
+{
+	*many = 1;
+	enum tputkey_class cls = unit_noun_plain(t, n);
+	if (cls == KV_NONE && n > 2 && t[0] == 'k' && (cls = unit_noun_plain(t + 1, n - 1)) != KV_NONE &&
+	    cls != KV_ITERS)
+		*many = 1000;
+	return cls == KV_ITERS && *many != 1 ? KV_NONE : cls;
 }
 
 /* A unit made of a noun and a time (normalized): NOUN/TIME or NOUN_per_TIME, a rate;
@@ -173,20 +186,21 @@ int tputkey_compose(const char *u, size_t n, struct tputkey_unit *out)
 	}
 	if (a == 0 || b >= n || memchr(u + b, '/', n - b))
 		return 0;
-	enum tputkey_class cls = unit_noun(u, a);
+	double many;
+	enum tputkey_class cls = unit_noun(u, a, &many);
 	double ms = unit_time_ms(u + b, n - b);
 	if (cls != KV_NONE && ms > 0) {  /* a rate: per second */
-		*out = (struct tputkey_unit){ cls, 1000 / ms, 0, gpu };
+		*out = (struct tputkey_unit){ cls, many * 1000 / ms, 0, gpu };
 		return 1;
 	}
-	cls = unit_noun(u + b, n - b);
+	cls = unit_noun(u + b, n - b, &many);
 	ms = unit_time_ms(u, a);
 	if (cls == KV_NONE || ms <= 0)
 		return 0;
 	if (cls == KV_ITERS)  /* a time per step */
 		*out = (struct tputkey_unit){ KV_TIME, ms, 0, 0 };
 	else  /* a time per sample: its inverse, per second */
-		*out = (struct tputkey_unit){ cls, 1000 / ms, 1, gpu };
+		*out = (struct tputkey_unit){ cls, many * 1000 / ms, 1, gpu };
 	return 1;
 }
 
@@ -288,7 +302,7 @@ static int kv_step_rank(const char *key)
 {
 	size_t n = strlen(key);
 	static const struct { const char *k; int rank; } steps[] = {
-		{ "global_step", 4 }, { "num_updates", 3 }, { "step", 2 }, { "iter", 2 }, { "iteration", 2 },
+		{ "global_step", 4 }, { "num_updates", 3 }, { "step", 2 }, { "iter", 2 }, { "iters", 2 }, { "iteration", 2 },
 		{ "batch", 2 },
 	};
 	if (strcmp(key, "it") == 0)  /* DLRM's "Finished training it 16/150": alone, it is the word */
@@ -313,6 +327,17 @@ static int kv_is_loss(const char *key)
 static void kv_key_info(const struct tputkey_tables *tables, const char *key, struct tputkey_info *ki)
 {
 	ki->kcls = (unsigned char)kv_key_class(tables, key);
+	struct tputkey_unit cu;
+	ki->gpu = 0;
+	ki->kscale = 1;
+	ki->kinvert = 0;
+	ki->composed = ki->kcls == KV_NONE && composed(key, strlen(key), &cu);
+	if (ki->composed) {  /* "sec/kimg 253.5": the key is the unit */
+		ki->kcls = (unsigned char)cu.cls;
+		ki->kscale = cu.scale;
+		ki->kinvert = (unsigned char)cu.invert;
+		ki->gpu = (unsigned char)cu.gpu;
+	}
 	/* a key of a rate or a time ("time_per_step", "ms/batch") names no step */
 	ki->srank = ki->kcls == KV_NONE ? (unsigned char)kv_step_rank(key) : 0;
 	ki->loss = (unsigned char)kv_is_loss(key);
@@ -320,13 +345,15 @@ static void kv_key_info(const struct tputkey_tables *tables, const char *key, st
 	ki->infer = (unsigned char)kv_words(key, INFER_WORDS);
 	ki->skip = kv_words(key, SKIP_WORDS) || strncmp(key, "val_", 4) == 0 || strncmp(key, "eval_", 5) == 0 ||
 		   kv_partial(key);
-	ki->gpu = kv_has(key, "device", 0) || kv_has(key, "gpu", 0);
+	ki->gpu = ki->gpu || kv_has(key, "device", 0) || kv_has(key, "gpu", 0);
 	ki->running = kv_has(key, "running", 0) != 0;
 	ki->avg = kv_has(key, "avg", 0) != 0;
 	ki->ms = kv_has(key, "(ms)", 0) || kv_has(key, "ms", 1);
 	ki->secs = kv_has(key, "in_s", 0) || kv_has(key, "(s)", 0);
 	ki->side = kv_has(key, "features", 1) ? 1 : kv_has(key, "labels", 1) ? 2 : 0;
 	ki->evals = (unsigned char)kv_words(key, kv_skip_words + 3, 5);
+	ki->step_time = strcmp(key, "step_time") == 0 || strcmp(key, "time_per_step") == 0 ||
+			strcmp(key, "iteration_time") == 0 || strcmp(key, "time_per_iteration") == 0;
 	ki->part = strcmp(key, "data_time") == 0 || strcmp(key, "data") == 0 || strcmp(key, "forward_time") == 0 ||
 		   strcmp(key, "backward_time") == 0;
 }

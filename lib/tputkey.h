@@ -43,6 +43,11 @@ struct tputkey_info {
 	unsigned char part;      /* a share of an iteration's time: "data_time", "data", "forward_time" */
 	unsigned char side;      /* 1 source, 2 target tokens: OpenNMT-tf's "features", "labels" */
 	unsigned char evals;     /* an evaluation's: eval, val, valid, validation, test */
+	unsigned char step_time; /* the whole key names a step's time ("step-time", "time_per_step"):
+				  * read without ':' and without a unit, in seconds */
+	unsigned char composed;  /* the key is a unit made of a noun and a time ("sec/kimg"): */
+	unsigned char kinvert;   /* its class in kcls, and these */
+	double kscale;
 };
 
 /* Lookups built from the tables' own words, once per reader: which lengths (bit n) the

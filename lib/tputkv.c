@@ -57,6 +57,14 @@ static int kv_key(const char *s, size_t i, size_t *kstart, size_t *kend)
 	size_t j = i;
 	while (j > 0 && (s[j - 1] == ' ' || s[j - 1] == '\t'))
 		j--;
+	/* "iter: [10/500]": the key before a bracket the figure opens */
+	if (j > 0 && j == i && (s[j - 1] == '[' || s[j - 1] == '(')) {
+		size_t k = j - 1;
+		while (k > 0 && s[k - 1] == ' ')
+			k--;
+		if (k > 0 && (s[k - 1] == ':' || s[k - 1] == '='))
+			j = k;
+	}
 	/* "|    fps    | 1406  |": a table's row (Stable-Baselines3's boxed logger), named by
 	 * the cell before when that cell is one word */
 	if (j > 0 && s[j - 1] == '|') {
@@ -253,13 +261,16 @@ static enum kv_what kv_figure(const char *s, size_t len, size_t numend, size_t a
 		/* ("batch_cost 1.358 sec": a step time's key needs its unit said) */
 		int time_unit = strcmp(unit, "ms") == 0 || strcmp(unit, "s") == 0 || strcmp(unit, "sec") == 0;
 		if (kcls == KV_NONE || kcls >= KV_TIME_SAID ||
-		    (!sep && ((kcls == KV_TIME && !time_unit && !ki->ms) || (kcls != KV_TIME && !ki->compound && kcls != KV_TOKENS &&
+		    (!sep && ((kcls == KV_TIME && !time_unit && !ki->ms && !ki->step_time && !ki->composed) || (kcls != KV_TIME && !ki->compound && kcls != KV_TOKENS &&
 							     kcls != KV_TPS && kcls != KV_ITERS && kcls != KV_MFU))))
 			return KV_WHAT_NONE;
 		cls = kcls;
 		if (cls == KV_GFLOPS)
 			scale = 1e-3;
-		if (cls == KV_TIME) {
+		if (ki->composed) {  /* the key is the unit: "sec/kimg 253.5" */
+			scale = ki->kscale;
+			invert = ki->kinvert;
+		} else if (cls == KV_TIME) {
 			/* a step time: ms when said so, else seconds */
 			if (strcmp(unit, "ms") == 0 || ki->ms)
 				scale = 1;
@@ -532,7 +543,7 @@ static size_t kv_finish(struct tputkv_figure *out, size_t n, const struct tputkv
 		for (size_t k = 0; k < n; k++) {
 			uint64_t b = k < 64 ? 1ULL << k : 0;
 			if (!(any & b) ||
-			    (!surer && (((said->unit & b) && rate) || ((said->timer & b) && trained && said->part) ||
+			    (!surer && (((said->unit & b) && rate) || ((said->timer & b) && (trained || info->step >= 0) && said->part) ||
 					((said->iter & b) && trained && info->step >= 0) || ((said->meter & b) && trained))))
 				out[m++] = out[k];
 		}
@@ -645,5 +656,5 @@ const char *const tputkv_literals[] = {
 	"k/s", "s/s", "e/s", "q/s", "g/s", "t/s", "P/s", "p/s", "/sec", "/Sec", "/step", "s/it", "/batch",
 	"per_s", "per s", "per-s", "PerSec", "LOPS", "lops", "LOPs", "tps", "wps", "ups=", "mfu", "MFU",
 	"tep_tim", "tep time", "atch_tim", "atch tim", "step_avg", "latency", "seconds:", "[step=", "[batch=", "metrics *****",
-	"ata_time", "iter_time", "iter time", " data: ", "rain_time", "ter/s", "\tTime ", "\ttime ", "/s/gpu", "ips: ", "atch_cost", "Per Sec", "/ s", "Results Summary", "fps ", NULL,
+	"ata_time", "iter_time", "iter time", " data: ", "rain_time", "ter/s", "\tTime ", "\ttime ", "/s/gpu", "ips: ", "atch_cost", "Per Sec", "/ s", "Results Summary", "fps ", "tep-tim", "sec/", NULL,
 };

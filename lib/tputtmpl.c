@@ -122,7 +122,7 @@ size_t tputtmpl_key(const char *s, size_t len, size_t at, char *out, size_t cap)
 	while (i < e && !tputbyte_alpha(s[i]))
 		i++;
 	int key_ok = e > i;
-	if (key_ok && (explicit || !unit_ok))
+	if (key_ok && (explicit || !unit_ok || !memchr(s + u, '/', ulen)))  /* "sec/kimg 253.5 maintenance 7" */
 		return put_key(s + i, e - i, out, cap);
 	if (unit_ok)
 		return put_key(s + u, ulen, out, cap);

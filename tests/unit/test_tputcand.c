@@ -109,11 +109,47 @@ static void test_once(void **state)
 	tputcand_set_free(&set);
 }
 
+/* Bars drawn only when done: their closing frames are the series, when nothing else of the
+ * unit is; of two such bars, the one with a loss is training's. */
+static void test_closing(void **state)
+{
+	(void)state;
+	struct tputcand_set set = { 0 };
+	for (unsigned long l = 1; l <= 4; l++) {
+		struct tput_point train = { -1, -1, NAN, 1.0, TPUT_IT_S, 0.5, 0, 1 };
+		struct tput_point valid = { -1, -1, NAN, 1.3, TPUT_IT_S, NAN, 0, 2 };
+		tputcand_add(&set, &train, tputcand_closing, l * 10);
+		tputcand_add(&set, &valid, tputcand_closing, l * 10 + 1);
+	}
+	struct tput_point once = { -1, -1, NAN, 9, TPUT_SAMPLES_S, NAN, 0, 3 };
+	tputcand_add(&set, &once, tputcand_closing, 100);
+	tputcand_decide(&set);
+	assert_true(set.c[0].taken);
+	assert_int_equal(set.c[0].losses, 4);
+	assert_string_equal(set.c[0].why, "bars drawn only when done: each closing frame a round's figure");
+	assert_false(set.c[1].taken);
+	assert_string_equal(set.c[1].why, tputcand_closing);
+	assert_false(set.c[2].taken);  /* one bar closing once: its run's average */
+	tputcand_set_free(&set);
+	/* a series of the unit read otherwise: closing frames stay out */
+	for (unsigned long l = 1; l <= 4; l++) {
+		struct tput_point frame = { -1, (long long)l, NAN, 1.0, TPUT_IT_S, NAN, 0, 1 };
+		struct tput_point closing = { -1, -1, NAN, 1.1, TPUT_IT_S, NAN, 0, 1 };
+		tputcand_add(&set, &frame, NULL, l * 10);
+		tputcand_add(&set, &closing, tputcand_closing, l * 10 + 1);
+	}
+	tputcand_decide(&set);
+	assert_true(set.c[0].taken);
+	assert_false(set.c[1].taken);
+	tputcand_set_free(&set);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_series_and_summary),
 		cmocka_unit_test(test_once),
+		cmocka_unit_test(test_closing),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

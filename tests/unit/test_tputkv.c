@@ -86,7 +86,11 @@ static void test_kv_reader(void **state)
 		{ "iter: 20  loss: 0.5  total_time: 0.33  data_time: 0.1", 0, 0, 0, 20, 0.5 },
 		{ "iter_time=0.001, forward_time=0.005, loss=1.281", 0, 0, 0, -1, 1.281 },
 		{ "iter 5 | iter time: 529.46 ms", 0, 0, 0, 5, NAN },
-		{ "Step: 5, Time: 529.46 ms, data_time: 0.1 s", 0, 0, 0, 5, NAN },
+		/* a step and a share of the iteration show a step's timer, a loss or not (CycleGAN's
+		 * "(epoch: 1, iters: 100, time: 0.507, data: 0.091) D_A: 0.201 ...") */
+		{ "Step: 5, Time: 529.46 ms, data_time: 0.1 s", 1, TPUT_MS_STEP, 529.46, 5, NAN },
+		{ "(epoch: 1, iters: 100, time: 0.507, data: 0.091) D_A: 0.201 G_A: 0.297", 1, TPUT_MS_STEP, 507, 100, NAN },
+		{ "Epoch: 3, time: 0.507, data: 0.091", 0, 0, 0, -1, NAN },  /* no step, no loss */
 		{ "loss=1.281, optim_step_time=1.970e-04", 0, 0, 0, -1, 1.281 },
 		/* "[N] key=": a count alone in brackets is the step; a step key is surer */
 		{ "logging_writer.py:35] [400] steps_per_second=1.583725, train_loss=3.2198", 1, TPUT_IT_S, 1.583725, 400, 3.2198 },
@@ -144,6 +148,14 @@ static void test_kv_reader(void **state)
 		{ "[2021-07-17 12:54:33] Ep. 1 : Up. 14000 : Sen. 965,843 : Cost 5.20174599 : Time 359.59s : 3007.81 words/s", 1, TPUT_TOKENS_S, 3007.81, -1, NAN },
 		{ "Trained 112 records in 13.138344759 seconds. Thr oughput is 8.524666 records/second. Loss is 0.08021599.", 1, TPUT_SAMPLES_S, 8.524666, -1, NAN },
 		{ "Learner Steps = 2 | Learner Time Elapsed = 10.830 | Steps Per Second = 94.689", 1, TPUT_IT_S, 94.689, -1, NAN },
+		/* "KEY: [N/M]": the step inside the bracket (scepter) */
+		{ "Stage [train] iter: [10/500], data_time: 1.0402(1.0402), time: 1.4696(1.4696), loss: 0.0978(0.0978)", 1,
+		  TPUT_MS_STEP, 1469.6, 10, 0.0978 },
+		/* the key is the unit: StyleGAN's seconds per thousand images */
+		{ "tick 1     kimg 20.0     time 1h 19m 08s   sec/tick 4711.9  sec/kimg 235.59  maintenance 7.7", 1,
+		  TPUT_IMAGES_S, 1000 / 235.59, -1, NAN },
+		/* a key that is a step's time says its unit: seconds without one */
+		{ "global step 6000 learning rate 0.1937 step-time 0.67 perplexity 13.56", 1, TPUT_MS_STEP, 670, 6000, NAN },
 		/* a table's row, the key the cell before (Stable-Baselines3): fps, env steps a second */
 		{ "|    fps             | 1406  |", 1, TPUT_SAMPLES_S, 1406, -1, NAN },
 		{ "| step 100 | loss 3.2 | 8060.78ms |", 0, 0, 0, 100, 3.2 },  /* a cell of two words: no key */
@@ -233,9 +245,9 @@ static void test_literals(void **state)
 	size_t n = 0;
 	while (tputkv_literals[n])
 		n++;
-	assert_int_equal(n, 50);
+	assert_int_equal(n, 52);
 	assert_string_equal(tputkv_literals[0], "k/s");
-	assert_string_equal(tputkv_literals[49], "fps ");
+	assert_string_equal(tputkv_literals[51], "sec/");
 }
 
 /* A shape read once is given back for a line of that shape, and read from it again. */

@@ -59,6 +59,7 @@ static void test_key(void **state)
 	assert_key("step 7 | 14.5K tok/s", "14.5K", "tok/s");
 	assert_key("    train_tokens_per_second  =   2737.984", "2737.984", "train_tokens_per_second");
 	assert_key("|    fps             | 1406  |", "1406", "fps");
+	assert_key("kimg 20.0  sec/kimg 235.59  maintenance 7.7", "235.59", "sec/kimg");
 	/* nothing beside it */
 	assert_key("[ 42 ]", "42", "");
 	char tiny[4];
