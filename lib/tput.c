@@ -55,6 +55,7 @@ struct tput_ex {
 	size_t last_np;
 	struct tputctx_words ctxwords;
 	struct tputtmpl_set tmpls; /* the templates that gave figures, an example of each */
+	uint64_t noted[TPUT_NUNITS]; /* the template noted last in each unit */
 };
 
 /* Another input: nothing of the last one carries over, nor waits. */
@@ -405,13 +406,23 @@ static enum tput_context frame_context(tput_ex *ex, const struct frame *f)
 static void frame_template(tput_ex *ex, struct frame *f)
 {
 	const struct line_ctx *lc = f->lc;
-	const char *from = lc->body > f->s && lc->body <= f->s + f->len ? lc->body : f->s;
-	/* what a callback glues after a bar's rate is not the bar's */
-	const char *end = f->rec_end && f->s + f->rec_end > from ? f->s + f->rec_end : f->s + f->len;
-	uint64_t t = tputtmpl_hash(from, (size_t)(end - from));
+	/* the frames of one shape have its words: worked out once a shape */
+	uint64_t t = f->shape ? f->shape->tmpl : 0;
+	if (!t) {
+		const char *from = lc->body > f->s && lc->body <= f->s + f->len ? lc->body : f->s;
+		/* what a callback glues after a bar's rate is not the bar's */
+		const char *end = f->rec_end && f->s + f->rec_end > from ? f->s + f->rec_end : f->s + f->len;
+		t = tputtmpl_hash(from, (size_t)(end - from));
+		if (f->shape)
+			f->shape->tmpl = t;
+	}
 	for (size_t i = 0; i < f->np; i++) {
 		f->pts[i].tmpl = t;
+		/* most figures repeat the template and unit of the last: seen */
+		if (t == ex->noted[f->pts[i].unit])
+			continue;
 		tputtmpl_note(&ex->tmpls, t, (int)f->pts[i].unit, lc->lineno, f->s, f->len, f->col[i]);
+		ex->noted[f->pts[i].unit] = t;
 	}
 	if (f->closing) {
 		f->closing_pt.tmpl = t;

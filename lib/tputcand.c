@@ -70,7 +70,12 @@ static size_t find_or_add(struct tputcand_set *set, uint64_t tmpl, enum tput_uni
 
 size_t tputcand_add(struct tputcand_set *set, const struct tput_point *pt, const char *left, unsigned long lineno)
 {
-	size_t i = find_or_add(set, pt->tmpl, pt->unit, left);
+	/* a unit's figures mostly come from one candidate, line after line */
+	size_t h = set->hint[pt->unit], i;
+	if (h && set->c[h - 1].tmpl == pt->tmpl && set->c[h - 1].left == left)
+		i = h - 1;
+	else
+		set->hint[pt->unit] = (i = find_or_add(set, pt->tmpl, pt->unit, left)) + 1;
 	struct tputcand *c = &set->c[i];
 	if (c->n == 0 || lineno != c->last_line)
 		c->lines++;
@@ -169,6 +174,30 @@ void tputcand_decide(struct tputcand_set *set)
 			c->taken = 1;
 			snprintf(c->why, sizeof c->why, "bars drawn only when done: each closing frame a round's figure");
 		}
+	}
+}
+
+enum { SURE_LINES = 512 };  /* more than printed_once's most: 2 x 256 ranks */
+
+void tputcand_sure(struct tputcand_set *set)
+{
+	unsigned long series_last = 0;
+	unsigned char unit_series[TPUT_NUNITS] = { 0 };
+	for (size_t i = 0; i < set->n; i++) {
+		const struct tputcand *c = &set->c[i];
+		if (!c->left && c->lines > SURE_LINES) {
+			series_last = c->last_line > series_last ? c->last_line : series_last;
+			unit_series[c->unit] = 1;
+		}
+	}
+	for (size_t i = 0; i < set->n; i++) {
+		struct tputcand *c = &set->c[i];
+		if (!c->left)
+			c->sure = c->lines > SURE_LINES || series_last >= c->first_line;
+		else if (c->left == tputcand_closing)
+			c->sure = unit_series[c->unit] ? -1 : 0;
+		else
+			c->sure = -1;
 	}
 }
 

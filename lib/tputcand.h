@@ -30,6 +30,7 @@ struct tputcand {
 	size_t cap;
 	int number;                /* 1.. in order of first line: --explain's and --take's */
 	int taken;
+	int sure;                  /* tputcand_sure: 1 taken whatever comes, -1 out, 0 open */
 	char why[128];             /* why it is not taken; why it is when --take took it */
 };
 
@@ -40,6 +41,7 @@ struct tputcand_set {
 	uint32_t *slot;            /* open addressing: index + 1, 0 empty */
 	size_t nslot;
 	int keep_values;
+	size_t hint[TPUT_NUNITS];  /* the candidate added to last in each unit, + 1 */
 };
 void tputcand_set_free(struct tputcand_set *set);
 /* pt's candidate (left: the reader's reason, NULL when it read pt as training), pt counted
@@ -51,6 +53,12 @@ size_t tputcand_add(struct tputcand_set *set, const struct tput_point *pt, const
  * of those bars show a loss, theirs only: the others are evaluation's); one printed once (once per rank, or in one burst) after the
  * last line of a series that repeats is a summary, out. The rest are taken. */
 void tputcand_decide(struct tputcand_set *set);
+/* What is already sure of each candidate, whatever lines come after (its sure): one the
+ * reader left out stays out, closing frames too once their unit has a series for sure; one
+ * read as training is taken for sure once it has more lines than a summary may (512: twice
+ * the ranks counted), or once such a series has a line at or after its first. What
+ * tputcand_decide says later agrees. */
+void tputcand_sure(struct tputcand_set *set);
 /* Take candidate i all the same (--take): its why says so. */
 void tputcand_take(struct tputcand_set *set, size_t i);
 /* The median of candidate i's kept values; NaN when none are kept. */

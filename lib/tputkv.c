@@ -600,6 +600,7 @@ static struct tputkv_shape *kv_shape_of(tputkv_cache *cache, const char *s, size
 	memcpy(e->text, shape, len);
 	e->header = (unsigned char)kv_header(s, len);
 	e->context = -1;
+	e->tmpl = 0;
 	size_t nc;
 	/* one more than kept: a frame with more is read each time as it comes */
 	struct tputkv_cand c[KV_SHAPE_CANDS + 1];

@@ -72,6 +72,7 @@ struct tputkv_shape {
 	unsigned char ncand;
 	unsigned char header;
 	signed char context;           /* enum tput_context, -1 until asked */
+	uint64_t tmpl;                 /* the frame's template (tputtmpl_hash), 0 until asked */
 	char text[KV_SHAPE_MAX];
 	struct tputkv_cand cand[KV_SHAPE_CANDS];
 };

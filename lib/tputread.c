@@ -34,11 +34,12 @@ struct pending {
 /* A pending nan, of no candidate: counted. */
 #define NAN_FIGURE ((size_t)-1)
 
-/* The input being read: its candidates and the figures they hold. */
+/* The input being read: its candidates and the figures they hold, those not given yet. */
 struct tputread_file {
 	struct tputcand_set cands;
 	struct pending *p;
 	size_t n, cap;
+	struct tputout_cache rows;  /* what the row before spelled */
 };
 
 struct reader {
@@ -131,6 +132,8 @@ static void out_put(struct outbuf *ob, FILE *out, const char *s, size_t n)
 	ob->len += n;
 }
 
+static void give(struct tputread *r, const char *file, int final);
+
 /* chunk_emit_fn: a reader's records, in order, into the output, the errors and the series. */
 static void emit(void *ctx, const struct chunk_buf *in, unsigned long lines_before)
 {
@@ -173,6 +176,7 @@ static void emit(void *ctx, const struct chunk_buf *in, unsigned long lines_befo
 			break;
 		}
 	}
+	give(r, e->file, 0);
 }
 
 /* Does --take's request (a candidate's number or its key, as written or normalized) name c? */
@@ -226,22 +230,29 @@ static void keep_cands(struct tputread *r, const char *file)
 	}
 }
 
-/* The input ended: which candidates are taken, and their figures given in line order, as
- * rows to out or points to the set. */
-static void file_done(struct tputread *r, const char *file)
+/* The held figures given in line order, as rows to out or points to the set, while what
+ * becomes of each is known: all of them once the input ended (final: its candidates
+ * decided), else up to the first whose candidate may still go either way (tputcand_sure),
+ * so that a long log streams. --explain and --take hold them all. */
+static void give(struct tputread *r, const char *file, int final)
 {
 	struct tputread_file *f = r->file;
-	tputcand_decide(&f->cands);
-	keep_cands(r, file);
-	/* --take may have changed what is taken: the kept copies say so too */
-	for (size_t i = 0, base = r->ncands - f->cands.n; i < f->cands.n; i++)
-		r->cands[base + i].c.taken = f->cands.c[i].taken;
+	size_t upto = f->n;
+	if (!final) {
+		if (r->o->explain || r->o->ntake)
+			return;
+		tputcand_sure(&f->cands);
+		for (upto = 0; upto < f->n; upto++)
+			if (f->p[upto].cand != NAN_FIGURE && f->cands.c[f->p[upto].cand].sure == 0)
+				break;
+		if (upto == 0)
+			return;
+	}
 	struct outbuf *ob = r->set ? NULL : xmalloc(sizeof *ob);
-	struct tputout_cache rows = { 0 };
 	size_t file_len = strlen(file);
 	if (ob)
 		ob->len = 0;
-	for (size_t i = 0; i < f->n; i++) {
+	for (size_t i = 0; i < upto; i++) {
 		const struct pending *p = &f->p[i];
 		if (p->cand == NAN_FIGURE) {
 			r->nans++;
@@ -249,7 +260,8 @@ static void file_done(struct tputread *r, const char *file)
 				series_get(r->set, file, p->pt.unit)->nan++;
 			continue;
 		}
-		if (!f->cands.c[p->cand].taken)
+		const struct tputcand *c = &f->cands.c[p->cand];
+		if (final ? !c->taken : c->sure < 0)
 			continue;
 		if (r->set) {
 			r->points++;
@@ -267,12 +279,26 @@ static void file_done(struct tputread *r, const char *file)
 		*--at = '\t';
 		out_put(ob, r->out, file, file_len);
 		out_put(ob, r->out, at, (size_t)(num + sizeof num - at));
-		out_put(ob, r->out, row, tputout_row_cached(&rows, row, &p->pt));
+		out_put(ob, r->out, row, tputout_row_cached(&f->rows, row, &p->pt));
 	}
 	if (ob) {
 		fwrite(ob->buf, 1, ob->len, r->out);
 		free(ob);
 	}
+	memmove(f->p, f->p + upto, (f->n - upto) * sizeof *f->p);
+	f->n -= upto;
+}
+
+/* The input ended: which candidates are taken, and the figures still held given. */
+static void file_done(struct tputread *r, const char *file)
+{
+	struct tputread_file *f = r->file;
+	tputcand_decide(&f->cands);
+	keep_cands(r, file);
+	/* --take may have changed what is taken: the kept copies say so too */
+	for (size_t i = 0, base = r->ncands - f->cands.n; i < f->cands.n; i++)
+		r->cands[base + i].c.taken = f->cands.c[i].taken;
+	give(r, file, 1);
 	tputcand_set_free(&f->cands);
 	f->n = 0;
 }
@@ -286,6 +312,7 @@ static void file_start(struct tputread *r)
 	}
 	tputcand_set_free(&r->file->cands);
 	r->file->n = 0;
+	memset(&r->file->rows, 0, sizeof r->file->rows);
 }
 
 void tputread_free(struct tputread *r)

@@ -144,12 +144,38 @@ static void test_closing(void **state)
 	tputcand_set_free(&set);
 }
 
+/* What is sure before the input ends agrees with what is decided at its end. */
+static void test_sure(void **state)
+{
+	(void)state;
+	struct tputcand_set set = { 0 };
+	add(&set, 9, TPUT_SAMPLES_S, -1, 1, 1, NULL);  /* a line before the series */
+	for (unsigned long l = 10; l < 10 + 600; l++)
+		add(&set, 1, TPUT_TOKENS_S, -1, (double)l, l, NULL);
+	add(&set, 3, TPUT_TOKENS_S, -1, 5, 20, "not training (eval, checkpoint, ...)");
+	add(&set, 4, TPUT_TOKENS_S, -1, 5, 30, tputcand_closing);
+	add(&set, 5, TPUT_IT_S, -1, 5, 40, tputcand_closing);
+	size_t late = add(&set, 2, TPUT_SAMPLES_S, -1, 8.0, 700, NULL);
+	tputcand_sure(&set);
+	assert_int_equal(set.c[0].sure, 1);   /* the series runs past it: no summary */
+	assert_int_equal(set.c[1].sure, 1);   /* more lines than a summary may have */
+	assert_int_equal(set.c[2].sure, -1);  /* left out */
+	assert_int_equal(set.c[3].sure, -1);  /* closing frames of a unit with a series */
+	assert_int_equal(set.c[4].sure, 0);   /* closing frames alone in their unit: open */
+	assert_int_equal(set.c[late].sure, 0); /* after the series so far: a summary, perhaps */
+	tputcand_decide(&set);
+	assert_true(set.c[0].taken && set.c[1].taken && !set.c[2].taken && !set.c[3].taken);
+	assert_false(set.c[late].taken);
+	tputcand_set_free(&set);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_series_and_summary),
 		cmocka_unit_test(test_once),
 		cmocka_unit_test(test_closing),
+		cmocka_unit_test(test_sure),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
