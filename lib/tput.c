@@ -40,6 +40,8 @@ struct carry {
 	unsigned long metrics_line; /* a "***** train metrics *****" summary block starts here */
 	unsigned long results_line; /* an "MLPerf Results Summary" (LoadGen's, inference) starts here */
 	unsigned long seen_line;   /* the last line looked at: a smaller number starts another input */
+	double bar_total;          /* the last bar frame's total and count (0: none) */
+	long long bar_count;
 };
 
 struct tput_ex {
@@ -522,6 +524,19 @@ static int frame_new(tput_ex *ex, struct frame *f, tput_sink *sink, void *ctx)
 		ex->bar.copies += np;
 		leave(ex, f, "a copy of a progress bar frame seen before", sink, ctx);
 		return 0;
+	}
+	/* The same count of the same bar again at once: processes drawing one bar each, no
+	 * rank prefix to tell them (their rates differ in the last digit), or a redraw for a
+	 * new postfix. One step, one figure. */
+	if (!isnan(f->bar_total) && f->base.step >= 0 && lc->rank < 0) {
+		int same = c->bar_total == f->bar_total && c->bar_count == f->base.step;
+		c->bar_total = f->bar_total;
+		c->bar_count = f->base.step;
+		if (same) {
+			ex->bar.copies += np;
+			leave(ex, f, "the bar's step just drawn, drawn again (another process, or a redraw)", sink, ctx);
+			return 0;
+		}
 	}
 	return 1;
 }

@@ -423,6 +423,15 @@ static void test_bars(void **state)
 		 " 32%|###    | 283/873 [25:44<47:06,  4.79s/it]\n", 1);
 	assert_int_equal(points_of(&g, st), 3);
 	assert_true(st[0] == 281 && st[2] == 283);
+	/* two processes drawing one bar each, no rank prefix: each step once, the first drawn */
+	g = bars(" 10%|#  | 10/100 [00:10<01:30,  1.00it/s]\n"
+		 " 10%|#  | 10/100 [00:10<01:30,  1.01it/s]\n"
+		 " 11%|#  | 11/100 [00:11<01:29,  1.00it/s]\n"
+		 " 11%|#  | 11/100 [00:11<01:29,  1.02it/s]\n"
+		 " 12%|#  | 12/100 [00:12<01:28,  1.00it/s]\n", 1);
+	assert_int_equal(points_of(&g, st), 3);
+	assert_true(st[0] == 10 && st[1] == 11 && st[2] == 12);
+	assert_int_equal(g.left, 2);  /* the second drawings, left out with their reason */
 	/* the one bar frame of an input counts once the input ends, not before */
 	g = bars("Step:  20%|##   | 1/5 [00:22<01:31, 22.90s/it]\n", 0);
 	assert_int_equal(points_of(&g, st), 0);
