@@ -285,7 +285,8 @@ static void give(struct tputread *r, const char *file, int final)
 		fwrite(ob->buf, 1, ob->len, r->out);
 		free(ob);
 	}
-	memmove(f->p, f->p + upto, (f->n - upto) * sizeof *f->p);
+	if (f->n > upto)
+		memmove(f->p, f->p + upto, (f->n - upto) * sizeof *f->p);
 	f->n -= upto;
 }
 
