@@ -46,10 +46,16 @@ void tputbar_emit(struct tputbar *b, const struct tput_point *pts, size_t np, un
 		    b->last_step[pt->unit] == pt->step) {
 			b->copies++;
 			b->last_line[pt->unit] = lineno;
-			sink(ctx, lineno, TPUT_LEFT, pt, "an unprefixed rank's copy of the step before");
+			/* another record repeating the step: a summary of it (fairseq's "| train |
+			 * epoch 001 | ..." after its last train_inner) */
+			sink(ctx, lineno, TPUT_LEFT, pt,
+			     pt->tmpl && b->last_tmpl[pt->unit] && pt->tmpl != b->last_tmpl[pt->unit]
+				     ? "a summary: another record repeating the step just read"
+				     : "an unprefixed rank's copy of the step before");
 			continue;
 		}
 		b->last_step[pt->unit] = pt->step;
+		b->last_tmpl[pt->unit] = pt->tmpl;
 		b->last_line[pt->unit] = pt->rank < 0 ? lineno : 0;
 		if (!b->held.np) {
 			sink(ctx, lineno, TPUT_POINT, pt, NULL);

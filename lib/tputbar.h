@@ -35,6 +35,7 @@ struct tputbar_held {
 struct tputbar {
 	long long last_step[TPUT_NUNITS];
 	unsigned long last_line[TPUT_NUNITS];
+	uint64_t last_tmpl[TPUT_NUNITS];  /* the template of that step's figure */
 	unsigned long emit_line, emit_prev; /* the last line that gave figures, and the one before */
 	uint64_t seen[TPUTBAR_SEEN]; /* hashes of bar frames up to their rate, the last TPUTBAR_SEEN */
 	size_t seen_at;

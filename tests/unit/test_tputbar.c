@@ -53,8 +53,17 @@ static void test_rank_copies(void **state)
 	assert_true(g.value[1] == 1.1);
 	assert_string_equal(g.reason[1], "an unprefixed rank's copy of the step before");
 	assert_int_equal(bar.copies, 1);
+	/* the step repeated by a record of another template: a summary of it */
+	struct tput_point inner = point(-1, 9, 2.0), summary = point(-1, 9, 1.9);
+	inner.tmpl = 11;
+	summary.tmpl = 12;
+	tputbar_emit(&bar, &inner, 1, 10, collect, &g);
+	tputbar_emit(&bar, &summary, 1, 11, collect, &g);
+	assert_int_equal(g.n, 6);
+	assert_true(g.res[4] == TPUT_POINT && g.res[5] == TPUT_LEFT);
+	assert_string_equal(g.reason[5], "a summary: another record repeating the step just read");
 	tputbar_reset(&bar);
-	assert_int_equal(bar.copies, 1);  /* over every input */
+	assert_int_equal(bar.copies, 2);  /* over every input */
 	tputbar_free(&bar);
 }
 
