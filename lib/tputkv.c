@@ -305,7 +305,9 @@ static enum kv_what kv_figure(const char *s, size_t len, size_t numend, size_t a
 	c->invert = (unsigned char)invert;
 	c->average = (unsigned char)average;
 	size_t e3;
-	if (u == TPUT_TOKENS_S_SRC && pair) {
+	if (cls == KV_MFU && unit[0] != '%') {  /* verl's "perf/mfu/actor:0.31": a fraction */
+		c->second = KV_SECOND_FRAC;
+	} else if (u == TPUT_TOKENS_S_SRC && pair) {
 		c->second = KV_SECOND_PAIR;
 		c->at2 = (uint32_t)(numend + 1);
 		c->end2 = (uint32_t)after;
@@ -505,9 +507,11 @@ static size_t kv_take(const char *s, const struct tputkv_cand *c, size_t nc, str
 			said->iter |= (uint64_t)(c[k].said >> 2 & 1) << n;
 			said->meter |= (uint64_t)(c[k].said >> 3 & 1) << n;
 		}
+		if (c[k].second == KV_SECOND_FRAC && v <= 1)  /* an MFU above 1% is never written as 1 */
+			v *= 100;
 		if (n < max)
 			out[n++] = (struct tputkv_figure){ (enum tput_unit)c[k].unit, v * c[k].scale, c[k].average, c[k].at };
-		if (c[k].second && n < max &&
+		if (c[k].second && c[k].second != KV_SECOND_FRAC && n < max &&
 		    tputunit_number(s + c[k].at2, c[k].end2 - c[k].at2, &w) == TPUT_NUM_OK) {
 			if (c[k].second == KV_SECOND_PAREN && c[k].invert && w)
 				w = 1 / w;

@@ -49,7 +49,8 @@ extern const char *const tputkv_literals[];
  * whole number, a rate to invert not zero, and the text must parse. */
 /* KV_WHAT_PER_TOKEN: a latency per token, which makes the whole line generation's. */
 enum kv_what { KV_WHAT_NONE, KV_WHAT_FIGURE, KV_WHAT_INFER, KV_WHAT_PER_TOKEN };
-enum kv_second { KV_SECOND_NONE, KV_SECOND_PAIR, KV_SECOND_PAREN };
+/* KV_SECOND_FRAC: no second figure; an MFU written without '%': a fraction when at most 1 */
+enum kv_second { KV_SECOND_NONE, KV_SECOND_PAIR, KV_SECOND_PAREN, KV_SECOND_FRAC };
 struct tputkv_cand {
 	uint32_t at, end;              /* the figure s[at, end) */
 	uint32_t at2, end2;            /* a second one: "N/M tok/s"'s M, "V(W/gpu)"'s W */

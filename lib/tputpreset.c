@@ -145,6 +145,9 @@ const struct tput_preset tputpreset_table[] = {
 	{ "gluonnlp", "GluonNLP", { "Thoughput=", "Throughput=", NULL }, NULL, NULL, 1,
 	  "INFO:gluonnlp:11:22:28 Batch: 4512/7387, Loss=4.1048, lr=0.0000065 Thoughput=45.02 samples/s",
 	  TPUT_READ_KV, 0 },
+	{ "verl", "verl (perf/throughput: tokens/s per GPU)", { "perf/throughput:", NULL }, NULL, NULL, 1,
+	  "step:2 - actor/pg_loss:0.011 - perf/mfu/actor:0.32 - perf/time_per_step:44.80 - perf/throughput:2925.0 - timing_s/step:44.800",
+	  TPUT_READ_KV, 1 },
 	{ "mlperf", "MLPerf logging (tracked_stats throughput)", { "\"tracked_stats\"", NULL },
 	  "\"time_ms\":\\s*(?<time>\\d+).*?\"key\":\\s*\"tracked_stats\".*?\"throughput\":\\s*(?<tput>[^\\s,}]+)"
 	  "(?:.*?\"step\":\\s*(?<step>\\d+))?",

@@ -41,7 +41,10 @@ uint64_t tputtmpl_hash(const char *s, size_t len)
 }
 
 /* A byte of a key or unit as written: "tokens/s", "train_samples_per_second", "ms/batch". */
-static int key_byte(char c) { return tputbyte_word(c) || c == '/' || c == '-' || c == '.' || c == '%'; }
+static int key_byte(char c)
+{
+	return tputbyte_word(c) || c == '/' || c == '-' || c == '.' || c == '%' || c == '(' || c == ')';
+}
 
 static size_t put_key(const char *k, size_t n, char *out, size_t cap)
 {

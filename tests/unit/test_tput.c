@@ -131,7 +131,7 @@ static void test_every_preset_example(void **state)
 	static const double values[] = { 3.462, 402.1, 5856, 120.52, 1023456, 529882, 368.46, 35.55, 7.2,
 					 5.97, 49.2, 83.48609168106144, 51234, 6640.1, 36.722, 1249, 43200,
 					 4320, 593, 554.40, 13138.344759, 155825.3348, 26676, 12345.67, 31.46, 4632, 13.63, 139.6, 22885,
-					 5092, 45.02, 2.467, 14500, 10700 };
+					 5092, 45.02, 2925.0, 2.467, 14500, 10700 };
 	assert_int_equal(tputpreset_count, sizeof values / sizeof values[0]);
 	for (size_t i = 0; i < tputpreset_count; i++) {
 		struct got g = run(tputpreset_table[i].name, tputpreset_table[i].example);

@@ -156,6 +156,9 @@ static void test_kv_reader(void **state)
 		  TPUT_IMAGES_S, 1000 / 235.59, -1, NAN },
 		/* a key that is a step's time says its unit: seconds without one */
 		{ "global step 6000 learning rate 0.1937 step-time 0.67 perplexity 13.56", 1, TPUT_MS_STEP, 670, 6000, NAN },
+		/* an MFU without '%' at most 1 is a fraction (verl's), in percent */
+		{ "step:2 - perf/mfu/actor:0.32 - actor/pg_loss:0.011", 1, TPUT_MFU, 32, 2, 0.011 },
+		{ "step 2 mfu: 30.5 loss 2", 1, TPUT_MFU, 30.5, 2, 2 },
 		/* a table's row, the key the cell before (Stable-Baselines3): fps, env steps a second */
 		{ "|    fps             | 1406  |", 1, TPUT_SAMPLES_S, 1406, -1, NAN },
 		{ "| step 100 | loss 3.2 | 8060.78ms |", 0, 0, 0, 100, 3.2 },  /* a cell of two words: no key */

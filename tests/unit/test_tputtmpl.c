@@ -60,6 +60,7 @@ static void test_key(void **state)
 	assert_key("    train_tokens_per_second  =   2737.984", "2737.984", "train_tokens_per_second");
 	assert_key("|    fps             | 1406  |", "1406", "fps");
 	assert_key("kimg 20.0  sec/kimg 235.59  maintenance 7.7", "235.59", "sec/kimg");
+	assert_key("'memory(GiB)': 18.54, 'train_speed(iter/s)': 0.121, 'epoch'", "0.121", "train_speed(iter/s)");
 	/* nothing beside it */
 	assert_key("[ 42 ]", "42", "");
 	char tiny[4];
