@@ -228,7 +228,61 @@ struct tputkv_cache {
  * figures are left out (pasted, they repeat figures of lines whole elsewhere). */
 /* KV_PART_EVAL: an evaluation's step ("val step:0", "eval_step: 3"): the line's figures are
  * the evaluation's. */
-enum kv_part { KV_PART_SHARE = 1, KV_PART_LEAD = 2, KV_PART_EVAL = 3 };
+enum kv_part { KV_PART_SHARE = 1, KV_PART_LEAD = 2, KV_PART_EVAL = 3, KV_PART_CLOCK = 4 };
+/* KV_PART_CLOCK: the figure is a clock, H:MM:SS, in seconds (llama.cpp finetune's "dt=00:12:57"). */
+
+/* Where the clock "H:MM:SS" at s[at] ends; 0 when none is there. */
+static size_t kv_clock(const char *s, size_t len, size_t at, double *seconds)
+{
+	double v = 0;
+	size_t i = at;
+	for (int part = 0; part < 3; part++) {
+		size_t st = i;
+		double x = 0;
+		while (i < len && tputbyte_digit(s[i]) && i - st < 3)
+			x = x * 10 + (s[i++] - '0');
+		if (i == st || (part > 0 && i - st != 2) || (part < 2 && (i >= len || s[i++] != ':')))
+			return 0;
+		v = v * 60 + x;
+	}
+	if (i < len && (tputbyte_alnum(s[i]) || s[i] == ':' || s[i] == '.'))
+		return 0;
+	*seconds = v;
+	return i;
+}
+
+/* "Time(1000 iters): " before s[at] (HugeCTR): the time of N steps; N, or 0 when not so. */
+static double kv_time_of_steps(const char *s, size_t at)
+{
+	size_t j = at;
+	while (j > 0 && s[j - 1] == ' ')
+		j--;
+	if (j > 0 && (s[j - 1] == ':' || s[j - 1] == '='))
+		j--;
+	if (j == 0 || s[j - 1] != ')')
+		return 0;
+	size_t open = j - 1;
+	while (open > 0 && s[open - 1] != '(' && j - open < 24)
+		open--;
+	size_t t = open > 0 ? open - 1 : 0;  /* the '(' */
+	while (t > 0 && s[t - 1] == ' ')
+		t--;
+	if (open == 0 || s[open - 1] != '(' || t < 4 || strncasecmp(s + t - 4, "time", 4) != 0)
+		return 0;
+	double n = 0;
+	size_t k = open;
+	while (k < j && s[k] == ' ')
+		k++;
+	while (k < j && tputbyte_digit(s[k]))
+		n = n * 10 + (s[k++] - '0');
+	while (k < j && s[k] == ' ')
+		k++;
+	static const char *const words[] = { "iters)", "iter)", "iterations)", "steps)", "batches)" };
+	for (size_t w = 0; w < sizeof words / sizeof words[0]; w++)
+		if (j - k == strlen(words[w]) && strncasecmp(s + k, words[w], j - k) == 0)
+			return n;
+	return 0;
+}
 
 /* How a time from a loose key is kept (kv_finish), bits of kv_cand.said. KV_SAID_UNIT: said
  * by its unit ("Time: 1638.07 ms", "| 8060.78ms |"), kept beside a rate. KV_SAID_TIMER: an
@@ -386,6 +440,23 @@ static size_t kv_scan(const char *s, size_t len, size_t i, size_t first_alpha, s
 		size_t ulen = kv_unit_after(s, len, after, unit, sizeof unit, &side);
 		size_t kstart = 0, kend = 0;
 		int sep = at > first_alpha ? kv_key(s, at, &kstart, &kend) : 0;
+		/* "Time(1000 iters): 2.104s" (HugeCTR): the time of N steps */
+		double steps = pair ? 0 : kv_time_of_steps(s, at);
+		double tms = strcmp(unit, "ms") == 0 ? 1 : !ulen || strcmp(unit, "s") == 0 || tputkey_unit_word(unit) ? 1000 : 0;
+		if (steps > 0 && tms > 0) {
+			c[(*nc)++] = (struct tputkv_cand){ (uint32_t)at, (uint32_t)numend, 0, 0, 0, 0, KV_WHAT_FIGURE,
+							   KV_SECOND_NONE, TPUT_MS_STEP, 0, 0, 0, 0, tms / steps, 0 };
+			continue;
+		}
+		/* "dt=00:12:57" (llama.cpp's finetune): a step's time as a clock */
+		double clock;
+		size_t ce = kend - kstart == 2 && sep && strncasecmp(s + kstart, "dt", 2) == 0 ? kv_clock(s, len, at, &clock) : 0;
+		if (ce) {
+			c[(*nc)++] = (struct tputkv_cand){ (uint32_t)at, (uint32_t)ce, 0, 0, 0, 0, KV_WHAT_FIGURE,
+							   KV_SECOND_NONE, TPUT_MS_STEP, 0, 0, 0, 0, 1000, KV_PART_CLOCK };
+			i = ce - 1;
+			continue;
+		}
 		/* the unit after it, when it is one */
 		struct tputkey_unit u = { KV_NONE, 1, 0, 0 };
 		if (ulen && tputkey_unit(tables, unit, ulen, &u))
@@ -475,7 +546,8 @@ static size_t kv_take(const char *s, const struct tputkv_cand *c, size_t nc, str
 			said->eval |= c[k].part == KV_PART_EVAL;
 			continue;
 		}
-		if (tputunit_number(s + c[k].at, c[k].end - c[k].at, &v) != TPUT_NUM_OK)
+		if (c[k].part == KV_PART_CLOCK ? !kv_clock(s, c[k].end, c[k].at, &v)
+					       : tputunit_number(s + c[k].at, c[k].end - c[k].at, &v) != TPUT_NUM_OK)
 			continue;
 		if (c[k].part == KV_PART_LEAD && v != floor(v)) {
 			said->cut = 1;
@@ -661,5 +733,5 @@ const char *const tputkv_literals[] = {
 	"k/s", "s/s", "e/s", "q/s", "g/s", "t/s", "P/s", "p/s", "/sec", "/Sec", "/step", "s/it", "/batch",
 	"per_s", "per s", "per-s", "PerSec", "LOPS", "lops", "LOPs", "tps", "wps", "ups=", "mfu", "MFU",
 	"tep_tim", "tep time", "atch_tim", "atch tim", "step_avg", "latency", "seconds:", "[step=", "[batch=", "metrics *****",
-	"ata_time", "iter_time", "iter time", " data: ", "rain_time", "ter/s", "\tTime ", "\ttime ", "/s/gpu", "ips: ", "atch_cost", "Per Sec", "/ s", "Results Summary", "fps ", "tep-tim", "sec/", NULL,
+	"ata_time", "iter_time", "iter time", " data: ", "rain_time", "ter/s", "\tTime ", "\ttime ", "/s/gpu", "ips: ", "atch_cost", "Per Sec", "/ s", "Results Summary", "fps ", "tep-tim", "sec/", " iters)", " dt=", NULL,
 };

@@ -156,6 +156,13 @@ static void test_kv_reader(void **state)
 		  TPUT_IMAGES_S, 1000 / 235.59, -1, NAN },
 		/* a key that is a step's time says its unit: seconds without one */
 		{ "global step 6000 learning rate 0.1937 step-time 0.67 perplexity 13.56", 1, TPUT_MS_STEP, 670, 6000, NAN },
+		/* the time of N steps (HugeCTR), and a step's time as a clock (llama.cpp finetune) */
+		{ "Iter: 1000 Time(1000 iters): 2.104001s Loss: 0.132 lr:24.000000", 1, TPUT_MS_STEP, 2.104001, 1000, 0.132 },
+		{ "step 5 time (100 steps)= 12.5 loss 3", 1, TPUT_MS_STEP, 125, 5, 3 },
+		{ "Iter: 1000 Time(1000 furlongs): 2.1s", 0, 0, 0, 1000, NAN },
+		{ "train_opt_callback: iter=    1 sample=9/27520 sched=0.010000 loss=8.077314 dt=00:12:57 eta=5.3d |->", 1,
+		  TPUT_MS_STEP, 777000, 1, 8.077314 },
+		{ "iter=2 loss=7.7 dt=00:12:5 eta=1d", 0, 0, 0, 2, 7.7 },  /* no clock */
 		/* an MFU without '%' at most 1 is a fraction (verl's), in percent */
 		{ "step:2 - perf/mfu/actor:0.32 - actor/pg_loss:0.011", 1, TPUT_MFU, 32, 2, 0.011 },
 		{ "step 2 mfu: 30.5 loss 2", 1, TPUT_MFU, 30.5, 2, 2 },
@@ -248,9 +255,9 @@ static void test_literals(void **state)
 	size_t n = 0;
 	while (tputkv_literals[n])
 		n++;
-	assert_int_equal(n, 52);
+	assert_int_equal(n, 54);
 	assert_string_equal(tputkv_literals[0], "k/s");
-	assert_string_equal(tputkv_literals[51], "sec/");
+	assert_string_equal(tputkv_literals[53], " dt=");
 }
 
 /* A shape read once is given back for a line of that shape, and read from it again. */
