@@ -251,6 +251,27 @@ static size_t kv_clock(const char *s, size_t len, size_t at, double *seconds)
 	return i;
 }
 
+/* Step times in layouts of their own, at s[at, numend) (unit after it, key s[kstart, kend)):
+ * "Time(1000 iters): 2.104s" (HugeCTR), the time of N steps; "dt=00:12:57" (llama.cpp's
+ * finetune), a step's time as a clock. The figure into *c: where it ends, 0 when neither. */
+static double kv_time_of_steps(const char *s, size_t at);
+static size_t kv_step_times(const char *s, size_t len, size_t at, size_t numend, const char *unit, size_t ulen,
+			    size_t kstart, size_t kend, int sep, struct tputkv_cand *c)
+{
+	double steps = kv_time_of_steps(s, at), clock;
+	double ms = strcmp(unit, "ms") == 0 ? 1 : !ulen || strcmp(unit, "s") == 0 || tputkey_unit_word(unit) ? 1000 : 0;
+	if (steps > 0 && ms > 0) {
+		*c = (struct tputkv_cand){ (uint32_t)at, (uint32_t)numend, 0, 0, 0, 0, KV_WHAT_FIGURE, KV_SECOND_NONE,
+					   TPUT_MS_STEP, 0, 0, 0, 0, ms / steps, 0 };
+		return numend;
+	}
+	size_t ce = kend - kstart == 2 && sep && strncasecmp(s + kstart, "dt", 2) == 0 ? kv_clock(s, len, at, &clock) : 0;
+	if (ce)
+		*c = (struct tputkv_cand){ (uint32_t)at, (uint32_t)ce, 0, 0, 0, 0, KV_WHAT_FIGURE, KV_SECOND_NONE,
+					   TPUT_MS_STEP, 0, 0, 0, 0, 1000, KV_PART_CLOCK };
+	return ce;
+}
+
 /* "Time(1000 iters): " before s[at] (HugeCTR): the time of N steps; N, or 0 when not so. */
 static double kv_time_of_steps(const char *s, size_t at)
 {
@@ -440,21 +461,10 @@ static size_t kv_scan(const char *s, size_t len, size_t i, size_t first_alpha, s
 		size_t ulen = kv_unit_after(s, len, after, unit, sizeof unit, &side);
 		size_t kstart = 0, kend = 0;
 		int sep = at > first_alpha ? kv_key(s, at, &kstart, &kend) : 0;
-		/* "Time(1000 iters): 2.104s" (HugeCTR): the time of N steps */
-		double steps = pair ? 0 : kv_time_of_steps(s, at);
-		double tms = strcmp(unit, "ms") == 0 ? 1 : !ulen || strcmp(unit, "s") == 0 || tputkey_unit_word(unit) ? 1000 : 0;
-		if (steps > 0 && tms > 0) {
-			c[(*nc)++] = (struct tputkv_cand){ (uint32_t)at, (uint32_t)numend, 0, 0, 0, 0, KV_WHAT_FIGURE,
-							   KV_SECOND_NONE, TPUT_MS_STEP, 0, 0, 0, 0, tms / steps, 0 };
-			continue;
-		}
-		/* "dt=00:12:57" (llama.cpp's finetune): a step's time as a clock */
-		double clock;
-		size_t ce = kend - kstart == 2 && sep && strncasecmp(s + kstart, "dt", 2) == 0 ? kv_clock(s, len, at, &clock) : 0;
-		if (ce) {
-			c[(*nc)++] = (struct tputkv_cand){ (uint32_t)at, (uint32_t)ce, 0, 0, 0, 0, KV_WHAT_FIGURE,
-							   KV_SECOND_NONE, TPUT_MS_STEP, 0, 0, 0, 0, 1000, KV_PART_CLOCK };
-			i = ce - 1;
+		size_t timed_end = pair ? 0 : kv_step_times(s, len, at, numend, unit, ulen, kstart, kend, sep, &c[*nc]);
+		if (timed_end) {
+			(*nc)++;
+			i = timed_end - 1;
 			continue;
 		}
 		/* the unit after it, when it is one */
