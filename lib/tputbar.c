@@ -114,7 +114,7 @@ int tputbar_round(const char *s, size_t n)
 		if (a == p || b == p + 1 || (a > s && a[-1] != ' ') || b == end || *b != ' ' || p - a > 9 || b - p > 10)
 			continue;
 		long x = strtol(a, NULL, 10), y = strtol(p + 1, NULL, 10);
-		if (x > 0 && x <= y)
+		if (x >= 0 && x <= y && y > 0)  /* YOLOv5 counts its epochs from 0: "0/299" */
 			return 1;
 	}
 	return 0;

@@ -215,7 +215,11 @@ static void keep_cands(struct tputread *r, const char *file)
 				r->takes_used |= t < 64 ? 1ULL << t : 0;
 			}
 	}
-	for (size_t i = 0; i < cs->n; i++) {
+	size_t *order = xcalloc(cs->n ? cs->n : 1, sizeof *order);  /* by number: first line */
+	for (size_t i = 0; i < cs->n; i++)
+		order[cs->c[i].number - 1] = i;
+	for (size_t o = 0; o < cs->n; o++) {
+		size_t i = order[o];
 		const struct tputtmpl_seen *seen = tput_ex_template(r->ex, cs->c[i].tmpl, (int)cs->c[i].unit);
 		const char *key = seen ? seen->key : "";
 		r->cands = xgrow(r->cands, &r->cands_cap, r->ncands + 1, sizeof *r->cands);
@@ -228,6 +232,7 @@ static void keep_cands(struct tputread *r, const char *file)
 		snprintf(k->key, sizeof k->key, "%s", key);
 		snprintf(k->example, sizeof k->example, "%s", seen ? seen->example : "");
 	}
+	free(order);
 }
 
 /* The held figures given in line order, as rows to out or points to the set, while what
@@ -295,10 +300,7 @@ static void file_done(struct tputread *r, const char *file)
 {
 	struct tputread_file *f = r->file;
 	tputcand_decide(&f->cands);
-	keep_cands(r, file);
-	/* --take may have changed what is taken: the kept copies say so too */
-	for (size_t i = 0, base = r->ncands - f->cands.n; i < f->cands.n; i++)
-		r->cands[base + i].c.taken = f->cands.c[i].taken;
+	keep_cands(r, file);  /* --take applied there */
 	give(r, file, 1);
 	tputcand_set_free(&f->cands);
 	f->n = 0;

@@ -130,7 +130,9 @@ static void test_seen_and_shapes(void **state)
 	assert_true(tputbar_closing_shown(&bar, 50, 50));   /* 40 of 50 shown before */
 	assert_false(tputbar_closing_shown(&bar, 60, 60));  /* another bar */
 	assert_true(tputbar_round("Epoch 3/10 ", 11));
-	assert_false(tputbar_round("Epoch 0/10 ", 11));
+	assert_true(tputbar_round("Epoch 0/10 ", 11));   /* counted from 0 (YOLOv5's "0/299") */
+	assert_false(tputbar_round("Epoch 0/0 ", 10));
+	assert_false(tputbar_round("Epoch 11/10 ", 12));
 	assert_false(tputbar_round("Epoch 3/10", 10));
 	long long n, m;
 	assert_true(tputbar_keras("  12/100 [=====>....] - ETA: 3s", 32, &n, &m));
