@@ -123,6 +123,15 @@ static int printed_once(const struct tputcand *c)
 	       c->changes * 2 < c->n;
 }
 
+/* Are b's lines side by side with a's: as many, b's first a few lines after a's first and
+ * its last a few lines after a's last (parts of one record)? */
+static int side_by_side(const struct tputcand *a, const struct tputcand *b)
+{
+	size_t lo = a->lines < b->lines ? a->lines : b->lines, hi = a->lines < b->lines ? b->lines : a->lines;
+	return hi - lo <= 1 + hi / 10 && b->first_line > a->first_line && b->first_line - a->first_line <= 16 &&
+	       b->last_line >= a->last_line && b->last_line - a->last_line <= 16;
+}
+
 void tputcand_decide(struct tputcand_set *set)
 {
 	struct tputcand **order = xcalloc(set->n ? set->n : 1, sizeof *order);
@@ -156,6 +165,23 @@ void tputcand_decide(struct tputcand_set *set)
 			c->taken = 0;
 			snprintf(c->why, sizeof c->why, "a summary: printed once, after the last step (line %lu, #%d)",
 				 last->last_line, last->number);
+		}
+	}
+	/* Two series of one unit printed side by side (each record of one holds a line of the
+	 * other's, as DeepSpeed-Chat's "End-to-End => ... TFLOPs" and "Training => ... TFLOPs")
+	 * measure two things: pooled they mean neither. The first is the unit's series. */
+	for (size_t i = 0; i < set->n; i++) {
+		struct tputcand *c = &set->c[i];
+		if (!c->taken || c->lines < 2)
+			continue;
+		for (size_t j = 0; j < set->n; j++) {
+			const struct tputcand *d = &set->c[j];
+			if (j == i || !d->taken || d->unit != c->unit || d->number > c->number || d->lines < 2 ||
+			    d->tmpl == c->tmpl || !side_by_side(d, c))
+				continue;
+			c->taken = 0;
+			snprintf(c->why, sizeof c->why, "another series of the unit, printed beside #%d's lines", d->number);
+			break;
 		}
 	}
 	/* bars drawn only when done (one closing frame a round, none before it): what their unit
@@ -192,8 +218,13 @@ void tputcand_sure(struct tputcand_set *set)
 	}
 	for (size_t i = 0; i < set->n; i++) {
 		struct tputcand *c = &set->c[i];
+		/* a series of the unit begun before it (another template) may be printed beside it */
+		int earlier = 0;
+		for (size_t j = 0; j < set->n && !earlier; j++)
+			earlier = !set->c[j].left && set->c[j].unit == c->unit && set->c[j].tmpl != c->tmpl &&
+				  set->c[j].first_line <= c->first_line && j != i;
 		if (!c->left)
-			c->sure = c->lines > SURE_LINES || series_last >= c->first_line;
+			c->sure = !earlier && (c->lines > SURE_LINES || series_last >= c->first_line);
 		else if (c->left == tputcand_closing)
 			c->sure = unit_series[c->unit] ? -1 : 0;
 		else

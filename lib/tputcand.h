@@ -47,7 +47,8 @@ void tputcand_set_free(struct tputcand_set *set);
 /* pt's candidate (left: the reader's reason, NULL when it read pt as training), pt counted
  * in it: its index. */
 size_t tputcand_add(struct tputcand_set *set, const struct tput_point *pt, const char *left, unsigned long lineno);
-/* Which candidates are the training series: numbered in order of first line; one the
+/* Which candidates are the training series: numbered in order of first line; of two series
+ * of a unit printed side by side (as many lines over the same stretch), the first; one the
  * reader left out stays out, but for bars' closing frames on two lines or more when nothing
  * else of their unit is taken (bars drawn only when done: a round's figure each; when some
  * of those bars show a loss, theirs only: the others are evaluation's); one printed once (once per rank, or in one burst) after the
@@ -55,9 +56,10 @@ size_t tputcand_add(struct tputcand_set *set, const struct tput_point *pt, const
 void tputcand_decide(struct tputcand_set *set);
 /* What is already sure of each candidate, whatever lines come after (its sure): one the
  * reader left out stays out, closing frames too once their unit has a series for sure; one
- * read as training is taken for sure once it has more lines than a summary may (512: twice
- * the ranks counted), or once such a series has a line at or after its first. What
- * tputcand_decide says later agrees. */
+ * read as training, with no series of its unit begun before it in another template, is
+ * taken for sure once it has more lines than a summary may (512: twice the ranks counted),
+ * or once such a series has a line at or after its first. What tputcand_decide says later
+ * agrees. */
 void tputcand_sure(struct tputcand_set *set);
 /* Take candidate i all the same (--take): its why says so. */
 void tputcand_take(struct tputcand_set *set, size_t i);

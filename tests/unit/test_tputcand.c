@@ -144,6 +144,27 @@ static void test_closing(void **state)
 	tputcand_set_free(&set);
 }
 
+/* Two series of a unit printed side by side measure two things: the first is taken; one
+ * whose lines only follow the other's far apart is pooled with it. */
+static void test_side_by_side(void **state)
+{
+	(void)state;
+	struct tputcand_set set = { 0 };
+	for (unsigned long l = 0; l < 20; l++) {
+		add(&set, 1, TPUT_TFLOPS, -1, 31, 10 + l * 5, NULL);   /* End-to-End => ... TFLOPs */
+		add(&set, 2, TPUT_TFLOPS, -1, 63, 12 + l * 5, NULL);   /* Training   => ... TFLOPs */
+		add(&set, 3, TPUT_TFLOPS, -1, 40, 500 + l * 5, NULL);  /* another phase, later */
+	}
+	tputcand_decide(&set);
+	assert_true(set.c[0].taken);
+	assert_false(set.c[1].taken);
+	assert_string_equal(set.c[1].why, "another series of the unit, printed beside #1's lines");
+	assert_true(set.c[2].taken);
+	tputcand_sure(&set);
+	assert_int_equal(set.c[1].sure, 0);  /* a series of its unit begun before it: open */
+	tputcand_set_free(&set);
+}
+
 /* What is sure before the input ends agrees with what is decided at its end. */
 static void test_sure(void **state)
 {
@@ -176,6 +197,7 @@ int main(void)
 		cmocka_unit_test(test_once),
 		cmocka_unit_test(test_closing),
 		cmocka_unit_test(test_sure),
+		cmocka_unit_test(test_side_by_side),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
