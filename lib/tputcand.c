@@ -172,7 +172,13 @@ void tputcand_decide(struct tputcand_set *set)
 	 * measure two things: pooled they mean neither. The first is the unit's series. */
 	for (size_t i = 0; i < set->n; i++) {
 		struct tputcand *c = &set->c[i];
-		if (!c->taken || c->lines < 2)
+		if (c->beside) {  /* settled while the input was read */
+			c->taken = 0;
+			snprintf(c->why, sizeof c->why, "another series of the unit, printed beside #%d's lines",
+				 set->c[c->beside - 1].number);
+			continue;
+		}
+		if (!c->taken || c->lines < 2 || c->apart)
 			continue;
 		for (size_t j = 0; j < set->n; j++) {
 			const struct tputcand *d = &set->c[j];
@@ -205,6 +211,28 @@ void tputcand_decide(struct tputcand_set *set)
 
 enum { SURE_LINES = 512 };  /* more than printed_once's most: 2 x 256 ranks */
 
+/* Is candidate i printed beside one begun a few lines before it (another template, its
+ * unit)? Settled for good when there is none (none can come: a later one starts later), or
+ * once both are longer than a summary may be: side by side then, or apart. */
+static void settle_beside(struct tputcand_set *set, size_t i)
+{
+	struct tputcand *c = &set->c[i];
+	for (size_t j = 0; j < set->n; j++) {
+		const struct tputcand *d = &set->c[j];
+		if (j == i || d->left || d->unit != c->unit || d->tmpl == c->tmpl || d->first_line >= c->first_line ||
+		    c->first_line - d->first_line > 16)
+			continue;
+		if (c->lines <= SURE_LINES || d->lines <= SURE_LINES)
+			return;  /* open */
+		if (side_by_side(d, c))
+			c->beside = j + 1;
+		else
+			c->apart = 1;
+		return;
+	}
+	c->apart = 1;
+}
+
 void tputcand_sure(struct tputcand_set *set)
 {
 	unsigned long series_last = 0;
@@ -218,13 +246,12 @@ void tputcand_sure(struct tputcand_set *set)
 	}
 	for (size_t i = 0; i < set->n; i++) {
 		struct tputcand *c = &set->c[i];
-		/* a series of the unit begun before it (another template) may be printed beside it */
-		int earlier = 0;
-		for (size_t j = 0; j < set->n && !earlier; j++)
-			earlier = !set->c[j].left && set->c[j].unit == c->unit && set->c[j].tmpl != c->tmpl &&
-				  set->c[j].first_line <= c->first_line && j != i;
-		if (!c->left)
-			c->sure = !earlier && (c->lines > SURE_LINES || series_last >= c->first_line);
+		if (!c->left && !c->beside && !c->apart)
+			settle_beside(set, i);
+		if (c->beside)
+			c->sure = -1;
+		else if (!c->left)
+			c->sure = c->apart && (c->lines > SURE_LINES || series_last >= c->first_line);
 		else if (c->left == tputcand_closing)
 			c->sure = unit_series[c->unit] ? -1 : 0;
 		else

@@ -31,6 +31,9 @@ struct tputcand {
 	int number;                /* 1.. in order of first line: --explain's and --take's */
 	int taken;
 	int sure;                  /* tputcand_sure: 1 taken whatever comes, -1 out, 0 open */
+	size_t beside;             /* printed beside this candidate (index + 1), settled once both
+				    * are long (tputcand_sure); 0: not, or not settled */
+	int apart;                 /* settled: printed beside no other */
 	char why[128];             /* why it is not taken; why it is when --take took it */
 };
 
