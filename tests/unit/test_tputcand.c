@@ -163,6 +163,26 @@ static void test_side_by_side(void **state)
 	tputcand_sure(&set);
 	assert_int_equal(set.c[1].sure, 0);  /* a series of its unit begun before it: open */
 	tputcand_set_free(&set);
+	/* long ones settle while read: side by side for good, or apart */
+	for (unsigned long l = 0; l < 600; l++) {
+		add(&set, 1, TPUT_TFLOPS, -1, 31, 10 + l * 5, NULL);
+		add(&set, 2, TPUT_TFLOPS, -1, 63, 12 + l * 5, NULL);
+		add(&set, 4, TPUT_IT_S, -1, 1, 11 + l * 5, NULL);
+		add(&set, 5, TPUT_IT_S, -1, 2, 13 + l * 5, NULL);
+	}
+	for (unsigned long l = 600; l < 700; l++)  /* more than a tenth more lines: apart */
+		add(&set, 5, TPUT_IT_S, -1, 2, 13 + l * 5, NULL);
+	tputcand_sure(&set);
+	assert_int_equal(set.c[0].sure, 1);
+	assert_int_equal(set.c[1].sure, -1);
+	assert_int_equal(set.c[1].beside, 1);
+	assert_int_equal(set.c[3].apart, 1);
+	assert_int_equal(set.c[3].sure, 1);
+	for (unsigned long l = 600; l < 700; l++)  /* the first stops: settled all the same */
+		add(&set, 2, TPUT_TFLOPS, -1, 63, 12 + l * 5, NULL);
+	tputcand_decide(&set);
+	assert_true(set.c[0].taken && !set.c[1].taken && set.c[2].taken && set.c[3].taken);
+	tputcand_set_free(&set);
 }
 
 /* What is sure before the input ends agrees with what is decided at its end. */
