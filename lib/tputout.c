@@ -328,6 +328,10 @@ void tputout_explain(FILE *out, const struct tputout_cand *c, size_t n, enum tab
 		{ "n", TABLE_UINT, 0 }, { "median", TABLE_SIG, 6 }, { "taken", TABLE_STR, 0 },
 		{ "reason", TABLE_STR, 0 }, { "example", TABLE_STR, 0 },
 	};
+	if (n == 0 && format == TABLE_TEXT) {  /* the message on stderr says what was tried */
+		fputs("no candidate series: no line held a figure the reader could name\n", out);
+		return;
+	}
 	size_t ncols = sizeof cols / sizeof cols[0] - (format == TABLE_TEXT);  /* text: examples below */
 	table *t = table_new(cols, ncols);
 	for (size_t i = 0; i < n; i++) {
