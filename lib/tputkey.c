@@ -35,6 +35,7 @@ static const struct kw kv_keys[] = {
 	KW("batch_cost", KV_TIME, 0), KW("batch_(t)", KV_TIME, 2), KW("ms/batch", KV_TIME, 2), KW("ms/step", KV_TIME, 2),
 	KW("ms/iter", KV_TIME, 2), KW("ips", KV_SAMPLES, 2), KW("fps", KV_SAMPLES, 2),
 	KW("perf/throughput", KV_TOKENS, 2),  /* verl's, per device (its preset says so) */
+	KW("dt", KV_TIME, 2),  /* a step's time (nanochat); Composer's "time/batch: 4" is a count */
 	KW("seconds", KV_TIME, 1), KW("time", KV_TIME_SAID, 2), KW("iter_time", KV_TIME_ITER, 2),
 	KW("train_time", KV_TIME_TRAIN, 2),
 };

@@ -265,10 +265,17 @@ static size_t kv_step_times(const char *s, size_t len, size_t at, size_t numend,
 					   TPUT_MS_STEP, 0, 0, 0, 0, ms / steps, 0 };
 		return numend;
 	}
-	size_t ce = kend - kstart == 2 && sep && strncasecmp(s + kstart, "dt", 2) == 0 ? kv_clock(s, len, at, &clock) : 0;
-	if (ce)
+	int dt = kend - kstart == 2 && sep && strncasecmp(s + kstart, "dt", 2) == 0;
+	size_t ce = dt ? kv_clock(s, len, at, &clock) : 0;
+	if (ce) {
 		*c = (struct tputkv_cand){ (uint32_t)at, (uint32_t)ce, 0, 0, 0, 0, KV_WHAT_FIGURE, KV_SECOND_NONE,
 					   TPUT_MS_STEP, 0, 0, 0, 0, 1000, KV_PART_CLOCK };
+	} else if (dt && numend < len && s[numend] == ':') {  /* a clock cut short: no figure */
+		for (ce = numend; ce < len && (tputbyte_digit(s[ce]) || s[ce] == ':'); ce++)
+			;
+		*c = (struct tputkv_cand){ (uint32_t)at, (uint32_t)ce, 0, 0, 0, 0, KV_WHAT_NONE, KV_SECOND_NONE,
+					   0, 0, 0, 0, 0, 1, 0 };
+	}
 	return ce;
 }
 
@@ -743,5 +750,5 @@ const char *const tputkv_literals[] = {
 	"k/s", "s/s", "e/s", "q/s", "g/s", "t/s", "P/s", "p/s", "/sec", "/Sec", "/step", "s/it", "/batch",
 	"per_s", "per s", "per-s", "PerSec", "LOPS", "lops", "LOPs", "tps", "wps", "ups=", "mfu", "MFU",
 	"tep_tim", "tep time", "atch_tim", "atch tim", "step_avg", "latency", "seconds:", "[step=", "[batch=", "metrics *****",
-	"ata_time", "iter_time", "iter time", " data: ", "rain_time", "ter/s", "\tTime ", "\ttime ", "/s/gpu", "ips: ", "atch_cost", "Per Sec", "/ s", "Results Summary", "fps ", "tep-tim", "sec/", " iters)", " dt=", NULL,
+	"ata_time", "iter_time", "iter time", " data: ", "rain_time", "ter/s", "\tTime ", "\ttime ", "/s/gpu", "ips: ", "atch_cost", "Per Sec", "/ s", "Results Summary", "fps ", "tep-tim", "sec/", " iters)", " dt=", "  Time ", NULL,
 };

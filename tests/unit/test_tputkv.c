@@ -163,6 +163,10 @@ static void test_kv_reader(void **state)
 		{ "train_opt_callback: iter=    1 sample=9/27520 sched=0.010000 loss=8.077314 dt=00:12:57 eta=5.3d |->", 1,
 		  TPUT_MS_STEP, 777000, 1, 8.077314 },
 		{ "iter=2 loss=7.7 dt=00:12:5 eta=1d", 0, 0, 0, 2, 7.7 },  /* no clock */
+		/* a step's time under a key of its own: nanochat's "dt"; Composer's "time/batch" is a count */
+		{ "step 00004/21400 (0.02%) | loss: 8.893647 | lrm: 1.00 | dt: 989.44ms | tok/sec: 529,882", 2,
+		  TPUT_MS_STEP, 989.44, 4, 8.893647 },
+		{ "         Train time/batch: 4", 0, 0, 0, 4, NAN },
 		/* an MFU without '%' at most 1 is a fraction (verl's), in percent */
 		{ "step:2 - perf/mfu/actor:0.32 - actor/pg_loss:0.011", 1, TPUT_MFU, 32, 2, 0.011 },
 		{ "step 2 mfu: 30.5 loss 2", 1, TPUT_MFU, 30.5, 2, 2 },
@@ -255,9 +259,9 @@ static void test_literals(void **state)
 	size_t n = 0;
 	while (tputkv_literals[n])
 		n++;
-	assert_int_equal(n, 54);
+	assert_int_equal(n, 55);
 	assert_string_equal(tputkv_literals[0], "k/s");
-	assert_string_equal(tputkv_literals[53], " dt=");
+	assert_string_equal(tputkv_literals[54], "  Time ");
 }
 
 /* A shape read once is given back for a line of that shape, and read from it again. */
