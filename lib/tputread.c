@@ -37,9 +37,10 @@ struct pending {
 /* The input being read: its candidates and the figures they hold, those not given yet. */
 struct tputread_file {
 	struct tputcand_set cands;
-	struct pending *p;
-	size_t n, cap;
+	struct pending *p;         /* those of [head, n) not given yet */
+	size_t head, n, cap;
 	struct tputout_cache rows;  /* what the row before spelled */
+	struct outbuf *ob;          /* rows given, not yet written */
 };
 
 struct reader {
@@ -133,6 +134,8 @@ static void out_put(struct outbuf *ob, FILE *out, const char *s, size_t n)
 }
 
 static void give(struct tputread *r, const char *file, int final);
+static void give_one(struct tputread *r, const char *file, const struct pending *p);
+static void give_flush(struct tputread *r);
 
 /* chunk_emit_fn: a reader's records, in order, into the output, the errors and the series. */
 static void emit(void *ctx, const struct chunk_buf *in, unsigned long lines_before)
@@ -153,8 +156,15 @@ static void emit(void *ctx, const struct chunk_buf *in, unsigned long lines_befo
 			struct point_rec rec;
 			memcpy(&rec, data, sizeof rec);
 			struct tputread_file *f = r->file;
+			struct pending p = { lineno, tputcand_add(&f->cands, &rec.pt, rec.left, lineno), rec.pt };
+			/* nothing held before it, its candidate's fate sure (sure is for good): given now */
+			int sure = f->head == f->n && !r->o->explain && !r->o->ntake ? f->cands.c[p.cand].sure : 0;
+			if (sure > 0)
+				give_one(r, e->file, &p);
+			if (sure)
+				break;
 			f->p = xgrow(f->p, &f->cap, f->n + 1, sizeof *f->p);
-			f->p[f->n++] = (struct pending){ lineno, tputcand_add(&f->cands, &rec.pt, rec.left, lineno), rec.pt };
+			f->p[f->n++] = p;
 			break;
 		}
 		case REC_NAN: {  /* held with the figures: a series is made in line order */
@@ -177,6 +187,7 @@ static void emit(void *ctx, const struct chunk_buf *in, unsigned long lines_befo
 		}
 	}
 	give(r, e->file, 0);
+	give_flush(r);
 }
 
 /* Does --take's request (a candidate's number or its key, as written or normalized) name c? */
@@ -235,6 +246,49 @@ static void keep_cands(struct tputread *r, const char *file)
 	free(order);
 }
 
+/* One figure given: a nan counted, a point to the set or a row to the output. */
+static void give_one(struct tputread *r, const char *file, const struct pending *p)
+{
+	struct tputread_file *f = r->file;
+	if (p->cand == NAN_FIGURE) {
+		r->nans++;
+		if (r->set)
+			series_get(r->set, file, p->pt.unit)->nan++;
+		return;
+	}
+	if (r->set) {
+		r->points++;
+		series_add(series_get(r->set, file, p->pt.unit),
+			   (struct series_point){ p->pt.value, p->pt.step, p->pt.rank, p->pt.time });
+		return;
+	}
+	if (!f->ob) {
+		f->ob = xmalloc(sizeof *f->ob);
+		f->ob->len = 0;
+	}
+	if (r->points++ == 0)  /* no header when nothing matched: the error says why */
+		out_put(f->ob, r->out, TPUTOUT_HEADER, sizeof TPUTOUT_HEADER - 1);
+	char num[24], row[TPUTOUT_ROW_MAX], *at = num + sizeof num;
+	unsigned long v = p->lineno;
+	do
+		*--at = (char)('0' + v % 10);
+	while ((v /= 10) != 0);
+	*--at = '\t';
+	out_put(f->ob, r->out, file, strlen(file));
+	out_put(f->ob, r->out, at, (size_t)(num + sizeof num - at));
+	out_put(f->ob, r->out, row, tputout_row_cached(&f->rows, row, &p->pt));
+}
+
+/* The rows given so far written out. */
+static void give_flush(struct tputread *r)
+{
+	struct tputread_file *f = r->file;
+	if (f && f->ob && f->ob->len) {
+		fwrite(f->ob->buf, 1, f->ob->len, r->out);
+		f->ob->len = 0;
+	}
+}
+
 /* The held figures given in line order, as rows to out or points to the set, while what
  * becomes of each is known: all of them once the input ended (final: its candidates
  * decided), else up to the first whose candidate may still go either way (tputcand_sure),
@@ -247,52 +301,26 @@ static void give(struct tputread *r, const char *file, int final)
 		if (r->o->explain || r->o->ntake)
 			return;
 		tputcand_sure(&f->cands);
-		for (upto = 0; upto < f->n; upto++)
+		for (upto = f->head; upto < f->n; upto++)
 			if (f->p[upto].cand != NAN_FIGURE && f->cands.c[f->p[upto].cand].sure == 0)
 				break;
-		if (upto == 0)
+		if (upto == f->head)
 			return;
 	}
-	struct outbuf *ob = r->set ? NULL : xmalloc(sizeof *ob);
-	size_t file_len = strlen(file);
-	if (ob)
-		ob->len = 0;
-	for (size_t i = 0; i < upto; i++) {
+	for (size_t i = f->head; i < upto; i++) {
 		const struct pending *p = &f->p[i];
-		if (p->cand == NAN_FIGURE) {
-			r->nans++;
-			if (r->set)
-				series_get(r->set, file, p->pt.unit)->nan++;
-			continue;
-		}
-		const struct tputcand *c = &f->cands.c[p->cand];
-		if (final ? !c->taken : c->sure < 0)
-			continue;
-		if (r->set) {
-			r->points++;
-			series_add(series_get(r->set, file, p->pt.unit),
-				   (struct series_point){ p->pt.value, p->pt.step, p->pt.rank, p->pt.time });
-			continue;
-		}
-		if (r->points++ == 0)  /* no header when nothing matched: the error says why */
-			out_put(ob, r->out, TPUTOUT_HEADER, sizeof TPUTOUT_HEADER - 1);
-		char num[24], row[TPUTOUT_ROW_MAX], *at = num + sizeof num;
-		unsigned long v = p->lineno;
-		do
-			*--at = (char)('0' + v % 10);
-		while ((v /= 10) != 0);
-		*--at = '\t';
-		out_put(ob, r->out, file, file_len);
-		out_put(ob, r->out, at, (size_t)(num + sizeof num - at));
-		out_put(ob, r->out, row, tputout_row_cached(&f->rows, row, &p->pt));
+		if (p->cand == NAN_FIGURE || (final ? f->cands.c[p->cand].taken : f->cands.c[p->cand].sure > 0))
+			give_one(r, file, p);
 	}
-	if (ob) {
-		fwrite(ob->buf, 1, ob->len, r->out);
-		free(ob);
+	/* given ones are dropped from the front once they are most of the array */
+	f->head = upto;
+	if (f->head == f->n) {
+		f->head = f->n = 0;
+	} else if (f->head * 2 > f->n) {
+		memmove(f->p, f->p + f->head, (f->n - f->head) * sizeof *f->p);
+		f->n -= f->head;
+		f->head = 0;
 	}
-	if (f->n > upto)
-		memmove(f->p, f->p + upto, (f->n - upto) * sizeof *f->p);
-	f->n -= upto;
 }
 
 /* The input ended: which candidates are taken, and the figures still held given. */
@@ -302,8 +330,9 @@ static void file_done(struct tputread *r, const char *file)
 	tputcand_decide(&f->cands);
 	keep_cands(r, file);  /* --take applied there */
 	give(r, file, 1);
+	give_flush(r);
 	tputcand_set_free(&f->cands);
-	f->n = 0;
+	f->head = f->n = 0;
 }
 
 /* The state of an input being read, made on first use. */
@@ -314,7 +343,7 @@ static void file_start(struct tputread *r)
 		r->file->cands.keep_values = r->o->explain;
 	}
 	tputcand_set_free(&r->file->cands);
-	r->file->n = 0;
+	r->file->head = r->file->n = 0;
 	memset(&r->file->rows, 0, sizeof r->file->rows);
 }
 
@@ -328,6 +357,7 @@ void tputread_free(struct tputread *r)
 	if (r->file) {
 		tputcand_set_free(&r->file->cands);
 		free(r->file->p);
+		free(r->file->ob);
 		free(r->file);
 		r->file = NULL;
 	}
