@@ -35,7 +35,9 @@ static const struct kw kv_keys[] = {
 	KW("batch_cost", KV_TIME, 0), KW("batch_(t)", KV_TIME, 2), KW("ms/batch", KV_TIME, 2), KW("ms/step", KV_TIME, 2),
 	KW("ms/iter", KV_TIME, 2), KW("ips", KV_SAMPLES, 2), KW("fps", KV_SAMPLES, 2),
 	KW("perf/throughput", KV_TOKENS, 2),  /* verl's, per device (its preset says so) */
-	KW("dt", KV_TIME, 2),  /* a step's time (nanochat); Composer's "time/batch: 4" is a count */
+	KW("dt", KV_TIME, 2),  /* a step's time (nanochat) */
+	KW("time/batch", KV_TIME, 2), KW("time/step", KV_TIME, 2), KW("time/iter", KV_TIME, 2),
+	KW("imps", KV_IMAGES, 2),  /* images a second (IRN) */
 	KW("seconds", KV_TIME, 1), KW("time", KV_TIME_SAID, 2), KW("iter_time", KV_TIME_ITER, 2),
 	KW("train_time", KV_TIME_TRAIN, 2),
 };
@@ -354,6 +356,7 @@ static void kv_key_info(const struct tputkey_tables *tables, const char *key, st
 	ki->secs = kv_has(key, "in_s", 0) || kv_has(key, "(s)", 0);
 	ki->side = kv_has(key, "features", 1) ? 1 : kv_has(key, "labels", 1) ? 2 : 0;
 	ki->evals = (unsigned char)kv_words(key, kv_skip_words + 3, 5);
+	ki->said_unit = strncmp(key, "time/", 5) == 0;
 	ki->step_time = strcmp(key, "step_time") == 0 || strcmp(key, "time_per_step") == 0 ||
 			strcmp(key, "iteration_time") == 0 || strcmp(key, "time_per_iteration") == 0;
 	ki->part = strcmp(key, "data_time") == 0 || strcmp(key, "data") == 0 || strcmp(key, "forward_time") == 0 ||

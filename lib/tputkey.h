@@ -45,6 +45,8 @@ struct tputkey_info {
 	unsigned char evals;     /* an evaluation's: eval, val, valid, validation, test */
 	unsigned char step_time; /* the whole key names a step's time ("step-time", "time_per_step"):
 				  * read without ':' and without a unit, in seconds */
+	unsigned char said_unit; /* a step's time only with its unit written: "time/batch = 0.18s"
+				  * (char-rnn); Composer's "time/batch: 4" is a count */
 	unsigned char composed;  /* the key is a unit made of a noun and a time ("sec/kimg"): */
 	unsigned char kinvert;   /* its class in kcls, and these */
 	double kscale;
