@@ -170,6 +170,9 @@ static void test_kv_reader(void **state)
 		{ "2/9500 (epoch 0.011), train_loss = 4.27539656, grad/param norm = 9.4067e-01, time/batch = 0.1877s", 1,
 		  TPUT_MS_STEP, 187.7, -1, 4.27539656 },
 		{ "step: 0/ 3305 loss:0.6661 imps:0.3 lr: 0.1000 etc:Thu Sep 19 09:26:40 2019", 1, TPUT_IMAGES_S, 0.3, 0, 0.6661 },
+		/* BasicSR's iteration time, its data time in parentheses */
+		{ "[epoch: 12, iter:      50, lr:(1.000e-03,)] [eta: 1 day, 23:02:06, time (data): 0.250 (0.002)] l_pix: 2.7e-02", 1,
+		  TPUT_MS_STEP, 250, 50, NAN },
 		/* an MFU without '%' at most 1 is a fraction (verl's), in percent */
 		{ "step:2 - perf/mfu/actor:0.32 - actor/pg_loss:0.011", 1, TPUT_MFU, 32, 2, 0.011 },
 		{ "step 2 mfu: 30.5 loss 2", 1, TPUT_MFU, 30.5, 2, 2 },
@@ -262,9 +265,9 @@ static void test_literals(void **state)
 	size_t n = 0;
 	while (tputkv_literals[n])
 		n++;
-	assert_int_equal(n, 56);
+	assert_int_equal(n, 57);
 	assert_string_equal(tputkv_literals[0], "k/s");
-	assert_string_equal(tputkv_literals[55], "imps:");
+	assert_string_equal(tputkv_literals[56], "time (data)");
 }
 
 /* A shape read once is given back for a line of that shape, and read from it again. */
