@@ -740,6 +740,15 @@ int speedscan_samples(speedscan *sc, size_t i, speedscan_sample_fn *fn, void *ct
 	return rc;
 }
 
+/* The k-th weight of the array the scanner stands in (k counted from 0): -1 when it does
+ * not parse. */
+static int next_weight(speedscan *sc, size_t k, double *w)
+{
+	int is_int;
+	long iv;
+	return (k && eat(sc, ',') != 0) || number(sc, &is_int, &iv, w) != 0 ? -1 : 0;
+}
+
 int speedscan_weight(speedscan *sc, size_t i, double *weight)
 {
 	struct pscan *ps = &sc->profs[i];
@@ -748,10 +757,8 @@ int speedscan_weight(speedscan *sc, size_t i, double *weight)
 	sc->p = ps->pub.weights + 1;
 	double first = 0;
 	for (size_t k = 0; k < ps->nids; k++) {
-		int is_int;
-		long iv;
 		double w;
-		if ((k && eat(sc, ',') != 0) || number(sc, &is_int, &iv, &w) != 0)
+		if (next_weight(sc, k, &w) != 0)
 			return 0;
 		if (k == 0)
 			first = w;
@@ -779,10 +786,8 @@ int speedscan_stacks(speedscan *sc, size_t i, int weighted, double scale, speeds
 		sc->p = ps->pub.weights + 1;
 		double carry = 0;
 		for (size_t k = 0; k < ps->nids; k++) {
-			int is_int;
-			long iv;
 			double w;
-			if ((k && eat(sc, ',') != 0) || number(sc, &is_int, &iv, &w) != 0) {
+			if (next_weight(sc, k, &w) != 0) {
 				free(counts);
 				return -1;
 			}

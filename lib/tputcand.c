@@ -1,5 +1,7 @@
 /* tputcand: candidate series of a log, and which of them are the training series. */
 #include "tputcand.h"
+#include "intern.h"
+#include "stats.h"
 #include "xalloc.h"
 
 #include <math.h>
@@ -14,57 +16,30 @@ void tputcand_set_free(struct tputcand_set *set)
 	for (size_t i = 0; i < set->n; i++)
 		free(set->c[i].values);
 	free(set->c);
-	free(set->slot);
+	if (set->keys)
+		intern_free(set->keys);
 	int keep = set->keep_values;
 	memset(set, 0, sizeof *set);
 	set->keep_values = keep;
 }
 
-static size_t slot_of(uint64_t tmpl, enum tput_unit unit, const char *left, size_t nslot)
-{
-	uint64_t h = tmpl ^ ((uint64_t)unit + 1) * 0x9e3779b97f4a7c15ULL ^ (uint64_t)(uintptr_t)left * 0xc2b2ae3d27d4eb4fULL;
-	h *= 0xff51afd7ed558ccdULL;
-	return (size_t)(h >> 17) & (nslot - 1);
-}
-
-static void rehash(struct tputcand_set *set)
-{
-	free(set->slot);
-	set->nslot = set->nslot ? set->nslot * 2 : 32;
-	set->slot = xcalloc(set->nslot, sizeof *set->slot);
-	for (size_t i = 0; i < set->n; i++) {
-		const struct tputcand *c = &set->c[i];
-		size_t k = slot_of(c->tmpl, c->unit, c->left, set->nslot);
-		while (set->slot[k])
-			k = (k + 1) & (set->nslot - 1);
-		set->slot[k] = (uint32_t)(i + 1);
-	}
-}
-
 static size_t find_or_add(struct tputcand_set *set, uint64_t tmpl, enum tput_unit unit, const char *left)
 {
-	if (set->nslot) {
-		for (size_t k = slot_of(tmpl, unit, left, set->nslot);; k = (k + 1) & (set->nslot - 1)) {
-			uint32_t v = set->slot[k];
-			if (!v)
-				break;
-			const struct tputcand *c = &set->c[v - 1];
-			if (c->tmpl == tmpl && c->unit == unit && c->left == left)
-				return v - 1;
-		}
-	}
-	if ((set->n + 1) * 2 > set->nslot)
-		rehash(set);
+	char key[sizeof tmpl + sizeof unit + sizeof left];
+	memcpy(key, &tmpl, sizeof tmpl);
+	memcpy(key + sizeof tmpl, &unit, sizeof unit);
+	memcpy(key + sizeof tmpl + sizeof unit, &left, sizeof left);  /* reasons are static strings */
+	if (!set->keys)
+		set->keys = intern_new();
+	uint32_t id = intern_add(set->keys, key, sizeof key);
+	if (id < set->n)
+		return id;
 	set->c = xgrow(set->c, &set->cap, set->n + 1, sizeof *set->c);
 	struct tputcand *c = &set->c[set->n];
 	memset(c, 0, sizeof *c);
 	c->tmpl = tmpl;
 	c->unit = unit;
 	c->left = left;
-	size_t k = slot_of(tmpl, unit, left, set->nslot);
-	while (set->slot[k])
-		k = (k + 1) & (set->nslot - 1);
-	set->slot[k] = (uint32_t)(set->n + 1);
 	return set->n++;
 }
 
@@ -270,20 +245,13 @@ void tputcand_take(struct tputcand_set *set, size_t i)
 	snprintf(c->why, sizeof c->why, "taken by --take (%.100s)", was);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 double tputcand_median(const struct tputcand *c)
 {
 	if (!c->values || c->n == 0)
 		return NAN;
-	double *v = xmalloc(c->n * sizeof *v);
+	double *v = xmalloc(c->n * sizeof *v);  /* the selection reorders its copy */
 	memcpy(v, c->values, c->n * sizeof *v);
-	qsort(v, c->n, sizeof *v, cmp_double);
-	double m = c->n % 2 ? v[c->n / 2] : (v[c->n / 2 - 1] + v[c->n / 2]) / 2;
+	double m = stats_median_select(v, c->n);
 	free(v);
 	return m;
 }

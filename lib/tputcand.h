@@ -41,8 +41,7 @@ struct tputcand {
 struct tputcand_set {
 	struct tputcand *c;
 	size_t n, cap;
-	uint32_t *slot;            /* open addressing: index + 1, 0 empty */
-	size_t nslot;
+	struct intern *keys;       /* template, unit and reason interned: an id is an index of c */
 	int keep_values;
 	size_t hint[TPUT_NUNITS];  /* the candidate added to last in each unit, + 1 */
 };

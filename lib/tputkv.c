@@ -251,12 +251,13 @@ static size_t kv_clock(const char *s, size_t len, size_t at, double *seconds)
 	return i;
 }
 
-/* Step times in layouts of their own, at s[at, numend) (unit after it, key s[kstart, kend)):
- * "Time(1000 iters): 2.104s" (HugeCTR), the time of N steps; "dt=00:12:57" (llama.cpp's
- * finetune), a step's time as a clock. The figure into *c: where it ends, 0 when neither. */
+/* Step times in layouts of their own, at s[at, numend) (unit after it; time_key: after a
+ * step time's key and ':' or '='): "Time(1000 iters): 2.104s" (HugeCTR), the time of N
+ * steps; "dt=00:12:57" (llama.cpp's finetune), a step's time as a clock. The figure into
+ * *c: where it ends, 0 when neither. */
 static double kv_time_of_steps(const char *s, size_t at);
 static size_t kv_step_times(const char *s, size_t len, size_t at, size_t numend, const char *unit, size_t ulen,
-			    size_t kstart, size_t kend, int sep, struct tputkv_cand *c)
+			    int time_key, struct tputkv_cand *c)
 {
 	double steps = kv_time_of_steps(s, at), clock;
 	double ms = strcmp(unit, "ms") == 0 ? 1 : !ulen || strcmp(unit, "s") == 0 || tputkey_unit_word(unit) ? 1000 : 0;
@@ -265,12 +266,11 @@ static size_t kv_step_times(const char *s, size_t len, size_t at, size_t numend,
 					   TPUT_MS_STEP, 0, 0, 0, 0, ms / steps, 0 };
 		return numend;
 	}
-	int dt = kend - kstart == 2 && sep && strncasecmp(s + kstart, "dt", 2) == 0;
-	size_t ce = dt ? kv_clock(s, len, at, &clock) : 0;
+	size_t ce = time_key ? kv_clock(s, len, at, &clock) : 0;
 	if (ce) {
 		*c = (struct tputkv_cand){ (uint32_t)at, (uint32_t)ce, 0, 0, 0, 0, KV_WHAT_FIGURE, KV_SECOND_NONE,
 					   TPUT_MS_STEP, 0, 0, 0, 0, 1000, KV_PART_CLOCK };
-	} else if (dt && numend < len && s[numend] == ':') {  /* a clock cut short: no figure */
+	} else if (time_key && numend < len && s[numend] == ':') {  /* a clock cut short: no figure */
 		for (ce = numend; ce < len && (tputbyte_digit(s[ce]) || s[ce] == ':'); ce++)
 			;
 		*c = (struct tputkv_cand){ (uint32_t)at, (uint32_t)ce, 0, 0, 0, 0, KV_WHAT_NONE, KV_SECOND_NONE,
@@ -468,12 +468,6 @@ static size_t kv_scan(const char *s, size_t len, size_t i, size_t first_alpha, s
 		size_t ulen = kv_unit_after(s, len, after, unit, sizeof unit, &side);
 		size_t kstart = 0, kend = 0;
 		int sep = at > first_alpha ? kv_key(s, at, &kstart, &kend) : 0;
-		size_t timed_end = pair ? 0 : kv_step_times(s, len, at, numend, unit, ulen, kstart, kend, sep, &c[*nc]);
-		if (timed_end) {
-			(*nc)++;
-			i = timed_end - 1;
-			continue;
-		}
 		/* the unit after it, when it is one */
 		struct tputkey_unit u = { KV_NONE, 1, 0, 0 };
 		if (ulen && tputkey_unit(tables, unit, ulen, &u))
@@ -489,6 +483,13 @@ static size_t kv_scan(const char *s, size_t len, size_t i, size_t first_alpha, s
 		    s[after + (s[after] == ' ') + 1] == '-')
 			continue;
 		const struct tputkey_info *ki = kend ? tputkey_lookup(cache ? &cache->keys : NULL, tables, s + kstart, kend - kstart, &tmp) : NULL;
+		size_t timed_end = pair ? 0 : kv_step_times(s, len, at, numend, unit, ulen, ki && sep && ki->kcls == KV_TIME,
+							  &c[*nc]);
+		if (timed_end) {
+			(*nc)++;
+			i = timed_end - 1;
+			continue;
+		}
 		/* a latency per token ("0.59 ms per token", "ms/token") times generation, not training */
 		if (ulen >= 2 && unit[0] == 'm' && unit[1] == 's' && kv_per_token(s, len, after, unit, ulen)) {
 			c[(*nc)++] = (struct tputkv_cand){ (uint32_t)at, (uint32_t)numend, 0, 0, 0, 0, KV_WHAT_PER_TOKEN,

@@ -135,52 +135,37 @@ size_t tputtmpl_key(const char *s, size_t len, size_t at, char *out, size_t cap)
 void tputtmpl_set_free(struct tputtmpl_set *set)
 {
 	free(set->seen);
-	free(set->slot);
+	if (set->keys)
+		intern_free(set->keys);
 	memset(set, 0, sizeof *set);
 }
 
-static size_t slot_of(uint64_t tmpl, int unit, size_t nslot)
+/* The pair's bytes, as interned. */
+static size_t pair_key(uint64_t tmpl, int unit, char *key)
 {
-	uint64_t h = (tmpl ^ ((uint64_t)(unsigned)unit * 0x9e3779b97f4a7c15ULL)) * 0xff51afd7ed558ccdULL;
-	return (size_t)(h >> 17) & (nslot - 1);
+	memcpy(key, &tmpl, sizeof tmpl);
+	memcpy(key + sizeof tmpl, &unit, sizeof unit);
+	return sizeof tmpl + sizeof unit;
 }
 
 const struct tputtmpl_seen *tputtmpl_find(const struct tputtmpl_set *set, uint64_t tmpl, int unit)
 {
-	if (!set->nslot)
-		return NULL;
-	for (size_t k = slot_of(tmpl, unit, set->nslot);; k = (k + 1) & (set->nslot - 1)) {
-		uint32_t v = set->slot[k];
-		if (!v)
-			return NULL;
-		const struct tputtmpl_seen *e = &set->seen[v - 1];
-		if (e->tmpl == tmpl && e->unit == unit)
-			return e;
-	}
-}
-
-static void rehash(struct tputtmpl_set *set)
-{
-	free(set->slot);
-	set->nslot = set->nslot ? set->nslot * 2 : 64;
-	set->slot = xcalloc(set->nslot, sizeof *set->slot);
-	for (size_t i = 0; i < set->n; i++) {
-		size_t k = slot_of(set->seen[i].tmpl, set->seen[i].unit, set->nslot);
-		while (set->slot[k])
-			k = (k + 1) & (set->nslot - 1);
-		set->slot[k] = (uint32_t)(i + 1);
-	}
+	char key[16];
+	uint32_t id = set->keys ? intern_find(set->keys, key, pair_key(tmpl, unit, key)) : INTERN_NONE;
+	return id == INTERN_NONE ? NULL : &set->seen[id];
 }
 
 void tputtmpl_note(struct tputtmpl_set *set, uint64_t tmpl, int unit, unsigned long lineno, const char *s,
 		   size_t len, size_t at)
 {
-	if (tputtmpl_find(set, tmpl, unit))
-		return;
-	if ((set->n + 1) * 2 > set->nslot)
-		rehash(set);
+	char key[16];
+	if (!set->keys)
+		set->keys = intern_new();
+	uint32_t id = intern_add(set->keys, key, pair_key(tmpl, unit, key));
+	if (id < set->n)
+		return;  /* seen: the first stays */
 	set->seen = xgrow(set->seen, &set->cap, set->n + 1, sizeof *set->seen);
-	struct tputtmpl_seen *e = &set->seen[set->n];
+	struct tputtmpl_seen *e = &set->seen[set->n++];
 	e->tmpl = tmpl;
 	e->unit = unit;
 	e->lineno = lineno;
@@ -193,8 +178,4 @@ void tputtmpl_note(struct tputtmpl_set *set, uint64_t tmpl, int unit, unsigned l
 	for (char *p = e->example; *p; p++)  /* a tab or control byte would break a row */
 		if ((unsigned char)*p < 32)
 			*p = ' ';
-	size_t k = slot_of(tmpl, unit, set->nslot);
-	while (set->slot[k])
-		k = (k + 1) & (set->nslot - 1);
-	set->slot[k] = (uint32_t)(++set->n);
 }

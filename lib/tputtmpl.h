@@ -26,12 +26,12 @@ struct tputtmpl_seen {
 	char example[TPUTTMPL_EXAMPLE_MAX + 4];  /* longer ones end in "..." */
 };
 
-/* The templates seen, found by template and unit; sized from what it holds. */
+/* The templates seen, found by template and unit (their bytes interned: an id is an index
+ * of seen); sized from what it holds. Zeroed is empty. */
 struct tputtmpl_set {
 	struct tputtmpl_seen *seen;
 	size_t n, cap;
-	uint32_t *slot;            /* open addressing: index + 1, 0 empty */
-	size_t nslot;
+	struct intern *keys;
 };
 void tputtmpl_set_free(struct tputtmpl_set *set);
 /* Note the figure of unit at column at of the frame s[0, len) of template tmpl on line

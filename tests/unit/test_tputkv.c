@@ -163,6 +163,8 @@ static void test_kv_reader(void **state)
 		{ "train_opt_callback: iter=    1 sample=9/27520 sched=0.010000 loss=8.077314 dt=00:12:57 eta=5.3d |->", 1,
 		  TPUT_MS_STEP, 777000, 1, 8.077314 },
 		{ "iter=2 loss=7.7 dt=00:12:5 eta=1d", 0, 0, 0, 2, 7.7 },  /* no clock */
+		{ "step 3 loss 2.5 step_time: 0:00:01", 1, TPUT_MS_STEP, 1000, 3, 2.5 },  /* any step time's key */
+		{ "step 3 loss 2.5 time: 12:03:44", 0, 0, 0, 3, 2.5 },  /* a clock of day: no step time */
 		/* a step's time under a key of its own: nanochat's "dt"; Composer's "time/batch" is a count */
 		{ "step 00004/21400 (0.02%) | loss: 8.893647 | lrm: 1.00 | dt: 989.44ms | tok/sec: 529,882", 2,
 		  TPUT_MS_STEP, 989.44, 4, 8.893647 },
