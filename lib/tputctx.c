@@ -83,6 +83,24 @@ static int qualifies_score(const unsigned char *t, size_t len, size_t i)
 	return word_in(w, n, score_words);
 }
 
+/* Does the context word at t[st, i) end a key of several words that a figure follows, with
+ * no bar after it ("fps step and policy inference: 230705 fps total: 181660", rl_games)? The
+ * word then names that figure, which the key reader keeps out; the line's others may be
+ * training's. "Running inference: 45%|" draws a bar and names the line. */
+static int qualifies_key(const unsigned char *t, size_t len, size_t st, size_t i)
+{
+	if (st < 2 || t[st - 1] != ' ' || !tputbyte_alnum((char)t[st - 2]) || i + 2 >= len || (t[i] != ':' && t[i] != '='))
+		return 0;
+	i++;
+	while (i < len && t[i] == ' ')
+		i++;
+	if (i == len || !tputbyte_digit((char)t[i]))
+		return 0;
+	while (i < len && (tputbyte_digit((char)t[i]) || t[i] == '.'))
+		i++;
+	return i == len || (t[i] != '%' && t[i] != '|' && t[i] != '/');
+}
+
 enum tput_context tputctx_read_shaped(const struct tputctx_words *words, const char *s, size_t len, int *by_shape)
 {
 	enum tput_context ctx = TPUT_CTX_TRAIN;
@@ -115,9 +133,9 @@ enum tput_context tputctx_read_shaped(const struct tputctx_words *words, const c
 			w[k] = (char)(t[st + k] >= 'A' && t[st + k] <= 'Z' ? t[st + k] + 32 : t[st + k]);
 			*by_shape &= !tputbyte_digit(w[k]);  /* "map50": its digits matter */
 		}
-		if (word_in(w, n, inference_words) && !qualifies_score(t, len, i))
+		if (word_in(w, n, inference_words) && !qualifies_score(t, len, i) && !qualifies_key(t, len, st, i))
 			return TPUT_CTX_INFERENCE;
-		if (word_in(w, n, other_words) && !qualifies_score(t, len, i))
+		if (word_in(w, n, other_words) && !qualifies_score(t, len, i) && !qualifies_key(t, len, st, i))
 			ctx = TPUT_CTX_OTHER;
 	}
 	return ctx;

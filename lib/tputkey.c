@@ -232,6 +232,13 @@ static int kv_gate(const struct tputkey_tables *t, char a, char b)
 	return x < 128 && y < 128 && (t->pairs[x][y >> 6] >> (y & 63) & 1);
 }
 
+/* Is key "WORD total", a whole-key word and the qualifier that makes it the job's figure
+ * (rl_games' "fps total: 181660" beside "fps step: 261574")? */
+static int kv_total_of(const char *key, size_t klen, size_t wlen)
+{
+	return klen == wlen + 6 && memcmp(key + wlen, "_total", 6) == 0;
+}
+
 /* The class of the earliest table word the key holds; one pass over the key, the table
  * looked at only where two letters may start a word of it (most keys name no rate). */
 static enum tputkey_class kv_key_class(const struct tputkey_tables *tables, const char *key)
@@ -247,13 +254,23 @@ static enum tputkey_class kv_key_class(const struct tputkey_tables *tables, cons
 				continue;
 			if (w->word && !((i == 0 || kv_sep(key[i - 1])) && kv_sep(key[i + w->len])))
 				continue;
-			if (w->word == 2 && (i != 0 || w->len != klen))
+			if (w->word == 2 && (i != 0 || (w->len != klen && !kv_total_of(key, klen, w->len))))
 				continue;
 			best = t;
 			break;
 		}
 	}
 	return best == n ? KV_NONE : (enum tputkey_class)kv_keys[best].cls;
+}
+
+/* Does the key start with a word that is a rate when it is the whole key ("fps_step")? */
+static int kv_rate_head(const char *key)
+{
+	for (size_t t = 0; t < sizeof kv_keys / sizeof kv_keys[0]; t++)
+		if (kv_keys[t].word == 2 && kv_keys[t].cls != KV_TIME_SAID && strncmp(key, kv_keys[t].text, kv_keys[t].len) == 0 &&
+		    key[kv_keys[t].len] == '_')
+			return 1;
+	return 0;
 }
 
 static int kv_words(const char *key, const struct kw *list, size_t n)
@@ -342,12 +359,14 @@ static void kv_key_info(const struct tputkey_tables *tables, const char *key, st
 		ki->kinvert = (unsigned char)cu.invert;
 		ki->gpu = (unsigned char)cu.gpu;
 	}
-	/* a key of a rate or a time ("time_per_step", "ms/batch") names no step */
-	ki->srank = ki->kcls == KV_NONE ? (unsigned char)kv_step_rank(key) : 0;
+	/* a key of a rate or a time ("time_per_step", "ms/batch", rl_games' "fps step") names no step */
+	ki->srank = ki->kcls == KV_NONE && !kv_rate_head(key) ? (unsigned char)kv_step_rank(key) : 0;
 	ki->loss = (unsigned char)kv_is_loss(key);
 	ki->compound = strchr(key, '_') != NULL || strchr(key, '/') != NULL;
 	ki->infer = (unsigned char)kv_words(key, INFER_WORDS);
-	ki->skip = kv_words(key, SKIP_WORDS) || strncmp(key, "val_", 4) == 0 || strncmp(key, "eval_", 5) == 0 ||
+	size_t klen = strlen(key);
+	int rate_total = ki->kcls != KV_NONE && klen > 6 && kv_total_of(key, klen, klen - 6);
+	ki->skip = (kv_words(key, SKIP_WORDS) && !rate_total) || strncmp(key, "val_", 4) == 0 || strncmp(key, "eval_", 5) == 0 ||
 		   kv_partial(key);
 	ki->gpu = ki->gpu || kv_has(key, "device", 0) || kv_has(key, "gpu", 0);
 	ki->running = kv_has(key, "running", 0) != 0;

@@ -405,12 +405,18 @@ static enum kv_what kv_figure(const char *s, size_t len, size_t numend, size_t a
 	return KV_WHAT_FIGURE;
 }
 
-/* Does " (V)" follow a figure ending at s[after]: an average meter's running average? */
+/* Does " (V)" follow a figure ending at s[after]: an average meter's running average? The
+ * meter pads its average to the value's width: "Time  1.175 ( 4.022)". */
 static int kv_meter(const char *s, size_t len, size_t after)
 {
-	if (after + 3 >= len || s[after] != ' ' || s[after + 1] != '(' || !tputbyte_digit(s[after + 2]))
+	if (after + 3 >= len || s[after] != ' ' || s[after + 1] != '(')
 		return 0;
-	size_t e = kv_number(s, len, after + 2);
+	size_t at = after + 2;
+	while (at < len && s[at] == ' ')
+		at++;
+	if (at >= len || !tputbyte_digit(s[at]))
+		return 0;
+	size_t e = kv_number(s, len, at);
 	return e > 0 && e < len && s[e] == ')';
 }
 

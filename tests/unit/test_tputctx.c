@@ -30,6 +30,11 @@ static void test_context(void **state)
 		{ "Running tokenizer on dataset: 100%|#| 50/50 [00:03<00:00, 15.1 examples/s]", TPUT_CTX_OTHER },
 		{ "Filter: 100%|#| 50/50 [00:00<00:00, 90.00 examples/s]", TPUT_CTX_OTHER },
 		{ "Mapping 12 it/s", TPUT_CTX_TRAIN },
+		/* a context word ending a key of several words names that figure alone */
+		{ "fps step: 261574 fps step and policy inference: 230705 fps total: 181660 epoch: 376/500", TPUT_CTX_TRAIN },
+		{ "Running inference: 45%|####| 9/20 [00:01<00:02, 5.1it/s]", TPUT_CTX_INFERENCE },
+		{ "Running inference: 9/20 5.1it/s", TPUT_CTX_INFERENCE },
+		{ "inference: 230705 samples/s", TPUT_CTX_INFERENCE },
 		{ "step 3 map 0.5 12 it/s", TPUT_CTX_TRAIN },
 		{ "INFO 08-20 02:39:37 metrics.py:411] Avg prompt throughput: 871.4 tokens/s", TPUT_CTX_INFERENCE },
 		{ "Processed prompts: 100%|###| 8/8 [00:02<00:00, 3.2it/s]", TPUT_CTX_INFERENCE },

@@ -113,6 +113,9 @@ static void test_kv_reader(void **state)
 		{ "Epoch: [1][5760/10010]\tTime 0.427 (2.773)\tData 0.000 (2.393)\tLoss 8.4238 (10.3028)\tAcc@1 15.625 (9.299)", 1, TPUT_MS_STEP, 427, -1, 8.4238 },
 		{ "Train: [14/300][250/1251]\teta 0:10:52 lr 0.000710\ttime 0.6408 (0.6516)\tloss 6.5584 (6.3074)\tmem 14764MB", 1, TPUT_MS_STEP, 640.8, -1, 6.5584 },
 		{ "Test: [10/50]\tTime 0.427 (2.773)\tAcc@1 15.625 (9.299)", 0, 0, 0, -1, NAN },
+		/* the meter pads its average to the value's width, fields parted by spaces */
+		{ "Epoch: [0][  21/1424]   Time  1.175 ( 4.022)    Data  0.001 ( 0.722)    Loss 6.8997e+00 (6.9054e+00)", 1, TPUT_MS_STEP, 1175, -1, 6.8997 },
+		{ "Epoch: [0][  21/1424]   Time  1.175 ( x)    Loss 6.8997e+00 (6.9054e+00)", 0, 0, 0, -1, 6.8997 },
 		{ "Epoch: [1]\tTime 0.427\tLoss 8.4238", 0, 0, 0, -1, 8.4238 },
 		/* " per GPU" after a unit; an image per device is a sample; "V +-W" a run's summary */
 		{ "Iter #0: 108.3 img/sec per GPU", 1, TPUT_SAMPLES_S_GPU, 108.3, -1, NAN },
@@ -180,6 +183,9 @@ static void test_kv_reader(void **state)
 		{ "step 2 mfu: 30.5 loss 2", 1, TPUT_MFU, 30.5, 2, 2 },
 		/* a table's row, the key the cell before (Stable-Baselines3): fps, env steps a second */
 		{ "|    fps             | 1406  |", 1, TPUT_SAMPLES_S, 1406, -1, NAN },
+		/* rl_games: "fps total" is the job's rate; the other two are its parts */
+		{ "fps step: 261574 fps step and policy inference: 230705 fps total: 181660 epoch: 376/500 frames: 24576000", 1, TPUT_SAMPLES_S, 181660, -1, NAN },
+		{ "fps now: 261574", 0, 0, 0, -1, NAN },
 		{ "| step 100 | loss 3.2 | 8060.78ms |", 0, 0, 0, 100, 3.2 },  /* a cell of two words: no key */
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
