@@ -339,8 +339,11 @@ static int kv_step_rank(const char *key)
 static int kv_is_loss(const char *key)
 {
 	size_t n = strlen(key);
+	/* a GAN's two: "Loss_D", "Err_G" (DCGAN) */
+	int gan = ((n == 6 && strncmp(key, "loss_", 5) == 0) || (n == 5 && strncmp(key, "err_", 4) == 0) ||
+		   (n == 4 && strncmp(key, "err", 3) == 0)) && (key[n - 1] == 'd' || key[n - 1] == 'g');
 	if (!((n >= 4 && strcmp(key + n - 4, "loss") == 0) || strcmp(key, "xent") == 0 || strcmp(key, "loss_train") == 0 ||
-	      strstr(key, "loss/train") != NULL))
+	      strstr(key, "loss/train") != NULL || gan))
 		return 0;
 	return !kv_words(key, kv_skip_words + 3, 5);  /* eval, val, valid, validation, test */
 }
@@ -378,7 +381,7 @@ static void kv_key_info(const struct tputkey_tables *tables, const char *key, st
 	ki->said_unit = strncmp(key, "time/", 5) == 0;
 	ki->step_time = strcmp(key, "step_time") == 0 || strcmp(key, "time_per_step") == 0 ||
 			strcmp(key, "iteration_time") == 0 || strcmp(key, "time_per_iteration") == 0;
-	ki->part = strcmp(key, "data_time") == 0 || strcmp(key, "data") == 0 || strcmp(key, "forward_time") == 0 ||
+	ki->part = strcmp(key, "data_time") == 0 || strcmp(key, "datatime") == 0 || strcmp(key, "data") == 0 || strcmp(key, "forward_time") == 0 ||
 		   strcmp(key, "backward_time") == 0;
 }
 

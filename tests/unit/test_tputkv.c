@@ -186,6 +186,11 @@ static void test_kv_reader(void **state)
 		/* rl_games: "fps total" is the job's rate; the other two are its parts */
 		{ "fps step: 261574 fps step and policy inference: 230705 fps total: 181660 epoch: 376/500 frames: 24576000", 1, TPUT_SAMPLES_S, 181660, -1, NAN },
 		{ "fps now: 261574", 0, 0, 0, -1, NAN },
+		/* DCGAN's timer: "Time:" beside its data time's share and a GAN's two losses */
+		{ "Epoch: [2][      49 /      237]\t Time: 0.324  DataTime: 0.000    Err_G: 1.8233  Err_D: 0.4006\t", 1, TPUT_MS_STEP, 324, -1, 1.8233 },
+		{ "[1/25][10/782] Loss_D: 0.4135 Loss_G: 2.9 Time: 0.31 DataTime: 0.01", 1, TPUT_MS_STEP, 310, -1, 0.4135 },
+		{ "Epoch: [2] Time: 0.324  Err_G: 1.8233", 0, 0, 0, -1, 1.8233 },
+		{ "Epoch: [2] Time: 0.324  DataTime: 0.000  Err: 1.8", 0, 0, 0, -1, NAN },
 		{ "| step 100 | loss 3.2 | 8060.78ms |", 0, 0, 0, 100, 3.2 },  /* a cell of two words: no key */
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -273,9 +278,9 @@ static void test_literals(void **state)
 	size_t n = 0;
 	while (tputkv_literals[n])
 		n++;
-	assert_int_equal(n, 57);
+	assert_int_equal(n, 58);
 	assert_string_equal(tputkv_literals[0], "k/s");
-	assert_string_equal(tputkv_literals[56], "time (data)");
+	assert_string_equal(tputkv_literals[57], "ime: ");
 }
 
 /* A shape read once is given back for a line of that shape, and read from it again. */
