@@ -14,7 +14,7 @@ struct ctx_word {
 };
 #define CW(t) { t, sizeof t - 1 }
 static const struct ctx_word other_words[] = {
-	CW("validate"), CW("validation"), CW("valid"), CW("eval"), CW("evaluate"), CW("evaluation"),
+	CW("validate"), CW("validation"), CW("valid"), CW("dev"), CW("eval"), CW("evaluate"), CW("evaluation"),
 	CW("evaluating"), CW("evaluator"), CW("test"), CW("testing"), CW("saving"), CW("loading"), CW("checkpoint"),
 	CW("weights"), CW("download"), CW("downloading"), CW("tokenize"), CW("tokenizing"),
 	CW("tokenization"), CW("tokenizer"), CW("map50"), CW("filter"), CW("filtering"), CW("preprocess"),
@@ -123,7 +123,7 @@ enum tput_context tputctx_read_shaped(const struct tputctx_words *words, const c
 		while (i < len && words->word[t[i]])
 			i++;
 		size_t n = i - st;
-		if (n < 4 || n >= TPUTCTX_WORD_MAX || t[st] == '_')
+		if (n < 3 || n >= TPUTCTX_WORD_MAX || t[st] == '_')
 			continue;
 		char c = (char)(t[st] | 32);
 		if (c < 'a' || c > 'z' || !(words->lens[c - 'a'] >> n & 1))

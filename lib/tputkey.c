@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* A word to look for, its length written down: lookups run for every figure of a line. */
 struct kw {
@@ -208,6 +209,26 @@ int tputkey_compose(const char *u, size_t n, struct tputkey_unit *out)
 	return 1;
 }
 
+int tputkey_items_rate(const char *u, size_t n, struct tputkey_unit *out)
+{
+	static const char *const sizes[] = { "b", "kb", "mb", "gb", "tb", "kib", "mib", "gib", "bytes", "bit", "bits" };
+	const char *sep = memchr(u, '/', n);
+	size_t a = sep ? (size_t)(sep - u) : 0;
+	if (a == 0 || a > 12)
+		return 0;
+	for (size_t i = 0; i < a; i++)
+		if (!tputbyte_alpha(u[i]))
+			return 0;
+	for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+		if (strlen(sizes[i]) == a && strncasecmp(u, sizes[i], a) == 0)
+			return 0;
+	double ms = unit_time_ms(u + a + 1, n - a - 1);
+	if (ms <= 0)
+		return 0;
+	*out = (struct tputkey_unit){ KV_SAMPLES, 1000 / ms, 0, 0 };
+	return 1;
+}
+
 /* key (NUL-ended) holds the word w; whole words must stand between separators. */
 static int kw_in(const char *key, size_t klen, const struct kw *w)
 {
@@ -379,6 +400,7 @@ static void kv_key_info(const struct tputkey_tables *tables, const char *key, st
 	ki->side = kv_has(key, "features", 1) ? 1 : kv_has(key, "labels", 1) ? 2 : 0;
 	ki->evals = (unsigned char)kv_words(key, kv_skip_words + 3, 5);
 	ki->said_unit = strncmp(key, "time/", 5) == 0;
+	ki->rate_key = strcmp(key, "speed") == 0 || strcmp(key, "throughput") == 0;
 	ki->step_time = strcmp(key, "step_time") == 0 || strcmp(key, "time_per_step") == 0 ||
 			strcmp(key, "iteration_time") == 0 || strcmp(key, "time_per_iteration") == 0;
 	ki->part = strcmp(key, "data_time") == 0 || strcmp(key, "datatime") == 0 || strcmp(key, "data") == 0 || strcmp(key, "forward_time") == 0 ||

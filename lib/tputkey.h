@@ -47,6 +47,7 @@ struct tputkey_info {
 				  * read without ':' and without a unit, in seconds */
 	unsigned char said_unit; /* a step's time only with its unit written: "time/batch = 0.18s"
 				  * (char-rnn); Composer's "time/batch: 4" is a count */
+	unsigned char rate_key;  /* "speed", "throughput": a rate of whatever its unit counts */
 	unsigned char composed;  /* the key is a unit made of a noun and a time ("sec/kimg"): */
 	unsigned char kinvert;   /* its class in kcls, and these */
 	double kscale;
@@ -69,6 +70,9 @@ int tputkey_unit(const struct tputkey_tables *tables, const char *unit, size_t u
  * "record/second"), or its inverse TIME/NOUN ("us/sample": samples/s; "sec/iter": a step
  * time); "/gpu" or "/device" after it makes it per device. 1 with it in *out, else 0. */
 int tputkey_compose(const char *unit, size_t len, struct tputkey_unit *out);
+/* A rate of items the tables do not name, after a key that says it is a rate ("speed:
+ * 188.71st/s", NCRF++'s sentences): WORD/TIME, the word no size of data ("MB/s"); samples. */
+int tputkey_items_rate(const char *unit, size_t len, struct tputkey_unit *out);
 /* A word after a figure that is no unit: the next field's key or nothing. */
 int tputkey_unit_word(const char *unit);
 /* The canonical unit of a class, for the whole job or per device. */

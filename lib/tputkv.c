@@ -432,6 +432,14 @@ static int kv_bracket_step(const char *s, size_t len, size_t at, size_t end)
 	return b == 0 || (s[b - 1] != ':' && s[b - 1] != '=' && !tputbyte_alnum(s[b - 1]));
 }
 
+/* "V +-W": a mean and its spread, a run's summary (Horovod's "Img/sec per GPU: 108.2 +-1.2");
+ * tf_cnn_benchmarks' per-step "V +/- W" is another shape. after: the figure's end. */
+static int kv_spread(const char *s, size_t len, size_t after)
+{
+	return after + 2 < len && (s[after] == '+' || (s[after] == ' ' && s[after + 1] == '+')) &&
+	       s[after + (s[after] == ' ') + 1] == '-';
+}
+
 /* The figures of s[i, len) the reader may take, into c[0, max) (*nc of them): where the
  * scan stopped, len at the end. A key holds a letter: there is none before first_alpha. */
 static size_t kv_scan(const char *s, size_t len, size_t i, size_t first_alpha, struct tputkv_cand *c, size_t max,
@@ -483,12 +491,11 @@ static size_t kv_scan(const char *s, size_t len, size_t i, size_t first_alpha, s
 		int invert = u.invert, gpu = u.gpu;
 		if (side == 3)
 			side = 0;
-		/* "V +-W": a mean and its spread, a run's summary (Horovod's "Img/sec per GPU: 108.2
-		 * +-1.2"); tf_cnn_benchmarks' per-step "V +/- W" is another shape */
-		if (after + 2 < len && (s[after] == '+' || (s[after] == ' ' && s[after + 1] == '+')) &&
-		    s[after + (s[after] == ' ') + 1] == '-')
+		if (kv_spread(s, len, after))
 			continue;
 		const struct tputkey_info *ki = kend ? tputkey_lookup(cache ? &cache->keys : NULL, tables, s + kstart, kend - kstart, &tmp) : NULL;
+		if (cls == KV_NONE && ulen && ki && sep && ki->rate_key && tputkey_items_rate(unit, ulen, &u))
+			cls = u.cls, scale = u.scale;
 		size_t timed_end = pair ? 0 : kv_step_times(s, len, at, numend, unit, ulen, ki && sep && ki->kcls == KV_TIME,
 							  &c[*nc]);
 		if (timed_end) {
@@ -757,5 +764,5 @@ const char *const tputkv_literals[] = {
 	"k/s", "s/s", "e/s", "q/s", "g/s", "t/s", "P/s", "p/s", "/sec", "/Sec", "/step", "s/it", "/batch",
 	"per_s", "per s", "per-s", "PerSec", "LOPS", "lops", "LOPs", "tps", "wps", "ups=", "mfu", "MFU",
 	"tep_tim", "tep time", "atch_tim", "atch tim", "step_avg", "latency", "seconds:", "[step=", "[batch=", "metrics *****",
-	"ata_time", "iter_time", "iter time", " data: ", "rain_time", "ter/s", "\tTime ", "\ttime ", "/s/gpu", "ips: ", "atch_cost", "Per Sec", "/ s", "Results Summary", "fps ", "tep-tim", "sec/", " iters)", " dt=", "  Time ", "imps:", "time (data)", "ime: ", NULL,
+	"ata_time", "iter_time", "iter time", " data: ", "rain_time", "ter/s", "\tTime ", "\ttime ", "/s/gpu", "ips: ", "atch_cost", "er Sec", "/ s", "Results Summary", "fps ", "tep-tim", "sec/", " iters)", " dt=", "  Time ", "imps:", "time (data)", "ime: ", NULL,
 };

@@ -50,13 +50,13 @@ const struct tput_preset tputpreset_table[] = {
 	  "{'train_runtime': 900.1, 'train_samples_per_second': 35.55, 'train_steps_per_second': 0.009, 'train_loss': 2.31, 'epoch': 1.0}", TPUT_READ_REGEX, 0 },
 	{ "lightning", "Lightning progress bar (train_loss=)", { "train_loss", NULL },
 	  "^(?![^|]*(?i:load|checkpoint|shard|download|fetch|tokeni|map|filter|eval|predict|valid|sanity|test))"
-	  ".*?(?<step>\\d+)/(?<total>\\d+) \\[[\\d:]+<[\\d:?]+,\\s*(?<tput>[0-9][^\\s,\\]]*?)(?<unit>it/s|s/it)"
+	  ".*?(?<step>\\d+)/(?<total>\\d+) \\[[\\d:]+<[\\d:?]+,\\s*(?<tput>[0-9][^\\s,\\]]*?)(?<unit>it/s|s/it|[a-z]{2,12}/s|s/[a-z]{2,12})"
 	  "(?:[^\\]]*?\\btrain_loss(?:_step)?=(?<loss>[^\\s,\\]]+))?",
 	  NULL, 1, "Epoch 0:  45%|####5     | 450/1000 [01:02<01:16,  7.20it/s, v_num=0, train_loss=2.310]",
 	  TPUT_READ_REGEX, 0 },
-	{ "tqdm", "tqdm (HF Trainer, Lightning)", { "it/s", "s/it", NULL },
+	{ "tqdm", "tqdm (HF Trainer, Lightning)", { "it/s", "s/it", "/s,", "/s]", NULL },
 	  "^(?![^|]*(?i:load|checkpoint|shard|download|fetch|tokeni|map|filter|eval|predict|valid))"
-	  ".*?(?<step>\\d+)/(?<total>\\d+) \\[[\\d:]+<[\\d:?]+,\\s*(?<tput>[0-9][^\\s,\\]]*?)(?<unit>it/s|s/it)"
+	  ".*?(?<step>\\d+)/(?<total>\\d+) \\[[\\d:]+<[\\d:?]+,\\s*(?<tput>[0-9][^\\s,\\]]*?)(?<unit>it/s|s/it|[a-z]{2,12}/s|s/[a-z]{2,12})"
 	  "(?:[^\\]]*?\\bloss=(?<loss>[^\\s,\\]]+))?",
 	  NULL, 1, " 37%|###7      | 370/1000 [01:02<01:45,  5.97it/s, loss=2.1]", TPUT_READ_REGEX, 0 },
 	{ "deepspeed", "DeepSpeed", { "CurrSamplesPerSec=", NULL },
@@ -148,9 +148,9 @@ const struct tput_preset tputpreset_table[] = {
 	{ "verl", "verl (perf/throughput: tokens/s per GPU)", { "perf/throughput:", NULL }, NULL, NULL, 1,
 	  "step:2 - actor/pg_loss:0.011 - perf/mfu/actor:0.32 - perf/time_per_step:44.80 - perf/throughput:2925.0 - timing_s/step:44.800",
 	  TPUT_READ_KV, 1 },
-	{ "mlperf", "MLPerf logging (tracked_stats throughput)", { "\"tracked_stats\"", NULL },
-	  "\"time_ms\":\\s*(?<time>\\d+).*?\"key\":\\s*\"tracked_stats\".*?\"throughput\":\\s*(?<tput>[^\\s,}]+)"
-	  "(?:.*?\"step\":\\s*(?<step>\\d+))?",
+	{ "mlperf", "MLPerf logging (tracked_stats throughput; HPC's throughput key)", { "\"tracked_stats\"", "\"key\": \"throughput\"", NULL },
+	  "\"time_ms\":\\s*(?<time>\\d+).*?\"key\":\\s*\"(?:tracked_stats\".*?\"throughput\"|throughput\",\\s*\"value\")"
+	  ":\\s*(?<tput>[^\\s,}]+)(?:.*?\"(?:step|epoch_num)\":\\s*(?<step>\\d+))?",
 	  "samples/s", 0.001,
 	  ":::MLLOG {\"namespace\": \"\", \"time_ms\": 1693526262178, \"event_type\": \"POINT_IN_TIME\", \"key\": \"tracked_stats\", \"value\": {\"throughput\": 2.467}, \"metadata\": {\"file\": \"train.py\", \"lineno\": 100, \"step\": 640}}",
 	  TPUT_READ_REGEX, 0 },

@@ -11,7 +11,7 @@ enum tput_reader { TPUT_READ_REGEX, TPUT_READ_KV };
 struct tput_preset {
 	const char *name;
 	const char *source;        /* the framework, as the docs table names it */
-	const char *literals[4];   /* prefilter: the line must hold one of these (NULL-ended) */
+	const char *literals[6];   /* prefilter: the line must hold one of these (NULL-ended) */
 	const char *pattern;       /* PCRE2, named groups tput, unit, step, time, loss, rank */
 	const char *unit;          /* unit text when the pattern has no unit group */
 	double time_scale;         /* the time group times this is seconds */

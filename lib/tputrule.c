@@ -1,6 +1,7 @@
 /* tputrule: the rules a reader was given and the search for their literals. */
 #include "tputrule.h"
 #include "tputbyte.h"
+#include "tputkey.h"
 #include "tputnorm.h"
 #include "xalloc.h"
 
@@ -127,6 +128,30 @@ int tputrule_has_literal(const struct tputrule *r, const char *s, size_t len)
 	return 0;
 }
 
+/* A unit of a noun and a time that a bar names itself (tqdm's unit="batch": "178.60batch/s",
+ * "1.70s/batch"): a step's noun gives it/s either way, as "it/s" and "s/it" do. */
+static int composed_unit(const char *g, size_t gl, enum tput_unit *unit, double *scale, int *invert)
+{
+	char low[32];
+	struct tputkey_unit cu;
+	if (gl >= sizeof low)
+		return 0;
+	for (size_t i = 0; i < gl; i++)
+		low[i] = (char)(g[i] >= 'A' && g[i] <= 'Z' ? g[i] + 32 : g[i]);
+	if (!tputkey_compose(low, gl, &cu))
+		return 0;
+	if (cu.cls == KV_TIME) {  /* ms a step: steps a second, inverted */
+		*unit = TPUT_IT_S;
+		*scale = 1000 / cu.scale;
+		*invert = 1;
+	} else {
+		*unit = tputkey_unit_of(cu.cls, cu.gpu);
+		*scale = cu.scale;
+		*invert = cu.invert;
+	}
+	return 1;
+}
+
 enum tput_result tputrule_take(const struct tputrule *r, long rank, double time, struct tput_point *pt, char *why,
 			       size_t whylen)
 {
@@ -138,7 +163,7 @@ enum tput_result tputrule_take(const struct tputrule *r, long rank, double time,
 	double scale = 1;
 	int invert = 0;
 	if (rx_group_at(r->re, r->g_unit, &g, &gl)) {
-		if (!tputunit_parse(g, gl, &unit, &scale, &invert)) {
+		if (!tputunit_parse(g, gl, &unit, &scale, &invert) && !composed_unit(g, gl, &unit, &scale, &invert)) {
 			snprintf(why, whylen, "unknown unit '%.*s'", (int)(gl > 40 ? 40 : gl), g);
 			return TPUT_BAD;
 		}

@@ -23,7 +23,9 @@ uint64_t tputtmpl_hash(const char *s, size_t len)
 		size_t j = i;
 		while (j < len && word_byte(s[j]))
 			j++;
-		int numbers = j - i == 1 && i > 0 && tputbyte_digit(s[i - 1]);
+		/* a number's one-letter suffix ("1.70s/it"), and the "/s" of a rate: tqdm writes
+		 * "s/it" or "it/s" by the rate's size, one bar either way */
+		int numbers = j - i == 1 && i > 0 && (tputbyte_digit(s[i - 1]) || (s[i] == 's' && s[i - 1] == '/'));
 		if (!numbers) {
 			if (n + (j - i) + 1 > sizeof buf) {
 				h = h * 31 + intern_hash(buf, n);

@@ -75,6 +75,16 @@ static void test_units(void **state)
 	assert_false(tputkey_compose("s", 1, &u));
 	assert_false(tputkey_compose("/gpu", 4, &u));
 	assert_false(tputkey_compose("tok/s/x", 7, &u));
+	/* items the tables do not name, after a key that says "speed" */
+	assert_true(tputkey_items_rate("st/s", 4, &u));
+	assert_true(u.cls == KV_SAMPLES && u.scale == 1 && !u.invert);
+	assert_true(tputkey_items_rate("edges/min", 9, &u));
+	assert_true(fabs(u.scale - 1 / 60.0) < 1e-12);
+	assert_false(tputkey_items_rate("MB/s", 4, &u));
+	assert_false(tputkey_items_rate("kib/sec", 7, &u));
+	assert_false(tputkey_items_rate("/s", 2, &u));
+	assert_false(tputkey_items_rate("st/furlong", 10, &u));
+	assert_false(tputkey_items_rate("s2/s", 4, &u));
 	assert_int_equal(tputkey_unit_of(KV_TOKENS, 1), TPUT_TOKENS_S_GPU);
 	assert_int_equal(tputkey_unit_of(KV_IMAGES, 1), TPUT_SAMPLES_S_GPU);
 	assert_int_equal(tputkey_unit_of(KV_TIME, 0), TPUT_MS_STEP);

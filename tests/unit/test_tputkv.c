@@ -186,6 +186,10 @@ static void test_kv_reader(void **state)
 		/* rl_games: "fps total" is the job's rate; the other two are its parts */
 		{ "fps step: 261574 fps step and policy inference: 230705 fps total: 181660 epoch: 376/500 frames: 24576000", 1, TPUT_SAMPLES_S, 181660, -1, NAN },
 		{ "fps now: 261574", 0, 0, 0, -1, NAN },
+		/* a key saying "speed" before a rate of items no table names (NCRF++'s sentences) */
+		{ "Epoch: 2 training finished. Time: 74.41s, speed: 188.71st/s,  total loss: 214107.86", 1, TPUT_SAMPLES_S, 188.71, -1, 214107.86 },
+		{ "io: 0.02 s ( 608.51 MB/sec ) speed: 608.51 MB/s", 0, 0, 0, -1, NAN },
+		{ "Epoch   1, Step:      100, Batch Loss:    53.850666, Tokens per Sec:     3478, Lr: 0.001000", 1, TPUT_TOKENS_S, 3478, 100, 53.850666 },
 		/* DCGAN's timer: "Time:" beside its data time's share and a GAN's two losses */
 		{ "Epoch: [2][      49 /      237]\t Time: 0.324  DataTime: 0.000    Err_G: 1.8233  Err_D: 0.4006\t", 1, TPUT_MS_STEP, 324, -1, 1.8233 },
 		{ "[1/25][10/782] Loss_D: 0.4135 Loss_G: 2.9 Time: 0.31 DataTime: 0.01", 1, TPUT_MS_STEP, 310, -1, 0.4135 },

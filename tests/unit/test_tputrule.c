@@ -125,6 +125,25 @@ static void test_take(void **state)
 	assert_int_equal(rx_match_groups(set.rules[1].re, line, strlen(line), err, sizeof err), 1);
 	assert_int_equal(tputrule_take(&set.rules[1], -1, NAN, &pt, why, sizeof why), TPUT_NOMATCH);
 	assert_string_equal(why, "a closing frame: the bar's average over the run");
+	/* tqdm's own unit names ("unit='batch'"): a step's noun, it/s either way */
+	line = "Epoch 82/500: 47%|##| 9/19 [00:00<00:00, 178.60batch/s, loss=0.354]";
+	assert_int_equal(rx_match_groups(set.rules[1].re, line, strlen(line), err, sizeof err), 1);
+	assert_int_equal(tputrule_take(&set.rules[1], -1, NAN, &pt, why, sizeof why), TPUT_POINT);
+	assert_true(pt.unit == TPUT_IT_S && fabs(pt.value - 178.6) < 1e-9 && pt.loss == 0.354);
+	line = " 40%|####  | 4/10 [00:04<00:06, 2.00s/batch]";
+	assert_int_equal(rx_match_groups(set.rules[1].re, line, strlen(line), err, sizeof err), 1);
+	assert_int_equal(tputrule_take(&set.rules[1], -1, NAN, &pt, why, sizeof why), TPUT_POINT);
+	assert_true(pt.unit == TPUT_IT_S && fabs(pt.value - 0.5) < 1e-12);
+	line = " 40%|####  | 4/10 [00:04<00:06, 2.00img/s]";
+	assert_int_equal(rx_match_groups(set.rules[1].re, line, strlen(line), err, sizeof err), 1);
+	assert_int_equal(tputrule_take(&set.rules[1], -1, NAN, &pt, why, sizeof why), TPUT_POINT);
+	assert_true(pt.unit == TPUT_IMAGES_S && pt.value == 2);
+	line = " 40%|####  | 4/10 [00:04<00:06, 2.00MB/s]";  /* a download: bytes are no unit of it */
+	assert_int_equal(rx_match_groups(set.rules[1].re, line, strlen(line), err, sizeof err), 0);
+	line = " 40%|####  | 4/10 [00:04<00:06, 2.00zz/s]";
+	assert_int_equal(rx_match_groups(set.rules[1].re, line, strlen(line), err, sizeof err), 1);
+	assert_int_equal(tputrule_take(&set.rules[1], -1, NAN, &pt, why, sizeof why), TPUT_BAD);
+	assert_string_equal(why, "unknown unit 'zz/s'");
 	line = "step: 8  loss: 7.8  tps: 5,85,6";
 	assert_int_equal(rx_match_groups(set.rules[0].re, line, strlen(line), err, sizeof err), 1);
 	assert_int_equal(tputrule_take(&set.rules[0], -1, NAN, &pt, why, sizeof why), TPUT_BAD);

@@ -21,6 +21,10 @@ static void test_hash(void **state)
 	assert_true(hash("Epoch 1:  12%|\xe2\x96\x88\xe2\x96\x8e        | 1/8 [01:53<13:12, 113.21s/it]") ==
 		    hash("Epoch 3: 100%|\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88| 8/8 [15:02<00:00, 112.8s/it]"));
 	assert_true(hash("|####      | 4/10 [00:04, 1.01it/s]") == hash("|##########| 10/10 [00:10, 1.00it/s]"));
+	/* tqdm writes s/it below one a second, it/s above: one bar either way */
+	assert_true(hash("epoch 1 iter 17: train loss 1.74. lr 6e-04: 100%|##| 18/18 [00:30<00:00,  1.70s/it]") ==
+		    hash("epoch 2 iter 17: train loss 1.51. lr 6e-04: 100%|##| 18/18 [00:01<00:00, 11.61it/s]"));
+	assert_true(hash("x 5 tok/s") != hash("x 5 tok/it"));
 	/* other words: another template */
 	assert_true(hash("| train | epoch 001 | wps 12") != hash("| valid | epoch 001 | wps 12"));
 	assert_true(hash("train_inner wps=1") != hash("train wps=1"));
