@@ -359,7 +359,7 @@ int main(int argc, char **argv)
 		table_write(t, stdout, o.format, (o.keys.nkeys == 1 ? TABLE_TEXT_KEY_LAST : 0) | o.wide);
 		table_free(t);
 		if (diff_check_gates(d, o.gates, o.ngates) | diff_check_any(d, o.any_points))
-			status = 1;
+			status = EXIT_DATA;
 	}
 	err_close_stdout();
 	free(outbuf);

@@ -145,7 +145,7 @@ int main(int argc, char **argv)
 	int status = sniff_read_dumps(argv + first, (size_t)(argc - first), o.from, &errs, ranks_thread, r,
 				      &found);
 	if (sniff_report_no_dumps(&found))
-		status = 1;
+		status = EXIT_DATA;
 	err_lines_finish(&errs);
 	ranks_finish(r);
 

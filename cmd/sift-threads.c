@@ -81,11 +81,11 @@ int main(int argc, char **argv)
 	struct sniff_dumps found;
 	if (sniff_read_dumps(argv + first, (size_t)(argc - first), from, &errs, threadtab_thread, threads,
 			     &found))
-		status = 1;
+		status = EXIT_DATA;
 	uint64_t snapshots = found.snapshots;
 	int no_dumps = sniff_report_no_dumps(&found);
 	if (no_dumps)
-		status = 1;
+		status = EXIT_DATA;
 
 	cpu_table *cpu = NULL;
 	if (cpu_path) {
@@ -96,11 +96,11 @@ int main(int argc, char **argv)
 		while (in_next(cin, &line))
 			cpu_line(cpu, &line);
 		if (in_failed(cin)) {
-			status = 1;
+			status = EXIT_DATA;
 		} else if (cpu_count(cpu) == 0) {
 			err_warn("%s: no thread CPU rows (expected top -H -b, ps -eLo pid,tid,pcpu,comm, "
 				 "ps -L, ps -eLf or pidstat -t output)", cpu_path);
-			status = 1;
+			status = EXIT_DATA;
 		}
 		in_close(cin);
 	}
