@@ -39,6 +39,7 @@ static const struct kw kv_keys[] = {
 	KW("dt", KV_TIME, 2),  /* a step's time (nanochat) */
 	KW("time/batch", KV_TIME, 2), KW("time/step", KV_TIME, 2), KW("time/iter", KV_TIME, 2),
 	KW("imps", KV_IMAGES, 2),  /* images a second (IRN) */
+	KW("sps", KV_ITERS, 2),  /* environment steps a second (CleanRL, acme) */
 	KW("seconds", KV_TIME, 1), KW("time", KV_TIME_SAID, 2), KW("iter_time", KV_TIME_ITER, 2),
 	KW("train_time", KV_TIME_TRAIN, 2),
 };

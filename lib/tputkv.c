@@ -432,6 +432,35 @@ static int kv_bracket_step(const char *s, size_t len, size_t at, size_t end)
 	return b == 0 || (s[b - 1] != ':' && s[b - 1] != '=' && !tputbyte_alnum(s[b - 1]));
 }
 
+/* Is the word after a figure (ending at s[after]) followed by blanks and another figure? */
+static int kv_word_then_number(const char *s, size_t len, size_t after)
+{
+	size_t k = after < len && s[after] == ' ' ? after + 1 : after, st = k;
+	while (k < len && (tputbyte_alnum(s[k]) || s[k] == '/' || s[k] == '%' || s[k] == '_'))
+		k++;
+	if (k == st || k == len || (s[k] != ' ' && s[k] != '\t'))
+		return 0;
+	while (k < len && (s[k] == ' ' || s[k] == '\t'))
+		k++;
+	return k < len && tputbyte_digit(s[k]);
+}
+
+/* The class of a figure's unit, its key heard: a key saying "speed" takes a rate of items
+ * no table names; "loss 2.3 tokens/s 123456": the unit after a loss or a step is the next
+ * figure's key. */
+static enum tputkey_class kv_unit_by_key(const char *s, size_t len, size_t after, const char *unit, size_t ulen,
+					 const struct tputkey_info *ki, int sep, enum tputkey_class cls, double *scale)
+{
+	struct tputkey_unit u;
+	if (cls == KV_NONE && ulen && ki && sep && ki->rate_key && tputkey_items_rate(unit, ulen, &u)) {
+		*scale = u.scale;
+		return u.cls;
+	}
+	if (cls != KV_NONE && ki && (ki->loss || ki->srank) && kv_word_then_number(s, len, after))
+		return KV_NONE;
+	return cls;
+}
+
 /* "V +-W": a mean and its spread, a run's summary (Horovod's "Img/sec per GPU: 108.2 +-1.2");
  * tf_cnn_benchmarks' per-step "V +/- W" is another shape. after: the figure's end. */
 static int kv_spread(const char *s, size_t len, size_t after)
@@ -494,8 +523,7 @@ static size_t kv_scan(const char *s, size_t len, size_t i, size_t first_alpha, s
 		if (kv_spread(s, len, after))
 			continue;
 		const struct tputkey_info *ki = kend ? tputkey_lookup(cache ? &cache->keys : NULL, tables, s + kstart, kend - kstart, &tmp) : NULL;
-		if (cls == KV_NONE && ulen && ki && sep && ki->rate_key && tputkey_items_rate(unit, ulen, &u))
-			cls = u.cls, scale = u.scale;
+		cls = kv_unit_by_key(s, len, after, unit, ulen, ki, sep, cls, &scale);
 		size_t timed_end = pair ? 0 : kv_step_times(s, len, at, numend, unit, ulen, ki && sep && ki->kcls == KV_TIME,
 							  &c[*nc]);
 		if (timed_end) {
@@ -764,5 +792,5 @@ const char *const tputkv_literals[] = {
 	"k/s", "s/s", "e/s", "q/s", "g/s", "t/s", "P/s", "p/s", "/sec", "/Sec", "/step", "s/it", "/batch",
 	"per_s", "per s", "per-s", "PerSec", "LOPS", "lops", "LOPs", "tps", "wps", "ups=", "mfu", "MFU",
 	"tep_tim", "tep time", "atch_tim", "atch tim", "step_avg", "latency", "seconds:", "[step=", "[batch=", "metrics *****",
-	"ata_time", "iter_time", "iter time", " data: ", "rain_time", "ter/s", "\tTime ", "\ttime ", "/s/gpu", "ips: ", "atch_cost", "er Sec", "/ s", "Results Summary", "fps ", "tep-tim", "sec/", " iters)", " dt=", "  Time ", "imps:", "time (data)", "ime: ", NULL,
+	"ata_time", "iter_time", "iter time", " data: ", "rain_time", "ter/s", "\tTime ", "\ttime ", "/s/gpu", "ips: ", "atch_cost", "er Sec", "/ s", "Results Summary", "fps ", "tep-tim", "sec/", " iters)", " dt=", "  Time ", "imps:", "time (data)", "ime: ", "SPS", "sps", NULL,
 };

@@ -156,7 +156,7 @@ const struct tput_preset tputpreset_table[] = {
 	  TPUT_READ_REGEX, 0 },
 	{ "generic", "custom (any N tok/s)", { "tok/s", "tokens/s", "samples/s", "tokens per second" },
 	  "(?:\\bstep[ :=]\\s*(?<step>\\d+)\\b.*?)?(?<![\\w.,/])(?<tput>nan|[0-9][0-9.,]*(?:[eE][-+]?[0-9]+)?[KMGTkmgt]?)"
-	  "\\s*(?<unit>tok(?:ens)?/s(?:ec)?|tokens per second|samples/s(?:ec)?)\\b(?!:|=)",
+	  "\\s*(?<unit>tok(?:ens)?/s(?:ec)?|tokens per second|samples/s(?:ec)?)\\b(?!:|=|\\s+[0-9])",
 	  NULL, 1, "step 40 | 14.5K tok/s", TPUT_READ_REGEX, 0 },
 	{ "kv", "any KEY: V, KEY=V, V UNIT (OLMo, Composer, tf_cnn_benchmarks, OpenNMT-py, ...)", { NULL },
 	  NULL, NULL, 1, "tokens_per_sec_per_gpu: 10,700", TPUT_READ_KV, 0 },

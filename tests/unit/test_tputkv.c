@@ -186,6 +186,12 @@ static void test_kv_reader(void **state)
 		/* rl_games: "fps total" is the job's rate; the other two are its parts */
 		{ "fps step: 261574 fps step and policy inference: 230705 fps total: 181660 epoch: 376/500 frames: 24576000", 1, TPUT_SAMPLES_S, 181660, -1, NAN },
 		{ "fps now: 261574", 0, 0, 0, -1, NAN },
+		{ "SPS: 1234", 1, TPUT_IT_S, 1234, -1, NAN },  /* CleanRL: environment steps a second */
+		/* "KEY V KEY V": a rate's word after a loss or a step is the next figure's key */
+		{ "train: epoch 1 step 100 loss 2.3 tokens/s 123456 lr 1e-4", 1, TPUT_TOKENS_S, 123456, 100, 2.3 },
+		{ "step 100 tokens/s 5000", 1, TPUT_TOKENS_S, 5000, 100, NAN },
+		{ "tput 5123 tok/s 12.3 ms/step", 2, TPUT_TOKENS_S, 5123, -1, NAN },
+		{ "eps: 1234", 0, 0, 0, -1, NAN },
 		/* a key saying "speed" before a rate of items no table names (NCRF++'s sentences) */
 		{ "Epoch: 2 training finished. Time: 74.41s, speed: 188.71st/s,  total loss: 214107.86", 1, TPUT_SAMPLES_S, 188.71, -1, 214107.86 },
 		{ "io: 0.02 s ( 608.51 MB/sec ) speed: 608.51 MB/s", 0, 0, 0, -1, NAN },
@@ -282,9 +288,9 @@ static void test_literals(void **state)
 	size_t n = 0;
 	while (tputkv_literals[n])
 		n++;
-	assert_int_equal(n, 58);
+	assert_int_equal(n, 60);
 	assert_string_equal(tputkv_literals[0], "k/s");
-	assert_string_equal(tputkv_literals[57], "ime: ");
+	assert_string_equal(tputkv_literals[59], "sps");
 }
 
 /* A shape read once is given back for a line of that shape, and read from it again. */
