@@ -140,7 +140,7 @@ static enum tput_unit per_device_unit(enum tput_unit u)
 /* The key/value reader's figures join the preset's: one per unit, a plain figure before a
  * running average; the line's step and loss fill what the preset left unknown. */
 static size_t add_kv(tput_ex *ex, int rule, const char *s, size_t len, const struct line_ctx *lc, int per_device,
-		     struct tput_point *pts, size_t np, int *from_kv_avg, uint32_t *col, struct tputkv_line *info,
+		     struct tput_point *pts, size_t np, int *from_kv_avg, int *loose, uint32_t *col, struct tputkv_line *info,
 		     struct tputkv_shape **shape)
 {
 	struct tputkv_figure kvs[FRAME_MAX];
@@ -173,6 +173,7 @@ static size_t add_kv(tput_ex *ex, int rule, const char *s, size_t len, const str
 		pts[at] = (struct tput_point){ lc->rank, -1, lc->have_time ? lc->time : NAN, kvs[k].value, u, NAN,
 					       rule, 0 };
 		from_kv_avg[at] = kvs[k].average;
+		loose[at] = kvs[k].loose;
 		col[at] = kvs[k].at;
 	}
 	return np;
@@ -197,6 +198,7 @@ struct frame {
 	int matched, closing, round, per_device;
 	int thin;                  /* a framework's rule read by the key/value reader, -1: none */
 	int from_kv_avg[FRAME_MAX];
+	int loose[FRAME_MAX];      /* the key/value reader's loose times (tputcand_loose) */
 	uint32_t col[FRAME_MAX];   /* where each figure's text starts in the frame */
 	uint32_t closing_col;
 	size_t rec_end;            /* where a bar's record ends (its rate); 0: the frame's end */
@@ -365,7 +367,7 @@ static int frame_kv(tput_ex *ex, struct frame *f, const uint64_t *mask, tput_sin
 		return 1;
 	if (block_header(c, f->s, f->len, lc->lineno))
 		return 0;
-	f->np = add_kv(ex, f->thin >= 0 ? f->thin : kv, f->s, f->len, lc, f->per_device, f->pts, f->np, f->from_kv_avg,
+	f->np = add_kv(ex, f->thin >= 0 ? f->thin : kv, f->s, f->len, lc, f->per_device, f->pts, f->np, f->from_kv_avg, f->loose,
 		       f->col, &f->info, &f->shape);
 	if (f->closing)  /* nor is the closing frame's rate a step when the reader finds it */
 		for (size_t i = f->np; i-- > 0;)
@@ -446,6 +448,24 @@ static void leave(tput_ex *ex, struct frame *f, const char *reason, tput_sink *s
 	}
 	(void)ex;
 	sink(ctx, f->lc->lineno, TPUT_NOMATCH, NULL, reason);
+}
+
+/* The frame's loose times go to the series stage as left out for tputcand_loose, which takes
+ * them or not from the whole column; the other figures stay. */
+static void leave_loose(struct frame *f, tput_sink *sink, void *ctx)
+{
+	size_t m = 0;
+	for (size_t i = 0; i < f->np; i++) {
+		if (!f->loose[i]) {
+			f->pts[m] = f->pts[i];
+			f->col[m] = f->col[i];
+			f->from_kv_avg[m] = f->from_kv_avg[i];
+			f->loose[m++] = 0;
+			continue;
+		}
+		sink(ctx, f->lc->lineno, TPUT_LEFT, &f->pts[i], tputcand_loose);
+	}
+	f->np = m;
 }
 
 /* Are the frame's figures training's, and new: not a summary block's copy, a redraw, another
@@ -601,6 +621,7 @@ static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx 
 	f.literal = f.matched = f.closing = f.round = f.per_device = 0;
 	f.thin = -1;
 	memset(f.from_kv_avg, 0, sizeof f.from_kv_avg);
+	memset(f.loose, 0, sizeof f.loose);
 	f.base = (struct tput_point){ lc->rank, -1, NAN, NAN, TPUT_VALUE, NAN, 0, 0 };
 	f.np = 0;
 	f.reason = "holds a throughput word but no rule matched";
@@ -621,6 +642,7 @@ static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx 
 	if (!frame_new(ex, &f, sink, ctx))
 		return;
 	frame_fill(ex, &f);
+	leave_loose(&f, sink, ctx);
 	if (!isnan(f.bar_total))
 		tputbar_frame(&ex->bar, f.pts, f.np, lc->lineno, f.bar_total, f.base.step, f.round, sink, ctx);
 	else

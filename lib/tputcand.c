@@ -10,6 +10,7 @@
 #include <string.h>
 
 const char tputcand_closing[] = "a closing frame: the bar's average over the run";
+const char tputcand_loose[] = "a time beside a step, its key loose: a step time or a clock";
 
 void tputcand_set_free(struct tputcand_set *set)
 {
@@ -62,6 +63,8 @@ size_t tputcand_add(struct tputcand_set *set, const struct tput_point *pt, const
 	c->last_step = pt->step;
 	if (c->n > 0 && pt->value != c->last_value)
 		c->changes++;
+	if (c->n > 0 && pt->value > c->last_value)
+		c->value_rises++;
 	c->last_value = pt->value;
 	c->losses += !isnan(pt->loss);
 	c->n++;
@@ -105,6 +108,29 @@ static int side_by_side(const struct tputcand *a, const struct tputcand *b)
 	size_t lo = a->lines < b->lines ? a->lines : b->lines, hi = a->lines < b->lines ? b->lines : a->lines;
 	return hi - lo <= 1 + hi / 10 && b->first_line > a->first_line && b->first_line - a->first_line <= 16 &&
 	       b->last_line >= a->last_line && b->last_line - a->last_line <= 16;
+}
+
+/* Loose times (tputcand_loose): a column of three lines or more is the step's time when its
+ * unit has no other series and its readings do not rise like a clock's (nine in ten above
+ * the one before). */
+static void take_loose(struct tputcand_set *set)
+{
+	for (size_t i = 0; i < set->n; i++) {
+		struct tputcand *c = &set->c[i];
+		if (c->left != tputcand_loose || c->lines < 3)
+			continue;
+		int other = 0;
+		for (size_t j = 0; j < set->n; j++)
+			other |= set->c[j].taken && set->c[j].unit == c->unit && set->c[j].left != tputcand_loose;
+		if (other)
+			continue;
+		if (c->value_rises * 10 >= (c->n - 1) * 9) {
+			snprintf(c->why, sizeof c->why, "a clock: its readings rise step after step");
+			continue;
+		}
+		c->taken = 1;
+		snprintf(c->why, sizeof c->why, "a time beside a step: no other step time, and it does not rise like a clock");
+	}
 }
 
 void tputcand_decide(struct tputcand_set *set)
@@ -182,6 +208,7 @@ void tputcand_decide(struct tputcand_set *set)
 			snprintf(c->why, sizeof c->why, "bars drawn only when done: each closing frame a round's figure");
 		}
 	}
+	take_loose(set);
 }
 
 enum { SURE_LINES = 512 };  /* more than printed_once's most: 2 x 256 ranks */
@@ -227,7 +254,7 @@ void tputcand_sure(struct tputcand_set *set)
 			c->sure = -1;
 		else if (!c->left)
 			c->sure = c->apart && (c->lines > SURE_LINES || series_last >= c->first_line);
-		else if (c->left == tputcand_closing)
+		else if (c->left == tputcand_closing || c->left == tputcand_loose)
 			c->sure = unit_series[c->unit] ? -1 : 0;
 		else
 			c->sure = -1;

@@ -12,6 +12,10 @@
 /* The reason a progress bar's closing frame (N/N) is left out: its figure is the bar's
  * average over the run. tputcand_decide takes such frames when they are all a unit has. */
 extern const char tputcand_closing[];
+/* The reason a loose time (a "time" beside a step and a loss, its share of the step not said)
+ * is held: tputcand_decide takes such a column when its unit has no other series and its
+ * readings do not rise like a clock's. */
+extern const char tputcand_loose[];
 
 struct tputcand {
 	uint64_t tmpl;
@@ -24,6 +28,7 @@ struct tputcand {
 	size_t rises;              /* figures whose step is past the one before */
 	double last_value;
 	size_t changes;            /* figures other than the one before */
+	size_t value_rises;        /* figures above the one before (a clock's readings rise) */
 	size_t losses;             /* figures with a loss beside them */
 	uint64_t rank_bits[4];     /* which ranks: (rank + 1) mod 256 */
 	double *values;            /* the figures, when kept (--explain's median) */

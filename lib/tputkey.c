@@ -41,6 +41,8 @@ static const struct kw kv_keys[] = {
 	KW("imps", KV_IMAGES, 2),  /* images a second (IRN) */
 	KW("sps", KV_ITERS, 2),  /* environment steps a second (CleanRL, acme) */
 	KW("seconds", KV_TIME, 1), KW("time", KV_TIME_SAID, 2), KW("iter_time", KV_TIME_ITER, 2),
+	KW("timer", KV_TIME_SAID, 2),  /* ssd.pytorch's "timer: 0.2051 sec." */
+	KW("updt_s", KV_TIME_SAID, 2),  /* LeRobot's update time beside its "data_s" */
 	KW("train_time", KV_TIME_TRAIN, 2),
 };
 
@@ -404,7 +406,7 @@ static void kv_key_info(const struct tputkey_tables *tables, const char *key, st
 	ki->rate_key = strcmp(key, "speed") == 0 || strcmp(key, "throughput") == 0;
 	ki->step_time = strcmp(key, "step_time") == 0 || strcmp(key, "time_per_step") == 0 ||
 			strcmp(key, "iteration_time") == 0 || strcmp(key, "time_per_iteration") == 0;
-	ki->part = strcmp(key, "data_time") == 0 || strcmp(key, "datatime") == 0 || strcmp(key, "data") == 0 || strcmp(key, "forward_time") == 0 ||
+	ki->part = strcmp(key, "data_time") == 0 || strcmp(key, "datatime") == 0 || strcmp(key, "data_s") == 0 || strcmp(key, "data") == 0 || strcmp(key, "forward_time") == 0 ||
 		   strcmp(key, "backward_time") == 0;
 }
 

@@ -539,7 +539,7 @@ static size_t kv_scan(const char *s, size_t len, size_t i, size_t first_alpha, s
 		}
 		/* a time said only by its unit: after a key as loose as "time", or a " | "-separated
 		 * field of its own ("| 8060.78ms |"); kept when the line has a rate too */
-		int said = 0, timed = ulen && (strcmp(unit, "ms") == 0 || strcmp(unit, "s") == 0);
+		int said = 0, timed = ulen && (strcmp(unit, "ms") == 0 || strcmp(unit, "s") == 0 || strcmp(unit, "sec") == 0);
 		if (cls == KV_NONE && timed && !pair && !ki && kv_lone_field(s, len, at, after, ulen))
 			said = KV_SAID_UNIT;
 		else if (cls == KV_NONE && !pair && ki && sep && ki->kcls >= KV_TIME_SAID) {
@@ -641,12 +641,12 @@ static size_t kv_take(const char *s, const struct tputkv_cand *c, size_t nc, str
 		if (c[k].second == KV_SECOND_FRAC && v <= 1)  /* an MFU above 1% is never written as 1 */
 			v *= 100;
 		if (n < max)
-			out[n++] = (struct tputkv_figure){ (enum tput_unit)c[k].unit, v * c[k].scale, c[k].average, c[k].at };
+			out[n++] = (struct tputkv_figure){ (enum tput_unit)c[k].unit, v * c[k].scale, c[k].average, 0, c[k].at };
 		if (c[k].second && c[k].second != KV_SECOND_FRAC && n < max &&
 		    tputunit_number(s + c[k].at2, c[k].end2 - c[k].at2, &w) == TPUT_NUM_OK) {
 			if (c[k].second == KV_SECOND_PAREN && c[k].invert && w)
 				w = 1 / w;
-			out[n++] = (struct tputkv_figure){ (enum tput_unit)c[k].unit2, w * c[k].scale, c[k].average, c[k].at2 };
+			out[n++] = (struct tputkv_figure){ (enum tput_unit)c[k].unit2, w * c[k].scale, c[k].average, 0, c[k].at2 };
 		}
 	}
 	return n;
@@ -679,8 +679,15 @@ static size_t kv_finish(struct tputkv_figure *out, size_t n, const struct tputkv
 			uint64_t b = k < 64 ? 1ULL << k : 0;
 			if (!(any & b) ||
 			    (!surer && (((said->unit & b) && rate) || ((said->timer & b) && (trained || info->step >= 0) && said->part) ||
-					((said->iter & b) && trained && info->step >= 0) || ((said->meter & b) && trained))))
+					((said->iter & b) && trained && info->step >= 0) || ((said->meter & b) && trained)))) {
 				out[m++] = out[k];
+			} else if (!surer && (said->timer & b) && trained && info->step >= 0) {
+				/* "Iter:[100/247], Time: 0.95, lr: ..., Loss: 0.126": a time beside a step
+				 * and a loss, no share of it said; a clock's reading rises, a step's does
+				 * not: the series stage looks at the column (tputcand_loose) */
+				out[k].loose = 1;
+				out[m++] = out[k];
+			}
 		}
 		n = m;
 	}
@@ -792,5 +799,5 @@ const char *const tputkv_literals[] = {
 	"k/s", "s/s", "e/s", "q/s", "g/s", "t/s", "P/s", "p/s", "/sec", "/Sec", "/step", "s/it", "/batch",
 	"per_s", "per s", "per-s", "PerSec", "LOPS", "lops", "LOPs", "tps", "wps", "ups=", "mfu", "MFU",
 	"tep_tim", "tep time", "atch_tim", "atch tim", "step_avg", "latency", "seconds:", "[step=", "[batch=", "metrics *****",
-	"ata_time", "iter_time", "iter time", " data: ", "rain_time", "ter/s", "\tTime ", "\ttime ", "/s/gpu", "ips: ", "atch_cost", "er Sec", "/ s", "Results Summary", "fps ", "tep-tim", "sec/", " iters)", " dt=", "  Time ", "imps:", "time (data)", "ime: ", "SPS", "sps", NULL,
+	"ata_time", "iter_time", "iter time", " data: ", "rain_time", "ter/s", "\tTime ", "\ttime ", "/s/gpu", "ips: ", "atch_cost", "er Sec", "/ s", "Results Summary", "fps ", "tep-tim", "sec/", " iters)", " dt=", "  Time ", "imps:", "time (data)", "ime: ", "SPS", "sps", "imer: ", "updt_s", "\"dt\"", NULL,
 };

@@ -20,6 +20,8 @@ struct tputkv_figure {
 	enum tput_unit unit;
 	double value;          /* in the canonical unit */
 	int average;           /* a running average: a plain figure of the unit is preferred */
+	int loose;             /* a time from a loose key beside a step, nothing else saying it is
+				* the step's: the series stage takes it or not (tputcand_loose) */
 	uint32_t at;           /* where its text starts in the line */
 };
 struct tputkv_line {

@@ -26,6 +26,9 @@ uint64_t tputtmpl_hash(const char *s, size_t len)
 		/* a number's one-letter suffix ("1.70s/it"), and the "/s" of a rate: tqdm writes
 		 * "s/it" or "it/s" by the rate's size, one bar either way */
 		int numbers = j - i == 1 && i > 0 && (tputbyte_digit(s[i - 1]) || (s[i] == 's' && s[i - 1] == '/'));
+		/* a duration's days, written only when there are some ("eta: 1 day, 7:08:03") */
+		numbers |= (j - i == 3 || (j - i == 4 && s[i + 3] == 's')) && memcmp(s + i, "day", 3) == 0 && i > 1 &&
+			   s[i - 1] == ' ' && tputbyte_digit(s[i - 2]);
 		if (!numbers) {
 			if (n + (j - i) + 1 > sizeof buf) {
 				h = h * 31 + intern_hash(buf, n);

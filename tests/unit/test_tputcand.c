@@ -146,6 +146,36 @@ static void test_closing(void **state)
 
 /* Two series of a unit printed side by side measure two things: the first is taken; one
  * whose lines only follow the other's far apart is pooled with it. */
+/* Loose times: a column that does not rise is the step's time when its unit has no other
+ * series; one whose readings rise step after step is a clock; a surer series wins. */
+static void test_loose(void **state)
+{
+	(void)state;
+	static const double step[] = { 950, 940, 930, 955, 910 }, clock[] = { 10, 20, 31, 40, 52 };
+	struct tputcand_set set = { 0 };
+	set.keep_values = 1;
+	for (unsigned long l = 0; l < 5; l++) {
+		add(&set, 1, TPUT_MS_STEP, -1, step[l], l * 10 + 1, tputcand_loose);
+		add(&set, 2, TPUT_MS_STEP, -1, clock[l], l * 10 + 2, tputcand_loose);
+	}
+	add(&set, 3, TPUT_MS_STEP, -1, 5, 100, tputcand_loose);  /* too few lines */
+	tputcand_sure(&set);
+	assert_int_equal(set.c[0].sure, 0);  /* open until the end */
+	tputcand_decide(&set);
+	assert_true(set.c[0].taken);
+	assert_true(tputcand_median(&set.c[0]) == 940);
+	assert_false(set.c[1].taken);
+	assert_string_equal(set.c[1].why, "a clock: its readings rise step after step");
+	assert_false(set.c[2].taken);
+	assert_string_equal(set.c[2].why, tputcand_loose);
+	for (unsigned long l = 0; l < 5; l++)
+		add(&set, 4, TPUT_MS_STEP, -1, 800, l * 10 + 3, NULL);
+	tputcand_decide(&set);
+	assert_false(set.c[0].taken);
+	assert_true(set.c[3].taken);
+	tputcand_set_free(&set);
+}
+
 static void test_side_by_side(void **state)
 {
 	(void)state;
@@ -217,6 +247,7 @@ int main(void)
 		cmocka_unit_test(test_once),
 		cmocka_unit_test(test_closing),
 		cmocka_unit_test(test_sure),
+		cmocka_unit_test(test_loose),
 		cmocka_unit_test(test_side_by_side),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

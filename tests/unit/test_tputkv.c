@@ -55,7 +55,8 @@ static void test_kv_reader(void **state)
 		/* "time" with its unit beside a rate is the step time; alone, or without a unit, not */
 		{ "Step: 4970, Loss: 0.18, Time: 1638.07 ms, TFLOPS: 43.28", 2, TPUT_MS_STEP, 1638.07, 4970, 0.18 },
 		{ "Step: 4970, Time: 1.5 s, MFU: 29.1%", 2, TPUT_MS_STEP, 1500, 4970, NAN },
-		{ "Step: 4970, Loss: 0.18, Time: 1638.07 ms", 0, 0, 0, 4970, 0.18 },
+		/* said by its unit, no rate beside: a loose time (tputcand_loose decides) */
+		{ "Step: 4970, Loss: 0.18, Time: 1638.07 ms", 1, TPUT_MS_STEP, 1638.07, 4970, 0.18 },
 		{ "Time: 0.593, TFLOPS: 43.28", 1, TPUT_TFLOPS, 43.28, -1, NAN },
 		{ "data_time: 5 ms, TFLOPS: 43.28", 1, TPUT_TFLOPS, 43.28, -1, NAN },
 		{ "time: 12 ms, step_time: 0.5 s, TFLOPS: 43.28", 2, TPUT_MS_STEP, 500, -1, NAN },
@@ -79,9 +80,10 @@ static void test_kv_reader(void **state)
 		{ "epoch: 8/40, iter: 1340/1816, mem: 34235Mb, iter_time: 1.270s, data_time: 0.548s, total_loss: 98.0, lr: 9.417e-03, size: 640", 1, TPUT_MS_STEP, 1270, 1340, 98 },
 		{ "Epoch 4 | iter 961 step 961 | loss train: 1.062, val: 1.057 | iter time: 529.46 ms (step)", 1, TPUT_MS_STEP, 529.46, 961, 1.062 },
 		{ "17epoch:train:4501-4875batch: iter_time=0.001, forward_time=0.005, loss=1.281, backward_time=0.005, optim_step_time=1.970e-04, lr_0=0.100, train_time=0.014", 1, TPUT_MS_STEP, 14, -1, 1.281 },
-		/* not iteration timers: no share of the iteration, a clock, a total, a plain
-		 * iter_time, no loss, an optimizer's part of the step */
-		{ "iter: 20  loss: 0.5  time: 0.3322", 0, 0, 0, 20, 0.5 },
+		/* no share of the iteration: a loose time, a step's or a clock's (tputcand_loose) */
+		{ "iter: 20  loss: 0.5  time: 0.3322", 1, TPUT_MS_STEP, 332.2, 20, 0.5 },
+		/* not iteration timers: a clock, a total, a plain iter_time, no loss, an
+		 * optimizer's part of the step */
 		{ "iter: 20  loss: 0.5  time: 12:03:44  data_time: 0.1", 0, 0, 0, 20, 0.5 },
 		{ "iter: 20  loss: 0.5  total_time: 0.33  data_time: 0.1", 0, 0, 0, 20, 0.5 },
 		{ "iter_time=0.001, forward_time=0.005, loss=1.281", 0, 0, 0, -1, 1.281 },
@@ -187,6 +189,11 @@ static void test_kv_reader(void **state)
 		{ "fps step: 261574 fps step and policy inference: 230705 fps total: 181660 epoch: 376/500 frames: 24576000", 1, TPUT_SAMPLES_S, 181660, -1, NAN },
 		{ "fps now: 261574", 0, 0, 0, -1, NAN },
 		{ "SPS: 1234", 1, TPUT_IT_S, 1234, -1, NAN },  /* CleanRL: environment steps a second */
+		/* a loose time beside a step and a loss (the series stage decides: tputcand_loose) */
+		{ "Epoch: [460/484] Iter:[100/247], Time: 0.95, lr: [0.00065], Loss: 0.126229", 1, TPUT_MS_STEP, 950, 100, 0.126229 },
+		{ "iter 10010 || Loss: 3.6592 || timer: 0.2051 sec.", 1, TPUT_MS_STEP, 205.1, 10010, 3.6592 },
+		{ "Epoch: 3, Time: 0.95, Loss: 0.126229", 0, 0, 0, -1, 0.126229 },
+		{ "step:400 loss:2.215 lr:1.0e-05 updt_s:0.504 data_s:0.083", 1, TPUT_MS_STEP, 504, 400, 2.215 },
 		/* "KEY V KEY V": a rate's word after a loss or a step is the next figure's key */
 		{ "train: epoch 1 step 100 loss 2.3 tokens/s 123456 lr 1e-4", 1, TPUT_TOKENS_S, 123456, 100, 2.3 },
 		{ "step 100 tokens/s 5000", 1, TPUT_TOKENS_S, 5000, 100, NAN },
@@ -213,6 +220,15 @@ static void test_kv_reader(void **state)
 			near(kv[0].value, cases[i].value);
 		}
 		assert_true(info.step == cases[i].step);
+		/* the loose times among the cases: a time beside a step and a loss, nothing else */
+		size_t ll = strlen(cases[i].line);
+		int is_loose = strstr(cases[i].line, "Iter:[100/247]") || strstr(cases[i].line, "timer:") ||
+			       (ll > 16 && strcmp(cases[i].line + ll - 16, "Time: 1638.07 ms") == 0) ||
+			       (ll > 12 && strcmp(cases[i].line + ll - 12, "time: 0.3322") == 0);
+		if (n > 0 && is_loose)
+			assert_true(kv[0].loose);
+		else if (n > 0)
+			assert_false(kv[0].loose);
 		if (isnan(cases[i].loss))
 			assert_true(isnan(info.loss));
 		else
@@ -288,9 +304,9 @@ static void test_literals(void **state)
 	size_t n = 0;
 	while (tputkv_literals[n])
 		n++;
-	assert_int_equal(n, 60);
+	assert_int_equal(n, 63);
 	assert_string_equal(tputkv_literals[0], "k/s");
-	assert_string_equal(tputkv_literals[59], "sps");
+	assert_string_equal(tputkv_literals[62], "\"dt\"");
 }
 
 /* A shape read once is given back for a line of that shape, and read from it again. */
