@@ -263,6 +263,14 @@ static int kv_total_of(const char *key, size_t klen, size_t wlen)
 	return klen == wlen + 6 && memcmp(key + wlen, "_total", 6) == 0;
 }
 
+/* Is the rest of a key its unit in parentheses ("Time/Batch(ms)", "step_time (s)")? */
+static int kv_unit_said(const char *rest)
+{
+	if (rest[0] == '_')
+		rest++;
+	return strcmp(rest, "(ms)") == 0 || strcmp(rest, "(s)") == 0;
+}
+
 /* The class of the earliest table word the key holds; one pass over the key, the table
  * looked at only where two letters may start a word of it (most keys name no rate). */
 static enum tputkey_class kv_key_class(const struct tputkey_tables *tables, const char *key)
@@ -278,7 +286,8 @@ static enum tputkey_class kv_key_class(const struct tputkey_tables *tables, cons
 				continue;
 			if (w->word && !((i == 0 || kv_sep(key[i - 1])) && kv_sep(key[i + w->len])))
 				continue;
-			if (w->word == 2 && (i != 0 || (w->len != klen && !kv_total_of(key, klen, w->len))))
+			if (w->word == 2 && (i != 0 || (w->len != klen && !kv_total_of(key, klen, w->len) &&
+						       !kv_unit_said(key + w->len))))
 				continue;
 			best = t;
 			break;
@@ -402,7 +411,7 @@ static void kv_key_info(const struct tputkey_tables *tables, const char *key, st
 	ki->secs = kv_has(key, "in_s", 0) || kv_has(key, "(s)", 0);
 	ki->side = kv_has(key, "features", 1) ? 1 : kv_has(key, "labels", 1) ? 2 : 0;
 	ki->evals = (unsigned char)kv_words(key, kv_skip_words + 3, 5);
-	ki->said_unit = strncmp(key, "time/", 5) == 0;
+	ki->said_unit = strncmp(key, "time/", 5) == 0 && !strstr(key, "(ms)") && !strstr(key, "(s)");
 	ki->rate_key = strcmp(key, "speed") == 0 || strcmp(key, "throughput") == 0;
 	ki->step_time = strcmp(key, "step_time") == 0 || strcmp(key, "time_per_step") == 0 ||
 			strcmp(key, "iteration_time") == 0 || strcmp(key, "time_per_iteration") == 0;

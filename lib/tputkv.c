@@ -256,11 +256,15 @@ static size_t kv_clock(const char *s, size_t len, size_t at, double *seconds)
  * steps; "dt=00:12:57" (llama.cpp's finetune), a step's time as a clock. The figure into
  * *c: where it ends, 0 when neither. */
 static double kv_time_of_steps(const char *s, size_t at);
+static double kv_steps_in(const char *s, size_t at);
 static size_t kv_step_times(const char *s, size_t len, size_t at, size_t numend, const char *unit, size_t ulen,
 			    int time_key, struct tputkv_cand *c)
 {
 	double steps = kv_time_of_steps(s, at), clock;
 	double ms = strcmp(unit, "ms") == 0 ? 1 : !ulen || strcmp(unit, "s") == 0 || tputkey_unit_word(unit) ? 1000 : 0;
+	if (steps > 0 && kv_steps_in(s, at) > 0 && !(strcmp(unit, "ms") == 0 || strcmp(unit, "s") == 0 || strcmp(unit, "sec") == 0 ||
+						     strcmp(unit, "secs") == 0 || strcmp(unit, "seconds") == 0))
+		steps = 0;  /* "steps in" a time, said by its unit */
 	if (steps > 0 && ms > 0) {
 		*c = (struct tputkv_cand){ (uint32_t)at, (uint32_t)numend, 0, 0, 0, 0, KV_WHAT_FIGURE, KV_SECOND_NONE,
 					   TPUT_MS_STEP, 0, 0, 0, 0, ms / steps, 0 };
@@ -279,9 +283,47 @@ static size_t kv_step_times(const char *s, size_t len, size_t at, size_t numend,
 	return ce;
 }
 
+/* "Ran 99 train steps in " before s[at] (Trax): the time of N steps, a word between N and
+ * the steps' noun or none; N, or 0 when not so. */
+static double kv_steps_in(const char *s, size_t at)
+{
+	static const char *const nouns[] = { "steps", "iterations", "iters", "batches", "updates" };
+	size_t j = at;
+	while (j > 0 && s[j - 1] == ' ')
+		j--;
+	if (j < 3 || memcmp(s + j - 3, " in", 3) != 0)
+		return 0;
+	j -= 3;
+	for (int word = 0; word < 2; word++) {
+		size_t e = j;
+		while (j > 0 && tputbyte_alpha(s[j - 1]))
+			j--;
+		int noun = 0;
+		for (size_t k = 0; k < sizeof nouns / sizeof nouns[0]; k++)
+			noun |= e - j == strlen(nouns[k]) && strncasecmp(s + j, nouns[k], e - j) == 0;
+		if (word == 0 && !noun)
+			return 0;
+		if (j == 0 || s[j - 1] != ' ')
+			return 0;
+		size_t d = j - 1;
+		while (d > 0 && tputbyte_digit(s[d - 1]))
+			d--;
+		if (d < j - 1 && (d == 0 || s[d - 1] == ' ')) {
+			double n = 0;
+			for (size_t k = d; k < j - 1; k++)
+				n = n * 10 + (s[k] - '0');
+			return n;
+		}
+		j--;  /* a word between: "train" */
+	}
+	return 0;
+}
+
 /* "Time(1000 iters): " before s[at] (HugeCTR): the time of N steps; N, or 0 when not so. */
 static double kv_time_of_steps(const char *s, size_t at)
 {
+	if (kv_steps_in(s, at) > 0)
+		return kv_steps_in(s, at);
 	size_t j = at;
 	while (j > 0 && s[j - 1] == ' ')
 		j--;
@@ -343,7 +385,7 @@ static enum kv_what kv_figure(const char *s, size_t len, size_t numend, size_t a
 		/* ("batch_cost 1.358 sec": a step time's key needs its unit said) */
 		int time_unit = strcmp(unit, "ms") == 0 || strcmp(unit, "s") == 0 || strcmp(unit, "sec") == 0;
 		if (kcls == KV_NONE || kcls >= KV_TIME_SAID || (ki->said_unit && !time_unit) ||
-		    (!sep && ((kcls == KV_TIME && !time_unit && !ki->ms && !ki->step_time && !ki->composed) || (kcls != KV_TIME && !ki->compound && kcls != KV_TOKENS &&
+		    (!sep && ((kcls == KV_TIME && !time_unit && !ki->ms && !ki->secs && !ki->step_time && !ki->composed) || (kcls != KV_TIME && !ki->compound && kcls != KV_TOKENS &&
 							     kcls != KV_TPS && kcls != KV_ITERS && kcls != KV_MFU))))
 			return KV_WHAT_NONE;
 		cls = kcls;
@@ -799,5 +841,5 @@ const char *const tputkv_literals[] = {
 	"k/s", "s/s", "e/s", "q/s", "g/s", "t/s", "P/s", "p/s", "/sec", "/Sec", "/step", "s/it", "/batch",
 	"per_s", "per s", "per-s", "PerSec", "LOPS", "lops", "LOPs", "tps", "wps", "ups=", "mfu", "MFU",
 	"tep_tim", "tep time", "atch_tim", "atch tim", "step_avg", "latency", "seconds:", "[step=", "[batch=", "metrics *****",
-	"ata_time", "iter_time", "iter time", " data: ", "rain_time", "ter/s", "\tTime ", "\ttime ", "/s/gpu", "ips: ", "atch_cost", "er Sec", "/ s", "Results Summary", "fps ", "tep-tim", "sec/", " iters)", " dt=", "  Time ", "imps:", "time (data)", "ime: ", "SPS", "sps", "imer: ", "updt_s", "\"dt\"", NULL,
+	"ata_time", "iter_time", "iter time", " data: ", "rain_time", "ter/s", "\tTime ", "\ttime ", "/s/gpu", "ips: ", "atch_cost", "er Sec", "/ s", "Results Summary", "fps ", "tep-tim", "sec/", " iters)", " dt=", "  Time ", "imps:", "time (data)", "ime: ", "SPS", "sps", "imer: ", "updt_s", "\"dt\"", "steps in ", "/Batch", NULL,
 };

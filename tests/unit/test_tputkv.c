@@ -189,6 +189,14 @@ static void test_kv_reader(void **state)
 		{ "fps step: 261574 fps step and policy inference: 230705 fps total: 181660 epoch: 376/500 frames: 24576000", 1, TPUT_SAMPLES_S, 181660, -1, NAN },
 		{ "fps now: 261574", 0, 0, 0, -1, NAN },
 		{ "SPS: 1234", 1, TPUT_IT_S, 1234, -1, NAN },  /* CleanRL: environment steps a second */
+		/* the time of N steps (Trax) */
+		{ "Step    200: Ran 100 train steps in 177.36 secs", 1, TPUT_MS_STEP, 1773.6, 200, NAN },
+		{ "Processed 50 batches in 10.0 s", 1, TPUT_MS_STEP, 200, -1, NAN },
+		{ "Ran 1 train steps in 130.79 secs", 1, TPUT_MS_STEP, 130790, -1, NAN },
+		{ "Loaded 100 steps in 5 files", 0, 0, 0, -1, NAN },
+		/* a whole key with its unit in parentheses */
+		{ "Epoch  1 | Batch 100/972 | Time/Batch(ms) 691.84 | Train Loss 0.7241", 1, TPUT_MS_STEP, 691.84, 100, 0.7241 },
+		{ "step 5 | step_time(s) 0.5 | loss 2", 1, TPUT_MS_STEP, 500, 5, 2 },
 		/* a loose time beside a step and a loss (the series stage decides: tputcand_loose) */
 		{ "Epoch: [460/484] Iter:[100/247], Time: 0.95, lr: [0.00065], Loss: 0.126229", 1, TPUT_MS_STEP, 950, 100, 0.126229 },
 		{ "iter 10010 || Loss: 3.6592 || timer: 0.2051 sec.", 1, TPUT_MS_STEP, 205.1, 10010, 3.6592 },
@@ -304,9 +312,9 @@ static void test_literals(void **state)
 	size_t n = 0;
 	while (tputkv_literals[n])
 		n++;
-	assert_int_equal(n, 63);
+	assert_int_equal(n, 65);
 	assert_string_equal(tputkv_literals[0], "k/s");
-	assert_string_equal(tputkv_literals[62], "\"dt\"");
+	assert_string_equal(tputkv_literals[64], "/Batch");
 }
 
 /* A shape read once is given back for a line of that shape, and read from it again. */
