@@ -8,13 +8,22 @@
 
 enum { FIRST_CHUNK = 4096, CHUNK = 1 << 20 }; /* chunks double up to CHUNK: small inputs stay small */
 
-struct entry { uint64_t hash; uint32_t id; uint32_t len; }; /* len here spares a miss on lens[] */
+/* A slot holds what a lookup compares, so that it costs one load of the slot and then the
+ * string: the string itself, 16 bits of the hash beside the length (LONG: see lens[]). */
+enum { LONG = 0xFFFF };
+struct entry { const char *str; uint32_t id; uint32_t tag; };
+
+static inline uint32_t tag_of(uint64_t hash, size_t len)
+{
+	return ((uint32_t)(hash >> 32) & 0xFFFF0000u) | (uint32_t)(len < LONG ? len : LONG);
+}
 
 struct intern {
-	struct entry *slots;  /* id INTERN_NONE when empty */
+	struct entry *slots;  /* str NULL when empty */
 	size_t nslots;
 	const char **strs;    /* by id */
 	uint32_t *lens;
+	uint64_t *hashes;     /* by id: where a slot goes when the table grows */
 	size_t count, cap;
 	char **chunks;        /* arena chunks holding the strings */
 	size_t nchunks, chunks_cap;
@@ -42,9 +51,7 @@ intern *intern_new(void)
 {
 	intern *in = xcalloc(1, sizeof *in);
 	in->nslots = 1024;
-	in->slots = xmalloc(in->nslots * sizeof *in->slots);
-	for (size_t i = 0; i < in->nslots; i++)
-		in->slots[i].id = INTERN_NONE;
+	in->slots = xcalloc(in->nslots, sizeof *in->slots);
 	return in;
 }
 
@@ -58,6 +65,7 @@ void intern_free(intern *in)
 	free(in->slots);
 	free(in->strs);
 	free(in->lens);
+	free(in->hashes);
 	free(in);
 }
 
@@ -85,16 +93,29 @@ static char *arena_copy(intern *in, const char *s, size_t len)
 	return d;
 }
 
-/* Equal bytes? Inline 8 at a time: frames are short, and a libc call costs more than the
- * compare itself on this hot path. */
+/* Equal bytes? Inline, 8 at a time with the last 8 (or 4) overlapping: frames are short,
+ * and a libc call costs more than the compare itself on this hot path. */
 static inline int same_bytes(const char *a, const char *b, size_t len)
 {
 	uint64_t x, y;
-	for (; len >= 8; a += 8, b += 8, len -= 8) {
-		memcpy(&x, a, 8);
-		memcpy(&y, b, 8);
-		if (x != y)
-			return 0;
+	if (len >= 8) {
+		for (size_t i = 0; i + 8 < len; i += 8) {
+			memcpy(&x, a + i, 8);
+			memcpy(&y, b + i, 8);
+			if (x != y)
+				return 0;
+		}
+		memcpy(&x, a + len - 8, 8);
+		memcpy(&y, b + len - 8, 8);
+		return x == y;
+	}
+	if (len >= 4) {
+		uint32_t u, v, u2, v2;
+		memcpy(&u, a, 4);
+		memcpy(&v, b, 4);
+		memcpy(&u2, a + len - 4, 4);
+		memcpy(&v2, b + len - 4, 4);
+		return ((u ^ v) | (u2 ^ v2)) == 0;
 	}
 	for (size_t i = 0; i < len; i++)
 		if (a[i] != b[i])
@@ -105,11 +126,12 @@ static inline int same_bytes(const char *a, const char *b, size_t len)
 static size_t probe(const intern *in, uint64_t hash, const char *s, size_t len)
 {
 	size_t mask = in->nslots - 1, i = (size_t)hash & mask;
+	uint32_t tag = tag_of(hash, len);
 	for (;;) {
 		const struct entry *e = &in->slots[i];
-		if (e->id == INTERN_NONE)
+		if (!e->str)
 			return i;
-		if (e->hash == hash && e->len == len && same_bytes(in->strs[e->id], s, len))
+		if (e->tag == tag && (len < LONG || in->lens[e->id] == len) && same_bytes(e->str, s, len))
 			return i;
 		i = (i + 1) & mask;
 	}
@@ -120,15 +142,13 @@ static void grow_slots(intern *in)
 	size_t old_n = in->nslots;
 	struct entry *old = in->slots;
 	in->nslots *= 2;
-	in->slots = xmalloc(in->nslots * sizeof *in->slots);
-	for (size_t i = 0; i < in->nslots; i++)
-		in->slots[i].id = INTERN_NONE;
+	in->slots = xcalloc(in->nslots, sizeof *in->slots);
 	size_t mask = in->nslots - 1;
 	for (size_t i = 0; i < old_n; i++) {
-		if (old[i].id == INTERN_NONE)
+		if (!old[i].str)
 			continue;
-		size_t j = (size_t)old[i].hash & mask;
-		while (in->slots[j].id != INTERN_NONE)
+		size_t j = (size_t)in->hashes[old[i].id] & mask;
+		while (in->slots[j].str)
 			j = (j + 1) & mask;
 		in->slots[j] = old[i];
 	}
@@ -137,7 +157,8 @@ static void grow_slots(intern *in)
 
 uint32_t intern_find(const intern *in, const char *s, size_t len)
 {
-	return in->slots[probe(in, intern_hash(s, len), s, len)].id;
+	const struct entry *e = &in->slots[probe(in, intern_hash(s, len), s, len)];
+	return e->str ? e->id : INTERN_NONE;
 }
 
 uint32_t intern_add(intern *in, const char *s, size_t len)
@@ -150,18 +171,21 @@ uint32_t intern_add_hashed(intern *in, const char *s, size_t len, uint64_t hash)
 	if (len > UINT32_MAX)
 		err_exit(EXIT_DATA, "string of %zu bytes is too long", len);
 	size_t i = probe(in, hash, s, len);
-	if (in->slots[i].id != INTERN_NONE)
+	if (in->slots[i].str)
 		return in->slots[i].id;
 	if (in->count >= UINT32_MAX - 1)
 		err_exit(EXIT_DATA, "too many distinct strings");
 	size_t old_cap = in->cap;
 	in->strs = xgrow(in->strs, &in->cap, in->count + 1, sizeof *in->strs);
-	if (in->cap != old_cap) /* lens grows in step with strs */
+	if (in->cap != old_cap) { /* lens and hashes grow in step with strs */
 		in->lens = xrealloc(in->lens, in->cap * sizeof *in->lens);
+		in->hashes = xrealloc(in->hashes, in->cap * sizeof *in->hashes);
+	}
 	uint32_t id = (uint32_t)in->count++;
 	in->strs[id] = arena_copy(in, s, len);
 	in->lens[id] = (uint32_t)len;
-	in->slots[i] = (struct entry){ hash, id, (uint32_t)len };
+	in->hashes[id] = hash;
+	in->slots[i] = (struct entry){ in->strs[id], id, tag_of(hash, len) };
 	if (in->count * 2 > in->nslots)
 		grow_slots(in);
 	return id;

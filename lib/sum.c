@@ -99,7 +99,7 @@ static void take_stack(void *ctx, const uint32_t *ids, size_t n, uint64_t count)
 			break;
 		}
 	}
-	hset_add(pt->stacks, intern_hash_final(h, n));
+	hset_add_later(pt->stacks, intern_hash_final(h, n));
 	if (pt->tap)
 		pt->tap->fn(pt->tap->ctx, frames, ids, n, count);
 }

@@ -1,8 +1,9 @@
 #!/bin/sh
-# Install the Debian packages sift needs to build, test, benchmark and draw, when missing.
+# Install the Debian packages sift needs to build, test, benchmark, draw and scale out (GNU
+# parallel runs docs/cookbook.md's map-reduce recipe, tested in make check), when missing.
 # Usage: sh scripts/deps.sh [GOAL...] (the make goals: check also needs Go's pprof).
 set -eu
-need="gcc make pkg-config libpcre2-dev libzstd-dev libjansson-dev libcmocka-dev protobuf-c-compiler libprotobuf-c-dev protobuf-compiler zlib1g-dev zstd gnuplot-nox python3 python3-jsonschema clang libclang-rt-dev valgrind time bc"
+need="gcc make pkg-config libpcre2-dev libzstd-dev libjansson-dev libcmocka-dev protobuf-c-compiler libprotobuf-c-dev protobuf-compiler zlib1g-dev zstd gnuplot-nox python3 python3-jsonschema clang libclang-rt-dev valgrind time bc parallel"
 # Test-only: go tool pprof reads sift's pprof output in `make check` (tests/pprof-go.sh).
 case " $* " in *" check "*) need="$need golang-go" ;; esac
 missing=""

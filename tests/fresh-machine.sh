@@ -49,7 +49,7 @@ for goal in ${*:-demo all install}; do
 		PATH="$stand:$PATH" make -j2 $args) >"$tmp/$goal.log" 2>&1; then
 		echo "FAIL: fresh machine: make $goal"; tail -15 "$tmp/$goal.log"; fail=1; continue
 	fi
-	if ! grep -q 'install.*libpcre2-dev.*libjansson-dev' "$tmp/apt.log" 2>/dev/null; then
+	if ! grep -q 'install.*libpcre2-dev.*libjansson-dev.*parallel' "$tmp/apt.log" 2>/dev/null; then
 		echo "FAIL: fresh machine: make $goal did not install the packages first"; fail=1; continue
 	fi
 	case $goal in

@@ -23,8 +23,29 @@ static void test_distinct(void **state)
 	hset_free(s);
 }
 
+static void test_later(void **state)
+{
+	(void)state;
+	/* Adds held back are counted, merged and seen by a later add; repeats, 0 and growth
+	 * while some wait change nothing. */
+	hset *a = hset_new(), *b = hset_new();
+	for (uint64_t i = 0; i < 5000; i++) {
+		hset_add_later(a, (i % 3000) * 0x9E3779B97F4A7C15ull);
+		hset_add_later(b, (i + 2000) * 0x9E3779B97F4A7C15ull);
+	}
+	hset_add_later(a, 0);
+	assert_int_equal(hset_add(a, 7 * 0x9E3779B97F4A7C15ull), 0);
+	assert_int_equal(hset_count(a), 3000);  /* 0 is i == 0's hash too */
+	hset_add_later(a, 1);
+	hset_merge(a, b);
+	assert_int_equal(hset_count(a), 7001);
+	assert_int_equal(hset_count(b), 5000);
+	hset_free(a);
+	hset_free(b);
+}
+
 int main(void)
 {
-	const struct CMUnitTest tests[] = { cmocka_unit_test(test_distinct) };
+	const struct CMUnitTest tests[] = { cmocka_unit_test(test_distinct), cmocka_unit_test(test_later) };
 	return cmocka_run_group_tests_name("hset", tests, NULL, NULL);
 }

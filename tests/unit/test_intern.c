@@ -81,6 +81,41 @@ static void test_long_strings(void **state)
 	intern_free(in);
 }
 
+static void test_every_byte_compared(void **state)
+{
+	(void)state;
+	/* Lengths 1..40 (the short, overlapping and word-loop compares), each string and one
+	 * byte changed at every place: all distinct. Around 64 KB, the length kept whole beside
+	 * the slot's tag: the same bytes one shorter are another string. */
+	intern *in = intern_new();
+	char buf[41];
+	uint32_t want = 0;
+	for (size_t len = 1; len <= 40; len++) {
+		memset(buf, 'a', len);
+		assert_int_equal(intern_add(in, buf, len), want++);
+		for (size_t at = 0; at < len; at++) {
+			buf[at] = 'b';
+			assert_int_equal(intern_add(in, buf, len), want++);
+			buf[at] = 'a';
+		}
+	}
+	for (size_t len = 1; len <= 40; len++) {
+		memset(buf, 'a', len);
+		buf[len - 1] = 'b';
+		assert_int_equal(intern_find(in, buf, len), (len - 1) * (len + 2) / 2 + len);
+	}
+	size_t big = 0xFFFF + 2;
+	char *s = malloc(big);
+	memset(s, 'z', big);
+	uint32_t first = want;
+	for (size_t len = big; len >= big - 3; len--)
+		assert_int_equal(intern_add(in, s, len), want++);
+	for (size_t len = big; len >= big - 3; len--)
+		assert_int_equal(intern_find(in, s, len), first + (uint32_t)(big - len));
+	free(s);
+	intern_free(in);
+}
+
 static void test_hash(void **state)
 {
 	(void)state;
@@ -104,6 +139,7 @@ int main(void)
 		cmocka_unit_test(test_ids_and_lookup),
 		cmocka_unit_test(test_growth),
 		cmocka_unit_test(test_long_strings),
+		cmocka_unit_test(test_every_byte_compared),
 		cmocka_unit_test(test_hash),
 	};
 	return cmocka_run_group_tests_name("intern", tests, NULL, NULL);
