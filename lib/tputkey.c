@@ -179,6 +179,8 @@ int tputkey_compose(const char *u, size_t n, struct tputkey_unit *out)
 		n -= 4, gpu = 1;
 	else if (n > 7 && memcmp(u + n - 7, "/device", 7) == 0)
 		n -= 7, gpu = 1;
+	else if (n > 5 && memcmp(u + n - 5, "/core", 5) == 0)  /* a TPU core's (big_vision) */
+		n -= 5, gpu = 1;
 	const char *sep = memchr(u, '/', n);
 	size_t a = 0, b = 0;
 	if (sep) {
@@ -276,6 +278,11 @@ static int kv_unit_said(const char *rest)
 static enum tputkey_class kv_key_class(const struct tputkey_tables *tables, const char *key)
 {
 	size_t klen = strlen(key), n = sizeof kv_keys / sizeof kv_keys[0], best = n;
+	/* a tag's last part is its name: "_timers/_fps" (Catalyst), "charts/SPS" (CleanRL) */
+	const char *slash = strrchr(key, '/');
+	size_t name = slash && tputbyte_alpha(slash[1]) && unit_time_ms(slash + 1, strlen(slash + 1)) == 0 ? (size_t)(slash + 1 - key) : 0;
+	while (name && key[name] == '_')
+		name++;
 	for (size_t i = 0; i + 1 < klen; i++) {
 		if (!kv_gate(tables, key[i], key[i + 1]))
 			continue;
@@ -286,8 +293,8 @@ static enum tputkey_class kv_key_class(const struct tputkey_tables *tables, cons
 				continue;
 			if (w->word && !((i == 0 || kv_sep(key[i - 1])) && kv_sep(key[i + w->len])))
 				continue;
-			if (w->word == 2 && (i != 0 || (w->len != klen && !kv_total_of(key, klen, w->len) &&
-						       !kv_unit_said(key + w->len))))
+			if (w->word == 2 && !(i == name && i + w->len == klen) &&
+			    (i != 0 || (w->len != klen && !kv_total_of(key, klen, w->len) && !kv_unit_said(key + w->len))))
 				continue;
 			best = t;
 			break;
