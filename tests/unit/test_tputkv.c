@@ -198,6 +198,7 @@ static void test_kv_reader(void **state)
 		{ "0/2 * Epoch 0 (train): _base/lr=0.0010 | _timers/_fps=5694.1712 | loss=2.2828", 1, TPUT_SAMPLES_S, 5694.1712, -1, 2.2828 },
 		{ "charts/SPS: 1200", 1, TPUT_IT_S, 1200, -1, NAN },
 		{ "charts/SPSX: 1200", 0, 0, 0, -1, NAN },
+		{ "[100] img/sec/core=123.4, loss=3.2", 1, TPUT_SAMPLES_S_GPU, 123.4, 100, 3.2 },  /* a TPU core's */
 		/* a whole key with its unit in parentheses */
 		{ "Epoch  1 | Batch 100/972 | Time/Batch(ms) 691.84 | Train Loss 0.7241", 1, TPUT_MS_STEP, 691.84, 100, 0.7241 },
 		{ "step 5 | step_time(s) 0.5 | loss 2", 1, TPUT_MS_STEP, 500, 5, 2 },
