@@ -11,6 +11,7 @@
 #include "../lib/sum.h"
 #include "../lib/table.h"
 #include "../lib/timewin.h"
+#include "../lib/toptab.h"
 #include "../lib/xalloc.h"
 
 #include <stdio.h>
@@ -83,46 +84,10 @@ static void parse_by(struct top_opts *o, const char *value)
 
 static void print_table(const agg *a, const struct top_opts *o, uint64_t all)
 {
-	/* One column per key, then the figures. */
-	struct table_column cols[7];
-	size_t nk = o->nby;
-	for (size_t i = 0; i < nk; i++)
-		cols[i] = (struct table_column){ frame_key_names[o->by[i]], TABLE_STR, 0 };
-	cols[nk] = (struct table_column){ "self", TABLE_UINT, 0 };
-	cols[nk + 1] = (struct table_column){ "self_pct", TABLE_PCT, 0 };
-	cols[nk + 2] = (struct table_column){ "total", TABLE_UINT, 0 };
-	cols[nk + 3] = (struct table_column){ "total_pct", TABLE_PCT, 0 };
-	cols[nk + 4] = (struct table_column){ "cum_pct", TABLE_PCT, 0 };
-	table *t = table_new(cols, nk + 5);
-	uint64_t cum = 0; /* of the sort column, as pprof's sum% */
-	const struct agg_row *rows = agg_rows(a);
-	size_t n = agg_row_count(a);
-	/* A pair with window: each window's rows are a table of their own (--top, percentages). */
-	int per_window = nk == 2 && (o->by[0] == KEY_WINDOW || o->by[1] == KEY_WINDOW);
-	for (size_t i = 0, shown = 0, run_end = 0; i < n; i++, shown++) {
-		size_t len;
-		const char *key = intern_str(agg_keys(a), rows[i].key, &len);
-		if (per_window && i == run_end) {
-			run_end = agg_window_run(a, i, &all);
-			shown = cum = 0;
-		}
-		if (o->limit && shown >= o->limit)
-			continue;
-		table_add_row(t);
-		table_set_str(t, 0, key, len);
-		if (nk == 2) {
-			key = intern_str(agg_keys(a), rows[i].key2, &len);
-			table_set_str(t, 1, key, len);
-		}
-		table_set_uint(t, nk, rows[i].self);
-		table_set_real(t, nk + 1, table_pct(rows[i].self, all));
-		table_set_uint(t, nk + 2, rows[i].total);
-		table_set_real(t, nk + 3, table_pct(rows[i].total, all));
-		cum += o->order == AGG_BY_SELF ? rows[i].self : rows[i].total;
-		table_set_real(t, nk + 4, table_pct(cum, all));
-	}
+	struct agg_spec keys = { { o->by[0], o->by[1] }, o->nby, NULL, 0 };
+	table *t = toptab_table(a, &keys, o->order, o->limit, all);
 	/* One long key reads best last; two keys keep their order, padded. */
-	table_write(t, stdout, o->format, (nk == 1 ? TABLE_TEXT_KEY_LAST : 0) | o->wide);
+	table_write(t, stdout, o->format, (o->nby == 1 ? TABLE_TEXT_KEY_LAST : 0) | o->wide);
 	table_free(t);
 }
 
