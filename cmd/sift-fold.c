@@ -17,29 +17,28 @@ static const char *const to_names[] = { "folded", "speedscope", "pprof", NULL };
 enum to { TO_FOLDED, TO_SPEEDSCOPE, TO_PPROF };
 
 static const struct cli_option options[] = {
-	{ "to", OPT_TO, "FMT|SEC", "output format: folded (default), speedscope (JSON for speedscope.app)\n"
-	  "                            or pprof (gzipped profile.proto for go tool pprof; not to a\n"
-	  "                            terminal); a number: keep the samples before SEC seconds into\n"
-	  "                            each thread (speedscope, chrometrace)" },
-	{ "rules", RULES_OPT_FILE, "FILE", "category rules for --to pprof's category label, repeatable\n"
-	  "                            (default: the built-in set)" },
+	CLI_ROW_STR("to", OPT_TO, "FMT|SEC", "output format: folded (default), speedscope (JSON for "
+		    "speedscope.app) or pprof (gzipped profile.proto for go tool pprof; not to a terminal); a "
+		    "number: keep the samples before SEC seconds into each thread (speedscope, chrometrace)"),
+	CLI_ROW_STR("rules", RULES_OPT_FILE, "FILE", "category rules for --to pprof's category label, "
+		    "repeatable (default: the built-in set)"),
 	PROFOPT_FILTER_ROWS,
 	PROFOPT_REWRITE_ROWS,
 	PROFOPT_TRANSFORM_ROWS,
 	PROFOPT_DUMP_ROWS,
 	PROFOPT_INPUT_ROWS,
-	{ 0, 0, 0, 0 },
+	CLI_ROW_END,
 };
 
 static const struct cli_spec spec = {
 	"[OPTION]... [FILE]...",
-	"Merge py-spy profiles into folded stacks (\"frame;...;leaf COUNT\"), sorted, one line per\n"
-	"distinct stack. Reads py-spy raw (folded), `py-spy dump` text and `py-spy dump --json`\n"
-	"(each thread of each snapshot is one sample), py-spy's speedscope and chrometrace JSON,\n"
-	"flame graph SVGs and austin samples, told apart by content. FILEs may be\n"
+	"Merge py-spy profiles into folded stacks (\"frame;...;leaf COUNT\"), sorted, one line per "
+	"distinct stack. Reads py-spy raw (folded), `py-spy dump` text and `py-spy dump --json` "
+	"(each thread of each snapshot is one sample), py-spy's speedscope and chrometrace JSON, "
+	"flame graph SVGs and austin samples, told apart by content. FILEs may be "
 	"zstd- or gzip-compressed; none or - reads standard input.",
 	options,
-	"Exit status: 0 ok, 1 unreadable input, no line parsed, or bad lines with --strict,\n"
+	"Exit status: 0 ok, 1 unreadable input, no line parsed, or bad lines with --strict, "
 	"2 usage error.\n",
 };
 
@@ -48,20 +47,20 @@ int main(int argc, char **argv)
 	struct load_opts opts = { 0 };
 	struct rules_opts ropts = { 0 };
 	struct err_lines errs;
-	const char *value;
+	struct cli_value v;
 	int key, first;
 	enum to to = TO_FOLDED;
 
 	err_set_prog(argv[0]);
 	char *outbuf = err_buffer_stdout();
 	err_lines_init(&errs);
-	while ((key = cli_next(&spec, argc, argv, &value, &first)) != -1)
-		if (key == OPT_TO && timewin_parse_seconds(value, &(double){ 0 }) == 0)
-			profopt_handle(&spec, PROFOPT_TO, value, &opts, &errs);
+	while ((key = cli_next(&spec, argc, argv, &v, &first)) != -1)
+		if (key == OPT_TO && timewin_parse_seconds(v.text, &(double){ 0 }) == 0)
+			profopt_handle(&spec, PROFOPT_TO, &v, &opts, &errs);
 		else if (key == OPT_TO)
-			to = (enum to)cli_choice(&spec, "--to", value, to_names);
-		else if (!rules_opts_handle(&ropts, key, value) &&
-			 !profopt_handle(&spec, key, value, &opts, &errs))
+			to = (enum to)cli_choice(&spec, "--to", v.text, to_names);
+		else if (!rules_opts_handle(&ropts, key, v.text) &&
+			 !profopt_handle(&spec, key, &v, &opts, &errs))
 			cli_usage_error(&spec, NULL);
 	if (to == TO_PPROF && isatty(STDOUT_FILENO))
 		cli_usage_error(&spec, "--to pprof writes gzipped binary: redirect standard output to a file or pipe");

@@ -12,23 +12,27 @@ enum {
 	OPT_COLUMN, OPT_X, OPT_LABEL_WIDTH,
 };
 
+static const char *const x_names[] = { "step", "time", NULL };
+
 static const struct cli_option options[] = {
-	{ "terminal", OPT_TERMINAL, "TERM", "png (default), svg, pdf, dumb (text in the terminal)" },
-	{ "output", OPT_OUTPUT, "FILE", "the script's `set output` (default: gnuplot's stdout)" },
-	{ "title", OPT_TITLE, "TEXT", "chart title (default: what is drawn)" },
-	{ "size", OPT_SIZE, "WxH", "pixels (pdf: at 72 per inch) or, for dumb, characters" },
-	{ "top", OPT_N, "N", "bars for the first N rows of a table (default 20; 0: all);\n"
-	  "                            window tables: areas for the first N keys" },
-	{ "column", OPT_COLUMN, "NAME", "the column bars show (default: the table's main figure)" },
-	{ "x", OPT_X, "AXIS", "series: step (default) or time" },
-	{ "label-width", OPT_LABEL_WIDTH, "N", "shorten bar labels to N characters (default 48)" },
-	{ 0, 0, 0, 0 },
+	CLI_ROW_CHOICE("terminal", OPT_TERMINAL, "TERM", gnuplot_terminal_names,
+		       "png (default), svg, pdf, dumb (text in the terminal)"),
+	CLI_ROW_STR("output", OPT_OUTPUT, "FILE", "the script's `set output` (default: gnuplot's stdout)"),
+	CLI_ROW_STR("title", OPT_TITLE, "TEXT", "chart title (default: what is drawn)"),
+	CLI_ROW_STR("size", OPT_SIZE, "WxH", "pixels (pdf: at 72 per inch) or, for dumb, characters"),
+	CLI_ROW_UINT("top", OPT_N, "N", "bars for the first N rows of a table (default 20; 0: all); window "
+		     "tables: areas for the first N keys"),
+	CLI_ROW_STR("column", OPT_COLUMN, "NAME", "the column bars show (default: the table's main figure)"),
+	CLI_ROW_CHOICE("x", OPT_X, "AXIS", x_names, "series: step (default) or time"),
+	CLI_ROW_UINT_RANGE("label-width", OPT_LABEL_WIDTH, "N", 5, 1000,
+			   "shorten bar labels to N characters (default 48)"),
+	CLI_ROW_END,
 };
 
 static const struct cli_spec spec = {
 	"[OPTION]... [FILE]...",
-	"Read a sift TSV (sift-top, sift-diff, sift-threads, sift-gil tables; sift-tput series,\n"
-	"--stats and --compare), recognised by its header, and write a gnuplot script with the\n"
+	"Read a sift TSV (sift-top, sift-diff, sift-threads, sift-gil tables; sift-tput series, "
+	"--stats and --compare), recognised by its header, and write a gnuplot script with the "
 	"data inline: run it as `sift-plot t.tsv | gnuplot > chart.png`.",
 	options,
 	"Text from the input never reaches gnuplot as commands: see sift-plot(1), SECURITY.\n"
@@ -51,31 +55,22 @@ int main(int argc, char **argv)
 	struct chart_opts o = { .page = { .terminal = GNUPLOT_PNG }, .limit = 20, .label_width = 48 };
 	const char *column = NULL;
 	struct err_lines errs;
-	const char *value;
+	struct cli_value v;
 	int key, first;
 
 	err_set_prog(argv[0]);
 	char *outbuf = err_buffer_stdout();
 	err_lines_init(&errs);
-	while ((key = cli_next(&spec, argc, argv, &value, &first)) != -1) {
+	while ((key = cli_next(&spec, argc, argv, &v, &first)) != -1) {
 		switch (key) {
-		case OPT_TERMINAL:
-			o.page.terminal = (enum gnuplot_terminal)cli_choice(&spec, "--terminal", value,
-									     gnuplot_terminal_names);
-			break;
-		case OPT_OUTPUT: o.page.output = value; break;
-		case OPT_TITLE: o.page.title = value; break;
-		case OPT_SIZE: parse_size(value, &o.page); break;
-		case OPT_N: o.limit = cli_ulong(&spec, "--top", value); break;
-		case OPT_COLUMN: column = value; break;
-		case OPT_X:
-			o.x_time = cli_choice(&spec, "--x", value, (const char *const[]){ "step", "time", NULL });
-			break;
-		case OPT_LABEL_WIDTH:
-			o.label_width = (size_t)cli_ulong(&spec, "--label-width", value);
-			if (o.label_width < 5 || o.label_width > 1000)
-				cli_usage_error(&spec, "invalid value for --label-width: '%s' (5 to 1000)", value);
-			break;
+		case OPT_TERMINAL: o.page.terminal = (enum gnuplot_terminal)v.choice; break;
+		case OPT_OUTPUT: o.page.output = v.text; break;
+		case OPT_TITLE: o.page.title = v.text; break;
+		case OPT_SIZE: parse_size(v.text, &o.page); break;
+		case OPT_N: o.limit = v.u; break;
+		case OPT_COLUMN: column = v.text; break;
+		case OPT_X: o.x_time = v.choice; break;
+		case OPT_LABEL_WIDTH: o.label_width = (size_t)v.u; break;
 		default:
 			cli_usage_error(&spec, NULL);
 		}

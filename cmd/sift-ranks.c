@@ -10,38 +10,40 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_FORMAT = 'f', OPT_THREAD = 't', OPT_VERBOSE = 'v', OPT_FROM = 0x2000, OPT_ALL_THREADS,
-       OPT_NO_LINES, OPT_RANK_FROM, OPT_TREE, OPT_FOLDED, OPT_STRICT, OPT_WIDE };
+enum { OPT_THREAD = 't', OPT_FROM = 0x2000, OPT_ALL_THREADS, OPT_NO_LINES, OPT_RANK_FROM, OPT_TREE,
+       OPT_FOLDED, OPT_WIDE };
+static const char *const from_names[] = { "auto", "dump", "json", NULL };
 
 static const struct cli_option options[] = {
-	{ "format", OPT_FORMAT, "FMT", "text (default), tsv, csv, json, md" },
+	TABLE_FORMAT_ROW,
 	TABLE_WIDE_ROW(OPT_WIDE),
-	{ "thread", OPT_THREAD, "RE", "group by the first thread whose `thread (TID): NAME` matches RE" },
-	{ "all-threads", OPT_ALL_THREADS, NULL, "group by the whole set of a process's thread stacks" },
-	{ "no-lines", OPT_NO_LINES, NULL, "compare frames without their line numbers" },
-	{ "rank-from", OPT_RANK_FROM, "RE", "rank: RE's group 1 in the command line, label or file name" },
-	{ "tree", OPT_TREE, NULL, "the merged prefix tree: each frame once, with the ranks that reached it" },
-	{ "folded", OPT_FOLDED, NULL, "folded stacks, each group's under a root frame [ranks LIST]" },
-	{ "from", OPT_FROM, "FMT", "dump input format: auto (default, from content), dump, json" },
-	{ "strict", OPT_STRICT, NULL, "a bad input line is fatal (exit 1)" },
-	{ "verbose", OPT_VERBOSE, NULL, "name every bad and skipped line" },
-	{ 0, 0, 0, 0 },
+	CLI_ROW_STR("thread", OPT_THREAD, "RE", "group by the first thread whose `thread (TID): NAME` matches RE"),
+	CLI_ROW_FLAG("all-threads", OPT_ALL_THREADS, "group by the whole set of a process's thread stacks"),
+	CLI_ROW_FLAG("no-lines", OPT_NO_LINES, "compare frames without their line numbers"),
+	CLI_ROW_STR("rank-from", OPT_RANK_FROM, "RE", "rank: RE's group 1 in the command line, label or file name"),
+	CLI_ROW_FLAG("tree", OPT_TREE, "the merged prefix tree: each frame once, with the ranks that reached it"),
+	CLI_ROW_FLAG("folded", OPT_FOLDED, "folded stacks, each group's under a root frame [ranks LIST]"),
+	CLI_ROW_CHOICE("from", OPT_FROM, "FMT", from_names, "dump input format: auto (default, from content), "
+		       "dump, json"),
+	CLI_ROW_STRICT,
+	CLI_ROW_VERBOSE,
+	CLI_ROW_END,
 };
 
 static const struct cli_spec spec = {
 	"[OPTION]... [FILE]...",
-	"Group many processes' py-spy dumps (one file each, --subprocesses or shell-loop\n"
-	"concatenations, snapshots over time, pastes behind srun/docker-compose/torchrun labels,\n"
-	"timestamps, markdown fences or quotes; text or --json) by their main thread's stack.\n"
-	"Each process is named by its rank (sglang::scheduler_TP3, VLLM::Worker_TP1,\n"
-	"--local_rank=N, a label, rank3.txt; else its pid). One row per group, largest first,\n"
+	"Group many processes' py-spy dumps (one file each, --subprocesses or shell-loop "
+	"concatenations, snapshots over time, pastes behind srun/docker-compose/torchrun labels, "
+	"timestamps, markdown fences or quotes; text or --json) by their main thread's stack. "
+	"Each process is named by its rank (sglang::scheduler_TP3, VLLM::Worker_TP1, "
+	"--local_rank=N, a label, rank3.txt; else its pid). One row per group, largest first, "
 	"with where it parts from the largest; then a verdict naming the odd one out.",
 	options,
 	"Stacks are compared with addresses collapsed per library and thread ids dropped.\n"
-	"--rank-from takes group 1 of RE (else the whole match) in a process's command line, its\n"
-	"paste label or its file name, the first it matches. --thread matches `thread (TID): NAME`\n"
+	"--rank-from takes group 1 of RE (else the whole match) in a process's command line, its "
+	"paste label or its file name, the first it matches. --thread matches `thread (TID): NAME` "
 	"(a NCCL watchdog, forward_thread_func).\n"
-	"Exit status: 0 ok, 1 unreadable input, no dump snapshot, or bad lines with --strict,\n"
+	"Exit status: 0 ok, 1 unreadable input, no dump snapshot, or bad lines with --strict, "
 	"2 usage error.\n",
 };
 
@@ -65,31 +67,28 @@ static rx *pattern(const char *option, const char *value)
 /* Options into o; returns the index of the first file. */
 static int parse(int argc, char **argv, struct opts *o, struct err_lines *errs)
 {
-	static const char *const from_names[] = { "auto", "dump", "json", NULL };
 	static const enum load_format from_map[] = { LOAD_AUTO, LOAD_DUMP, LOAD_JSON };
-	const char *value;
+	struct cli_value v;
 	int key, first;
-	while ((key = cli_next(&spec, argc, argv, &value, &first)) != -1) {
+	while ((key = cli_next(&spec, argc, argv, &v, &first)) != -1) {
 		switch (key) {
 		case OPT_WIDE: o->wide = TABLE_TEXT_WIDE; break;
-		case OPT_FORMAT:
-			o->format = (enum table_format)cli_choice(&spec, "--format", value, table_format_names);
-			break;
-		case OPT_FROM: o->from = from_map[cli_choice(&spec, "--from", value, from_names)]; break;
+		case TABLE_KEY_FORMAT: o->format = (enum table_format)v.choice; break;
+		case OPT_FROM: o->from = from_map[v.choice]; break;
 		case OPT_THREAD:
 			rx_free(o->ranks.thread);
-			o->ranks.thread = pattern("--thread", value);
+			o->ranks.thread = pattern("--thread", v.text);
 			break;
 		case OPT_RANK_FROM:
 			rx_free(o->ranks.rank_from);
-			o->ranks.rank_from = pattern("--rank-from", value);
+			o->ranks.rank_from = pattern("--rank-from", v.text);
 			break;
 		case OPT_ALL_THREADS: o->ranks.all_threads = 1; break;
 		case OPT_NO_LINES: o->ranks.no_lines = 1; break;
 		case OPT_TREE: o->tree = 1; break;
 		case OPT_FOLDED: o->folded = 1; break;
-		case OPT_STRICT: errs->strict = 1; break;
-		case OPT_VERBOSE: errs->verbose = 1; break;
+		case CLI_KEY_STRICT: errs->strict = 1; break;
+		case CLI_KEY_VERBOSE: errs->verbose = 1; break;
 		default: cli_usage_error(&spec, NULL);
 		}
 	}

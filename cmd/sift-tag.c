@@ -16,22 +16,22 @@ enum { OPT_PREFIX_THREAD = 0x2000 };
 
 static const struct cli_option options[] = {
 	RULES_FILE_ROW,
-	{ "prefix-thread", OPT_PREFIX_THREAD, NULL, "keep process and thread frames above the [category] frame" },
+	CLI_ROW_FLAG("prefix-thread", OPT_PREFIX_THREAD, "keep process and thread frames above the [category] frame"),
 	PROFOPT_FILTER_ROWS,
 	PROFOPT_REWRITE_ROWS,
 	PROFOPT_TRANSFORM_ROWS,
 	PROFOPT_INPUT_ROWS,
 	PROFOPT_TO_ROW,
-	{ 0, 0, 0, 0 },
+	CLI_ROW_END,
 };
 
 static const struct cli_spec spec = {
 	"[OPTION]... [FILE]...",
-	"Classify each stack of folded-stack profiles with category rules (its leaf-most frame that\n"
-	"matches a rule; \"other\" when none) and write it back with a new root frame [CATEGORY],\n"
+	"Classify each stack of folded-stack profiles with category rules (its leaf-most frame that "
+	"matches a rule; \"other\" when none) and write it back with a new root frame [CATEGORY], "
 	"so that flamegraph.pl draws one tower per category. Output is merged and sorted.",
 	options,
-	"Exit status: 0 ok, 1 unreadable input or bad lines with --strict, 2 usage error\n"
+	"Exit status: 0 ok, 1 unreadable input or bad lines with --strict, 2 usage error "
 	"(including a rules file that cannot be read or holds a bad pattern).\n",
 };
 
@@ -127,17 +127,17 @@ int main(int argc, char **argv)
 	struct load_opts lopts = { 0 };
 	struct rules_opts ropts = { 0 };
 	struct err_lines errs;
-	const char *value;
+	struct cli_value v;
 	int key, first, prefix_thread = 0;
 
 	err_set_prog(argv[0]);
 	char *outbuf = err_buffer_stdout();
 	err_lines_init(&errs);
-	while ((key = cli_next(&spec, argc, argv, &value, &first)) != -1) {
+	while ((key = cli_next(&spec, argc, argv, &v, &first)) != -1) {
 		if (key == OPT_PREFIX_THREAD)
 			prefix_thread = 1;
-		else if (!rules_opts_handle(&ropts, key, value) &&
-			 !profopt_handle(&spec, key, value, &lopts, &errs))
+		else if (!rules_opts_handle(&ropts, key, v.text) &&
+			 !profopt_handle(&spec, key, &v, &lopts, &errs))
 			cli_usage_error(&spec, NULL);
 	}
 	rules *r = rules_opts_load(&ropts);

@@ -11,29 +11,31 @@
 #include "../lib/sum.h"
 #include "../lib/table.h"
 #include "../lib/timewin.h"
+#include "../lib/toptab.h"
 #include "../lib/xalloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_BY = 'b', OPT_N = 'n', OPT_SORT = 0x2000, OPT_PEEK, OPT_PCT_OF, OPT_WINDOW, OPT_WIDE, OPT_FORMAT = 'f',
-       OPT_JOBS = 'j' };
+enum { OPT_BY = 'b', OPT_N = 'n', OPT_SORT = 0x2000, OPT_PEEK, OPT_PCT_OF, OPT_WINDOW, OPT_WIDE };
+static const char *const sort_names[] = { "self", "total", NULL };
+static const char *const pct_of_names[] = { "all", "kept", NULL };
 
 static const struct cli_option options[] = {
-	{ "by", OPT_BY, "KEY[,KEY]", "frame (default), function, file, lib, line, root, thread, process, category,\n"
-	  "                            source (the input file), window (of time); two rank pairs" },
-	{ "window", OPT_WINDOW, "SEC", "--by window: windows SEC seconds wide (default 1), each thread's\n"
-	  "                            time from its first sample (speedscope, chrometrace)" },
-	{ "top", OPT_N, "N", "show the first N rows (default 20; 0 shows all), per window with --by window" },
-	{ "sort", OPT_SORT, "WHICH", "self (default) or total" },
-	{ "format", OPT_FORMAT, "FMT", "text (default), tsv, csv, json, md" },
+	CLI_ROW_STR("by", OPT_BY, "KEY[,KEY]", "frame (default), function, file, lib, line, root, thread, "
+		    "process, category, source (the input file), window (of time); two rank pairs"),
+	CLI_ROW_STR("window", OPT_WINDOW, "SEC", "--by window: windows SEC seconds wide (default 1), each "
+		    "thread's time from its first sample (speedscope, chrometrace)"),
+	CLI_ROW_UINT("top", OPT_N, "N", "show the first N rows (default 20; 0 shows all), per window with "
+		     "--by window"),
+	CLI_ROW_CHOICE("sort", OPT_SORT, "WHICH", sort_names, "self (default) or total"),
+	TABLE_FORMAT_ROW,
 	TABLE_WIDE_ROW(OPT_WIDE),
-	{ "peek", OPT_PEEK, "RE", "the callers and callees of each key matching RE (PCRE2)" },
-	{ "pct-of", OPT_PCT_OF, "WHICH", "percentages of all samples read (default) or of those kept\n"
-	  "                            (the default with --from SEC or --to SEC)" },
-	{ "jobs", OPT_JOBS, "N", "read plain files on N threads (default: one per processor\n"
-	  "                            for inputs of 16 MB or more; 1: one thread)" },
+	CLI_ROW_STR("peek", OPT_PEEK, "RE", "the callers and callees of each key matching RE (PCRE2)"),
+	CLI_ROW_CHOICE("pct-of", OPT_PCT_OF, "WHICH", pct_of_names, "percentages of all samples read "
+		       "(default) or of those kept (the default with --from SEC or --to SEC)"),
+	CLI_ROW_JOBS,
 	RULES_FILE_ROW,
 	RULES_INCLUSIVE_ROW,
 	PROFOPT_FILTER_ROWS,
@@ -43,15 +45,15 @@ static const struct cli_option options[] = {
 	PROFOPT_TO_ROW,
 	PROFOPT_LABEL_ROW,
 	PROFOPT_SHARE_ROWS,
-	{ 0, 0, 0, 0 },
+	CLI_ROW_END,
 };
 
 static const struct cli_spec spec = {
 	"[OPTION]... [FILE]...",
-	"Rank the keys of folded-stack profiles by self samples (the stack's leaf has the key)\n"
+	"Rank the keys of folded-stack profiles by self samples (the stack's leaf has the key) "
 	"and total samples (the key is anywhere in the stack, counted once per stack).",
 	options,
-	"Percentages are of all samples read, before filters, unless --pct-of kept (or a time\n"
+	"Percentages are of all samples read, before filters, unless --pct-of kept (or a time "
 	"window, --from SEC/--to SEC, is given).\n"
 	"Exit status: 0 ok, 1 unreadable input or bad lines with --strict, 2 usage error.\n",
 };
@@ -68,9 +70,6 @@ struct top_opts {
 	int pct_kept;
 };
 
-static const char *const sort_names[] = { "self", "total", NULL };
-static const char *const pct_of_names[] = { "all", "kept", NULL };
-
 /* --by KEY or --by KEY,KEY. */
 static void parse_by(struct top_opts *o, const char *value)
 {
@@ -85,46 +84,10 @@ static void parse_by(struct top_opts *o, const char *value)
 
 static void print_table(const agg *a, const struct top_opts *o, uint64_t all)
 {
-	/* One column per key, then the figures. */
-	struct table_column cols[7];
-	size_t nk = o->nby;
-	for (size_t i = 0; i < nk; i++)
-		cols[i] = (struct table_column){ frame_key_names[o->by[i]], TABLE_STR, 0 };
-	cols[nk] = (struct table_column){ "self", TABLE_UINT, 0 };
-	cols[nk + 1] = (struct table_column){ "self_pct", TABLE_PCT, 0 };
-	cols[nk + 2] = (struct table_column){ "total", TABLE_UINT, 0 };
-	cols[nk + 3] = (struct table_column){ "total_pct", TABLE_PCT, 0 };
-	cols[nk + 4] = (struct table_column){ "cum_pct", TABLE_PCT, 0 };
-	table *t = table_new(cols, nk + 5);
-	uint64_t cum = 0; /* of the sort column, as pprof's sum% */
-	const struct agg_row *rows = agg_rows(a);
-	size_t n = agg_row_count(a);
-	/* A pair with window: each window's rows are a table of their own (--top, percentages). */
-	int per_window = nk == 2 && (o->by[0] == KEY_WINDOW || o->by[1] == KEY_WINDOW);
-	for (size_t i = 0, shown = 0, run_end = 0; i < n; i++, shown++) {
-		size_t len;
-		const char *key = intern_str(agg_keys(a), rows[i].key, &len);
-		if (per_window && i == run_end) {
-			run_end = agg_window_run(a, i, &all);
-			shown = cum = 0;
-		}
-		if (o->limit && shown >= o->limit)
-			continue;
-		table_add_row(t);
-		table_set_str(t, 0, key, len);
-		if (nk == 2) {
-			key = intern_str(agg_keys(a), rows[i].key2, &len);
-			table_set_str(t, 1, key, len);
-		}
-		table_set_uint(t, nk, rows[i].self);
-		table_set_real(t, nk + 1, table_pct(rows[i].self, all));
-		table_set_uint(t, nk + 2, rows[i].total);
-		table_set_real(t, nk + 3, table_pct(rows[i].total, all));
-		cum += o->order == AGG_BY_SELF ? rows[i].self : rows[i].total;
-		table_set_real(t, nk + 4, table_pct(cum, all));
-	}
+	struct agg_spec keys = { { o->by[0], o->by[1] }, o->nby, NULL, 0 };
+	table *t = toptab_table(a, &keys, o->order, o->limit, all);
 	/* One long key reads best last; two keys keep their order, padded. */
-	table_write(t, stdout, o->format, (nk == 1 ? TABLE_TEXT_KEY_LAST : 0) | o->wide);
+	table_write(t, stdout, o->format, (o->nby == 1 ? TABLE_TEXT_KEY_LAST : 0) | o->wide);
 	table_free(t);
 }
 
@@ -164,67 +127,75 @@ static void peek_stack(void *ctx, const intern *frames, const uint32_t *ids, siz
 		err_exit(EXIT_DATA, "--peek: %s", msg);
 }
 
+/* Options into o, lopts and ropts; returns the index of the first file. */
+static int parse_options(int argc, char **argv, struct top_opts *o, double *window, struct load_opts *lopts,
+			 struct rules_opts *ropts, struct err_lines *errs)
+{
+	struct cli_value v;
+	int key, first;
+	while ((key = cli_next(&spec, argc, argv, &v, &first)) != -1) {
+		switch (key) {
+		case OPT_BY: parse_by(o, v.text); break;
+		case OPT_N: o->limit = v.u; break;
+		case CLI_KEY_JOBS: o->jobs = (unsigned)v.u; break;
+		case OPT_PEEK:
+			rx_free(o->peek);
+			o->peek = profopt_regex(&spec, "--peek", v.text);
+			break;
+		case OPT_WINDOW:
+			if (timewin_parse_seconds(v.text, window) != 0 || !(*window > 0))
+				cli_usage_error(&spec, "invalid value for --window: '%s' (seconds, above 0)", v.text);
+			break;
+		case OPT_PCT_OF: o->pct_kept = v.choice; break;
+		case OPT_SORT: o->order = (enum agg_order)v.choice; break;
+		case OPT_WIDE: o->wide = TABLE_TEXT_WIDE; break;
+		case TABLE_KEY_FORMAT: o->format = (enum table_format)v.choice; break;
+		default:
+			if (!rules_opts_handle(ropts, key, v.text) && !profopt_handle(&spec, key, &v, lopts, errs))
+				cli_usage_error(&spec, NULL);
+		}
+	}
+	return first;
+}
+
+/* The options that need one another, checked once all are read; the rules read. */
+static void check_options(struct top_opts *o, double window, struct load_opts *lopts,
+			  const struct rules_opts *ropts, struct agg_spec *aspec)
+{
+	*aspec = (struct agg_spec){ { o->by[0], o->by[1] }, o->nby, NULL, ropts->inclusive };
+	if (agg_spec_has(aspec, KEY_WINDOW))
+		lopts->win.width = window > 0 ? window : 1;
+	else if (window > 0)
+		cli_usage_error(&spec, "--window needs --by window (or a pair with window)");
+	if (o->pct_kept < 0) /* a time window is the profile asked about */
+		o->pct_kept = lopts->win.has_from || lopts->win.has_to;
+	if (agg_inclusive_unused(aspec))
+		cli_usage_error(&spec, "%s", agg_inclusive_unused(aspec));
+	if (lopts->nlabels && !agg_spec_has(aspec, KEY_SOURCE))
+		cli_usage_error(&spec, "--label names an input for --by source: without it, it does nothing");
+	/* Rules are read (and checked) before any input, when given or needed. */
+	if (ropts->nfiles || agg_spec_needs_rules(aspec))
+		aspec->rules = rules_opts_load(ropts);
+	if (o->peek && (o->nby != 1 || !peek_key_ok(o->by[0])))
+		cli_usage_error(&spec, "--peek takes one key of frames: frame, function, file, lib, line, "
+				"thread or process");
+}
+
 int main(int argc, char **argv)
 {
 	struct top_opts o = { { KEY_FRAME, KEY_FRAME }, 1, 20, AGG_BY_SELF, TABLE_TEXT, 0, 0, NULL, -1 };
 	double window = 0;
 	struct load_opts lopts = { 0 };
 	struct rules_opts ropts = { 0 };
+	struct agg_spec aspec;
 	struct err_lines errs;
-	const char *value;
-	int key, first;
 
 	err_set_prog(argv[0]);
 	char *outbuf = err_buffer_stdout();
 	err_lines_init(&errs);
-	while ((key = cli_next(&spec, argc, argv, &value, &first)) != -1) {
-		switch (key) {
-		case OPT_BY: parse_by(&o, value); break;
-		case OPT_N: o.limit = cli_ulong(&spec, "--top", value); break;
-		case OPT_JOBS:
-			o.jobs = (unsigned)cli_ulong(&spec, "--jobs", value);
-			if (o.jobs < 1 || o.jobs > 64)
-				cli_usage_error(&spec, "invalid value for --jobs: '%s' (1 to 64)", value);
-			break;
-		case OPT_PEEK:
-			rx_free(o.peek);
-			o.peek = profopt_regex(&spec, "--peek", value);
-			break;
-		case OPT_WINDOW:
-			if (timewin_parse_seconds(value, &window) != 0 || !(window > 0))
-				cli_usage_error(&spec, "invalid value for --window: '%s' (seconds, above 0)", value);
-			break;
-		case OPT_PCT_OF: o.pct_kept = cli_choice(&spec, "--pct-of", value, pct_of_names); break;
-		case OPT_SORT: o.order = (enum agg_order)cli_choice(&spec, "--sort", value, sort_names); break;
-		case OPT_WIDE: o.wide = TABLE_TEXT_WIDE; break;
-		case OPT_FORMAT:
-			o.format = (enum table_format)cli_choice(&spec, "--format", value, table_format_names);
-			break;
-		default:
-			if (!rules_opts_handle(&ropts, key, value) &&
-			    !profopt_handle(&spec, key, value, &lopts, &errs))
-				cli_usage_error(&spec, NULL);
-		}
-	}
+	int first = parse_options(argc, argv, &o, &window, &lopts, &ropts, &errs);
+	check_options(&o, window, &lopts, &ropts, &aspec);
 
-	/* Rules are read (and checked) before any input, when given or needed. */
-	struct agg_spec aspec = { { o.by[0], o.by[1] }, o.nby, NULL, ropts.inclusive };
-	if (agg_spec_has(&aspec, KEY_WINDOW))
-		lopts.win.width = window > 0 ? window : 1;
-	else if (window > 0)
-		cli_usage_error(&spec, "--window needs --by window (or a pair with window)");
-	if (o.pct_kept < 0) /* a time window is the profile asked about */
-		o.pct_kept = lopts.win.has_from || lopts.win.has_to;
-	if (agg_inclusive_unused(&aspec))
-		cli_usage_error(&spec, "%s", agg_inclusive_unused(&aspec));
-	if (lopts.nlabels && !agg_spec_has(&aspec, KEY_SOURCE))
-		cli_usage_error(&spec, "--label names an input for --by source: without it, it does nothing");
-	if (ropts.nfiles || agg_spec_needs_rules(&aspec))
-		aspec.rules = rules_opts_load(&ropts);
-
-	if (o.peek && (o.nby != 1 || !peek_key_ok(o.by[0])))
-		cli_usage_error(&spec, "--peek takes one key of frames: frame, function, file, lib, line, "
-				"thread or process");
 	peek *pk = o.peek ? peek_new(o.by[0], o.peek) : NULL;
 	struct sum_tap tap = { peek_stack, pk };
 	struct sum_result sum;

@@ -1,6 +1,10 @@
 /* chart: the sift tables sift-plot draws, one table of kinds, each recognising its table by
  * the header and drawing it as an inert gnuplot script. */
 #include "chart.h"
+#include "diff.h"
+#include "gil.h"
+#include "threadtab.h"
+#include "toptab.h"
 
 #include "frame.h"
 #include "intern.h"
@@ -27,53 +31,75 @@ static void spec_init(struct chart_spec *s, const char *what)
 	s->label[0] = s->label[1] = s->alt[0] = s->alt[1] = s->value[0] = s->value[1] = -1;
 }
 
-/* A ranked table of one or two key columns then `names`: rows labelled by the keys
- * ("A / B"), the figure in `value`. Returns the number of key columns, 0 when no match. */
-static size_t match_keyed(const struct tsv *t, struct chart_spec *s, const char *names,
-			  size_t ncols, const char *value)
+/* Non-zero when t's n columns from `at` are named as the producer's schema says: names[i],
+ * or alt[i] where alt and alt[i] are given. */
+static int has_columns(const struct tsv *t, size_t at, const char *const *names, const char *const *alt,
+		       size_t n)
+{
+	if (at + n > t->ncols)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(t->head[at + i], names[i]) != 0 &&
+		    !(alt && alt[i] && strcmp(t->head[at + i], alt[i]) == 0))
+			return 0;
+	return 1;
+}
+
+/* A ranked table of one or two key columns then the n columns of a schema: rows labelled
+ * by the keys ("A / B"), the figure in column `value` of the schema (-1: none). Returns
+ * the number of key columns, 0 when no match. */
+static size_t match_keyed(const struct tsv *t, struct chart_spec *s, const char *const *names,
+			  const char *const *alt, size_t ncols, int value)
 {
 	for (size_t k = 1; k <= 2; k++) {
-		if (t->ncols != k + ncols || !tsv_has_run(t, k, names))
+		if (t->ncols != k + ncols || !has_columns(t, k, names, alt, ncols))
 			continue;
 		char what[128];
 		snprintf(what, sizeof what, k == 2 ? "%s / %s" : "%s", t->head[0], t->head[1]);
 		spec_init(s, what);
 		s->label[0] = 0;
 		s->label[1] = k == 2 ? 1 : -1;
-		s->value[0] = value ? tsv_col(t, value) : -1;
+		s->value[0] = value >= 0 ? (int)k + value : -1;
 		return k;
 	}
 	return 0;
 }
 
-/* sift-top: KEY [KEY2] self self_pct total total_pct [cum_pct] (older tables lack cum_pct). */
+/* sift-top: KEY [KEY2] then toptab's columns (older tables lack the last, cum_pct). */
 static int match_top(const struct tsv *t, struct chart_spec *s)
 {
-	return match_keyed(t, s, "self self_pct total total_pct cum_pct", 5, "self_pct") > 0 ||
-	       match_keyed(t, s, "self self_pct total total_pct", 4, "self_pct") > 0;
+	return match_keyed(t, s, toptab_columns, NULL, TOPTAB_NCOLS, TOPTAB_SELF_PCT) > 0 ||
+	       match_keyed(t, s, toptab_columns, NULL, TOPTAB_CUM_PCT, TOPTAB_SELF_PCT) > 0;
 }
 
-/* sift-diff: KEY [KEY2] before after before_pct after_pct delta_pts ratio flag (or _rate;
- * before_total after_total with --total), then (since significance) delta_ci_low
- * delta_ci_high p_value q_value sig, then (since t tests, in all but text) test, then with
- * 2+ inputs per side the spread columns. */
-#define DIFF_HEAD "before|before_total after|after_total before_pct|before_rate " \
-		  "after_pct|after_rate delta_pts|delta_rate ratio flag"
-#define DIFF_TESTS " delta_ci_low delta_ci_high p_value q_value sig"
-#define DIFF_TEST " test"
-#define DIFF_SPREAD " before_min before_median before_max after_min after_median after_max"
+/* sift-diff: KEY [KEY2] then diff's columns up to the flag (the counts' and shares' names
+ * with --total or --per-work too), then (since significance) the interval, p, q and sig,
+ * then (since t tests, in all but text) the test, then with 2+ inputs per side the spread.
+ * Fills names and alt with the columns asked for; returns how many. */
+static size_t diff_schema(int tests, int test, int spread, const char **names, const char **alt)
+{
+	size_t n = 0;
+	for (size_t c = 0; c < DIFF_NCOLS; c++) {
+		if ((c >= DIFF_COL_CI_LOW && c < DIFF_COL_TEST && !tests) || (c == DIFF_COL_TEST && !test) ||
+		    (c >= DIFF_COL_BEFORE_MIN && !spread))
+			continue;
+		names[n] = diff_columns[c];
+		alt[n++] = diff_columns_alt[c];
+	}
+	return n;
+}
 
 /* A table with intervals: the delta drawn with its interval, significant rows marked. */
 static int match_diff_ci(const struct tsv *t, struct chart_spec *s)
 {
-	size_t k = match_keyed(t, s, DIFF_HEAD DIFF_TESTS DIFF_TEST DIFF_SPREAD, 19, NULL);
-	if (!k)
-		k = match_keyed(t, s, DIFF_HEAD DIFF_TESTS DIFF_TEST, 13, NULL);
-	if (!k)
-		k = match_keyed(t, s, DIFF_HEAD DIFF_TESTS DIFF_SPREAD, 18, NULL);
-	if (!k)
-		k = match_keyed(t, s, DIFF_HEAD DIFF_TESTS, 12, NULL);
-	s->value[0] = (int)k + 4;
+	static const int forms[4][2] = { { 1, 1 }, { 1, 0 }, { 0, 1 }, { 0, 0 } }; /* test, spread */
+	const char *names[DIFF_NCOLS], *alt[DIFF_NCOLS];
+	size_t k = 0;
+	for (size_t f = 0; f < 4 && !k; f++) {
+		size_t n = diff_schema(1, forms[f][0], forms[f][1], names, alt);
+		k = match_keyed(t, s, names, alt, n, -1);
+	}
+	s->value[0] = (int)k + DIFF_COL_DELTA;
 	s->value[1] = -1;
 	return k > 0;
 }
@@ -81,13 +107,15 @@ static int match_diff_ci(const struct tsv *t, struct chart_spec *s)
 /* An older table without intervals: before and after side by side. */
 static int match_diff(const struct tsv *t, struct chart_spec *s)
 {
-	size_t k = match_keyed(t, s, DIFF_HEAD, 7, NULL);
-	s->value[0] = (int)k + 2;
-	s->value[1] = (int)k + 3;
+	size_t k = match_keyed(t, s, diff_columns, diff_columns_alt, DIFF_COL_CI_LOW, -1);
+	s->value[0] = (int)k + DIFF_COL_BEFORE_SHARE;
+	s->value[1] = (int)k + DIFF_COL_AFTER_SHARE;
 	return k > 0;
 }
 
-/* sift-tput's series; loss is optional (older or hand-made series stop at unit). */
+/* sift-tput's series; loss is optional (older or hand-made series stop at unit). sift-tput's
+ * three tables are still named here as lib/tputout.c writes them: its schema is to move to
+ * tputout.h as the others' did. */
 static int match_series(const struct tsv *t, struct chart_spec *s)
 {
 	if (!tsv_has_run(t, 0, "source line rank step time value unit"))
@@ -147,38 +175,36 @@ static int any_number(const struct tsv *t, int c)
  * without --cpu the CPU columns are empty and the bars show active snapshots. */
 static int match_threads(const struct tsv *t, struct chart_spec *s)
 {
-	if (t->ncols != 13 ||
-	    !tsv_has_run(t, 0, "pid tid thread os_thread seen active idle gil cpu_mean cpu_max leaf "
-			   "handoff category"))
+	if (t->ncols != THREADTAB_NCOLS || !has_columns(t, 0, threadtab_columns, NULL, THREADTAB_NCOLS))
 		return 0;
 	spec_init(s, "thread");
-	s->label[0] = tsv_col(t, "thread");
-	s->alt[0] = tsv_col(t, "tid");
-	s->alt[1] = tsv_col(t, "os_thread");
-	s->value[0] = tsv_col(t, any_number(t, tsv_col(t, "cpu_mean")) ? "cpu_mean" : "active");
+	s->label[0] = THREADTAB_THREAD;
+	s->alt[0] = THREADTAB_TID;
+	s->alt[1] = THREADTAB_OS_THREAD;
+	s->value[0] = any_number(t, THREADTAB_CPU_MEAN) ? THREADTAB_CPU_MEAN : THREADTAB_ACTIVE;
 	return 1;
 }
 
-/* sift-gil's keys table (profiles): KEY [KEY2] total gil ... gil_share_pct flag. */
+/* sift-gil's keys table (profiles): KEY [KEY2] then gil's key columns. */
 static int match_gil(const struct tsv *t, struct chart_spec *s)
 {
-	return match_keyed(t, s, "total gil total_per_s gil_per_s gil_share_pct flag", 6,
-			   "gil_share_pct") > 0;
+	return match_keyed(t, s, gil_key_columns, NULL, GIL_KEY_NCOLS, GIL_COL_SHARE_PCT) > 0;
 }
 
-/* sift-gil --dumps keys table: KEY [KEY2] seen active gil active_pct gil_pct. */
+/* sift-gil --dumps keys table: KEY [KEY2] then its dump columns. */
 static int match_gil_dumps(const struct tsv *t, struct chart_spec *s)
 {
-	return match_keyed(t, s, "seen active gil active_pct gil_pct", 5, "gil_pct") > 0;
+	return match_keyed(t, s, gil_dumps_columns, NULL, GIL_DUMPS_NCOLS, GIL_DUMPS_GIL_PCT) > 0;
 }
 
 /* sift-top --by window[,KEY] or KEY,window: a time series of keys; label[0] is the window
  * column, label[1] the key's (-1 for window alone). */
 static int match_window(const struct tsv *t, struct chart_spec *s)
 {
-	size_t k = match_keyed(t, s, "self self_pct total total_pct cum_pct", 5, "self_pct");
-	int w = k >= 1 && strcmp(t->head[0], "window") == 0 ? 0 :
-		k == 2 && strcmp(t->head[1], "window") == 0 ? 1 : -1;
+	const char *window = frame_key_names[KEY_WINDOW];
+	size_t k = match_keyed(t, s, toptab_columns, NULL, TOPTAB_NCOLS, TOPTAB_SELF_PCT);
+	int w = k >= 1 && strcmp(t->head[0], window) == 0 ? 0 :
+		k == 2 && strcmp(t->head[1], window) == 0 ? 1 : -1;
 	if (w < 0)
 		return 0;
 	snprintf(s->what, sizeof s->what, "%s", k == 2 ? t->head[1 - w] : "window");
@@ -351,7 +377,7 @@ static void draw_pairs(FILE *out, const struct tsv *t, const struct chart_spec *
 static void draw_delta(FILE *out, const struct tsv *t, const struct chart_spec *s,
 		       const struct chart_opts *o)
 {
-	int col = s->value[0], sig = tsv_col(t, "sig");
+	int col = s->value[0], sig = tsv_col(t, diff_columns[DIFF_COL_SIG]);
 	size_t *picked = xmalloc((t->nrows + 1) * sizeof *picked), n = 0;
 	for (size_t r = 0; r < t->nrows && (o->limit == 0 || n < o->limit); r++) {
 		double v;

@@ -1,7 +1,9 @@
-/* cli: option table to getopt_long and to --help text, value parsers. */
+/* cli: option table to getopt_long, each value read and checked as its row says, --help
+ * wrapped to 80 columns. */
 #include "cli.h"
 #include "err.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -10,12 +12,51 @@
 #include <string.h>
 
 enum { MAX_OPTIONS = 64, KEY_HELP = 'h', KEY_VERSION = 0x7fff };
+enum { HELP_WIDTH = 80, HELP_INDENT = 28 };  /* an option's help starts at HELP_INDENT */
+
+/* text from column col (already written), each line within HELP_WIDTH, a new line at
+ * indent; a '\n' in text ends a line. A word longer than a line stands alone. */
+static void wrap(FILE *out, const char *text, size_t col, size_t indent)
+{
+	size_t start = col;  /* where this line's text began */
+	const char *p = text;
+	while (*p) {
+		size_t gap = strspn(p, " ");
+		const char *word = p + gap;
+		size_t len = strcspn(word, " \n");
+		if (col > start && col + gap + len > HELP_WIDTH) {
+			fprintf(out, "\n%*s", (int)indent, "");
+			col = start = indent;
+			gap = 0;
+		}
+		fprintf(out, "%*s%.*s", (int)gap, "", (int)len, word);
+		col += gap + len;
+		p = word + len;
+		if (*p == '\n' && *++p) {
+			fprintf(out, "\n%*s", (int)indent, "");
+			col = start = indent;
+		}
+	}
+	fputc('\n', out);
+}
+
+static void help_row(FILE *out, const char *left, const char *help)
+{
+	/* A long left column has the help on a line of its own. */
+	if (strlen(left) > HELP_INDENT - 2)
+		fprintf(out, "%s\n%*s", left, HELP_INDENT, "");
+	else
+		fprintf(out, "%-*s", HELP_INDENT, left);
+	wrap(out, help, HELP_INDENT, HELP_INDENT);
+}
 
 void cli_help(const struct cli_spec *spec, FILE *out)
 {
-	fprintf(out, "Usage: %s %s\n%s\n\nOptions:\n", err_prog(), spec->synopsis, spec->summary);
+	fprintf(out, "Usage: %s %s\n", err_prog(), spec->synopsis);
+	wrap(out, spec->summary, 0, 0);
+	fputs("\nOptions:\n", out);
 	for (const struct cli_option *o = spec->options; o->long_name; o++) {
-		char left[64];
+		char left[96];
 		int n = 0;
 		if (o->key > 0 && o->key < 256)
 			n = snprintf(left, sizeof left, "  -%c, --%s", o->key, o->long_name);
@@ -23,16 +64,14 @@ void cli_help(const struct cli_spec *spec, FILE *out)
 			n = snprintf(left, sizeof left, "      --%s", o->long_name);
 		if (o->arg && n > 0 && (size_t)n < sizeof left)
 			snprintf(left + n, sizeof left - (size_t)n, " %s", o->arg);
-		if (strlen(left) > 26)
-			fprintf(out, "%s\n%28s%s\n", left, "", o->help);
-		else
-			fprintf(out, "%-28s%s\n", left, o->help);
+		help_row(out, left, o->help);
 	}
-	/* The same columns as the table's rows. */
-	fprintf(out, "%-28s%s\n%-28s%s\n", "  -h, --help", "show this help and exit",
-		"      --version", "show the version and exit");
-	if (spec->epilogue)
-		fprintf(out, "\n%s", spec->epilogue);
+	help_row(out, "  -h, --help", "show this help and exit");
+	help_row(out, "      --version", "show the version and exit");
+	if (spec->epilogue) {
+		fputc('\n', out);
+		wrap(out, spec->epilogue, 0, 0);
+	}
 }
 
 void cli_usage_error(const struct cli_spec *spec, const char *fmt, ...)
@@ -48,7 +87,81 @@ void cli_usage_error(const struct cli_spec *spec, const char *fmt, ...)
 	exit(EXIT_USAGE);
 }
 
-int cli_next(const struct cli_spec *spec, int argc, char **argv, const char **value,
+static const struct cli_option *row_of(const struct cli_spec *spec, int key)
+{
+	for (const struct cli_option *o = spec->options; o->long_name; o++)
+		if (o->key == key)
+			return o;
+	return NULL;
+}
+
+static int is_option(const char *arg) { return arg[0] == '-' && arg[1] != '\0'; }
+
+/* x within the row's bounds, or a usage error saying which. */
+static void check_range(const struct cli_spec *spec, const struct cli_option *o, const char *name,
+			const char *text, double x)
+{
+	unsigned c = o->check & (CLI_MIN | CLI_ABOVE_MIN | CLI_MAX | CLI_BELOW_MAX);
+	if ((!(c & CLI_MIN) || x >= o->min) && (!(c & CLI_ABOVE_MIN) || x > o->min) &&
+	    (!(c & CLI_MAX) || x <= o->max) && (!(c & CLI_BELOW_MAX) || x < o->max))
+		return;
+	if (c == CLI_ABOVE_MIN && o->min == 0)
+		cli_usage_error(spec, "%s must be above zero%s%s%s: '%s'", name, o->why ? " (" : "",
+				o->why ? o->why : "", o->why ? ")" : "", text);
+	if (o->why)
+		cli_usage_error(spec, "invalid value for %s: '%s' (%s)", name, text, o->why);
+	cli_usage_error(spec, "invalid value for %s: '%s' (%g to %g)", name, text, o->min, o->max);
+}
+
+/* One value of row o, read as its type into v; exits 2 when bad. */
+static void read_value(const struct cli_spec *spec, const struct cli_option *o, const char *text,
+		       struct cli_value *v)
+{
+	char name[80];
+	snprintf(name, sizeof name, "--%s", o->long_name);
+	switch (o->type) {
+	case CLI_STRING: break;
+	case CLI_CHOICE: v->choice = cli_choice(spec, name, text, o->choices); break;
+	case CLI_UINT:
+		v->u = cli_ulong(spec, name, text);
+		check_range(spec, o, name, text, (double)v->u);
+		break;
+	case CLI_REAL:
+		v->d = cli_double(spec, name, text);
+		check_range(spec, o, name, text, v->d);
+		break;
+	}
+}
+
+/* A FILE... or B A row: the values after the first are taken here, past getopt, which then
+ * treats them as the option's (it permutes what lies before optind). */
+static void take_values(const struct cli_spec *spec, const struct cli_option *o, int argc,
+			char **argv, struct cli_value *v)
+{
+	int start = optind - 1;
+	int separate = argv[start] == optarg;
+	argv[start] = (char *)optarg;  /* --before=FILE: the value stands for its option */
+	if (o->check & CLI_TWO) {
+		if (optind >= argc)
+			cli_usage_error(spec, "--%s needs two values: %s", o->long_name, o->arg);
+		optind++;
+	} else {
+		if (separate && is_option(optarg)) {
+			char noun[32];
+			size_t n = 0;
+			for (const char *a = o->arg; isalpha((unsigned char)*a) && n + 1 < sizeof noun; a++)
+				noun[n++] = (char)tolower((unsigned char)*a);
+			noun[n] = '\0';
+			cli_usage_error(spec, "--%s needs at least one %s", o->long_name, noun);
+		}
+		while (optind < argc && !is_option(argv[optind]))
+			optind++;
+	}
+	v->list = argv + start;
+	v->n = (size_t)(optind - start);
+}
+
+int cli_next(const struct cli_spec *spec, int argc, char **argv, struct cli_value *value,
 	     int *optind_out)
 {
 	struct option longs[MAX_OPTIONS + 3];
@@ -73,7 +186,16 @@ int cli_next(const struct cli_spec *spec, int argc, char **argv, const char **va
 
 	opterr = 0;
 	int key = getopt_long(argc, argv, shorts, longs, NULL);
-	*value = optarg;
+	*value = (struct cli_value){ optarg, 0, 0, 0, NULL, optarg != NULL };
+	const struct cli_option *row = key >= 0 ? row_of(spec, key) : NULL;
+	if (row && row->arg && (row->check & (CLI_LIST | CLI_TWO))) {
+		take_values(spec, row, argc, argv, value);
+		for (size_t i = 0; i < value->n; i++)
+			read_value(spec, row, value->list[i], value);
+		value->text = value->list[0];
+	}
+	if (row && row->arg) /* the first value's reading is the one kept */
+		read_value(spec, row, value->text, value);
 	*optind_out = optind;
 	switch (key) {
 	case -1:
@@ -99,7 +221,6 @@ int cli_next(const struct cli_spec *spec, int argc, char **argv, const char **va
 		return key;
 	}
 }
-
 unsigned long long cli_ulong(const struct cli_spec *spec, const char *option, const char *value)
 {
 	char *end;

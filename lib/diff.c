@@ -239,39 +239,51 @@ void diff_free(diff *d)
 size_t diff_row_count(const diff *d) { return d->nrows; }
 const struct diff_row *diff_rows(const diff *d) { return d->rows; }
 
+const char *const diff_columns[DIFF_NCOLS] = {
+	"before", "after", "before_pct", "after_pct", "delta_pts", "ratio", "flag", "delta_ci_low",
+	"delta_ci_high", "p_value", "q_value", "sig", "test", "before_min", "before_median",
+	"before_max", "after_min", "after_median", "after_max",
+};
+const char *const diff_columns_alt[DIFF_NCOLS] = {
+	[DIFF_COL_BEFORE] = "before_total", [DIFF_COL_AFTER] = "after_total",
+	[DIFF_COL_BEFORE_SHARE] = "before_rate", [DIFF_COL_AFTER_SHARE] = "after_rate",
+	[DIFF_COL_DELTA] = "delta_rate",
+};
+
 table *diff_table(const diff *d, unsigned long long limit, unsigned flags)
 {
 	int per_work = d->base.work[0] > 0;
 	size_t nk = d->base.nkeys;
-	const struct table_column cols[] = {
+	const char *const *counts = d->base.total ? diff_columns_alt : diff_columns;
+	const char *const *shares = per_work ? diff_columns_alt : diff_columns;
+	enum table_type share = per_work ? TABLE_REAL : TABLE_PCT;
+	struct table_column cols[2 + DIFF_NCOLS] = {
 		{ frame_key_names[d->base.keys[0]], TABLE_STR, 0 },
 		{ frame_key_names[d->base.keys[1]], TABLE_STR, 0 },
-		{ d->base.total ? "before_total" : "before", TABLE_UINT, 0 },
-		{ d->base.total ? "after_total" : "after", TABLE_UINT, 0 },
-		{ per_work ? "before_rate" : "before_pct", per_work ? TABLE_REAL : TABLE_PCT, 3 },
-		{ per_work ? "after_rate" : "after_pct", per_work ? TABLE_REAL : TABLE_PCT, 3 },
-		{ per_work ? "delta_rate" : "delta_pts", per_work ? TABLE_REAL : TABLE_PCT, 3 },
-		{ "ratio", TABLE_REAL, 2 },
-		{ "flag", TABLE_STR, 0 },
-		{ "delta_ci_low", per_work ? TABLE_REAL : TABLE_PCT, 3 },
-		{ "delta_ci_high", per_work ? TABLE_REAL : TABLE_PCT, 3 },
-		{ "p_value", TABLE_REAL, 4 },
-		{ "q_value", TABLE_REAL, 4 },
-		{ "sig", TABLE_STR, 0 },
-		{ "test", TABLE_STR, 0 },
-		{ "before_min", TABLE_PCT, 3 },
-		{ "before_median", TABLE_PCT, 3 },
-		{ "before_max", TABLE_PCT, 3 },
-		{ "after_min", TABLE_PCT, 3 },
-		{ "after_median", TABLE_PCT, 3 },
-		{ "after_max", TABLE_PCT, 3 },
+		{ counts[DIFF_COL_BEFORE], TABLE_UINT, 0 },
+		{ counts[DIFF_COL_AFTER], TABLE_UINT, 0 },
+		{ shares[DIFF_COL_BEFORE_SHARE], share, 3 },
+		{ shares[DIFF_COL_AFTER_SHARE], share, 3 },
+		{ shares[DIFF_COL_DELTA], share, 3 },
+		{ NULL, TABLE_REAL, 2 },
+		{ NULL, TABLE_STR, 0 },
+		{ NULL, share, 3 },
+		{ NULL, share, 3 },
+		{ NULL, TABLE_REAL, 4 },
+		{ NULL, TABLE_REAL, 4 },
+		{ NULL, TABLE_STR, 0 },
+		{ NULL, TABLE_STR, 0 },
+		{ NULL, TABLE_PCT, 3 }, { NULL, TABLE_PCT, 3 }, { NULL, TABLE_PCT, 3 },
+		{ NULL, TABLE_PCT, 3 }, { NULL, TABLE_PCT, 3 }, { NULL, TABLE_PCT, 3 },
 	};
+	for (size_t c = DIFF_COL_RATIO; c < DIFF_NCOLS; c++)
+		cols[2 + c].name = diff_columns[c];
 	/* One column per key: with one key, the second column is left out; the test's name
 	 * when asked; the spread only with inputs to spread over. */
-	enum { NCOLS = sizeof cols / sizeof cols[0], TEST_COL = 14 };
+	enum { NCOLS = 2 + DIFF_NCOLS, TEST_COL = 2 + DIFF_COL_TEST };
 	struct table_column used[NCOLS];
 	size_t nc = 0, with_test = (flags & DIFF_TABLE_TEST) != 0;
-	for (size_t c = 0; c < NCOLS - (d->spread ? 0 : 6); c++)
+	for (size_t c = 0; c < NCOLS - (d->spread ? 0 : DIFF_NCOLS - DIFF_COL_BEFORE_MIN); c++)
 		if ((c != 1 || nk == 2) && (c != TEST_COL || with_test))
 			used[nc++] = cols[c];
 	table *t = table_new(used, nc);

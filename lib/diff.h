@@ -79,6 +79,19 @@ const struct diff_row *diff_rows(const diff *d);
 /* Key k (0, or 1 for pairs) of a row. */
 const char *diff_key(const diff *d, const struct diff_row *row, size_t k, size_t *len);
 
+/* diff_table's columns after the key columns, in order: its schema, which sift-plot
+ * (chart.c) recognises the table by. DIFF_COL_TEST is there with DIFF_TABLE_TEST only, the
+ * spread (DIFF_COL_BEFORE_MIN on) only with many inputs a side. */
+enum diff_col {
+	DIFF_COL_BEFORE, DIFF_COL_AFTER, DIFF_COL_BEFORE_SHARE, DIFF_COL_AFTER_SHARE, DIFF_COL_DELTA,
+	DIFF_COL_RATIO, DIFF_COL_FLAG, DIFF_COL_CI_LOW, DIFF_COL_CI_HIGH, DIFF_COL_P, DIFF_COL_Q,
+	DIFF_COL_SIG, DIFF_COL_TEST, DIFF_COL_BEFORE_MIN, DIFF_COL_BEFORE_MEDIAN, DIFF_COL_BEFORE_MAX,
+	DIFF_COL_AFTER_MIN, DIFF_COL_AFTER_MEDIAN, DIFF_COL_AFTER_MAX, DIFF_NCOLS
+};
+extern const char *const diff_columns[DIFF_NCOLS];
+/* The names with --total (the counts) or --per-work (shares and delta); NULL: as above. */
+extern const char *const diff_columns_alt[DIFF_NCOLS];
+
 /* The table: key columns, before, after, the two shares (or rates per work), delta, ratio,
  * flag (NEW, GONE), delta_ci_low, delta_ci_high, p_value, q_value, sig ("*" when
  * significant), test (with DIFF_TABLE_TEST: paired-t, welch-t or counts-sampling-noise-only),

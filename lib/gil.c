@@ -104,17 +104,22 @@ static void set_row_figures(table *t, size_t c, const struct gil_row *r, const s
 	table_set_str(t, c + 5, flag, strlen(flag));
 }
 
+const char *const gil_key_columns[GIL_KEY_NCOLS] = {
+	"total", "gil", "total_per_s", "gil_per_s", "gil_share_pct", "flag",
+};
+const char *const gil_dumps_columns[GIL_DUMPS_NCOLS] = { "seen", "active", "gil", "active_pct", "gil_pct" };
+
 static void key_columns(struct table_column *cols, const struct agg_spec *keys)
 {
+	static const struct table_column figures[GIL_KEY_NCOLS] = {
+		{ NULL, TABLE_UINT, 0 }, { NULL, TABLE_UINT, 0 }, { NULL, TABLE_REAL, 4 },
+		{ NULL, TABLE_REAL, 4 }, { NULL, TABLE_PCT, 0 }, { NULL, TABLE_STR, 0 },
+	};
 	size_t nk = keys->nkeys;
 	for (size_t k = 0; k < nk; k++)
 		cols[k] = (struct table_column){ frame_key_names[keys->keys[k]], TABLE_STR, 0 };
-	cols[nk] = (struct table_column){ "total", TABLE_UINT, 0 };
-	cols[nk + 1] = (struct table_column){ "gil", TABLE_UINT, 0 };
-	cols[nk + 2] = (struct table_column){ "total_per_s", TABLE_REAL, 4 };
-	cols[nk + 3] = (struct table_column){ "gil_per_s", TABLE_REAL, 4 };
-	cols[nk + 4] = (struct table_column){ "gil_share_pct", TABLE_PCT, 0 };
-	cols[nk + 5] = (struct table_column){ "flag", TABLE_STR, 0 };
+	for (size_t c = 0; c < GIL_KEY_NCOLS; c++)
+		cols[nk + c] = (struct table_column){ gil_key_columns[c], figures[c].type, figures[c].decimals };
 }
 
 table *gil_keys_table(const struct gil_side *total, const struct gil_side *gil,
@@ -747,9 +752,12 @@ table *gil_dumps_table(gil_dumps *d, uint64_t snapshots, unsigned long long limi
 		qsort(d->rows, d->nrows, sizeof *d->rows, dump_rows_by_gil);
 	int several = d->nprocs > 1;
 	const struct table_column cols[] = {
-		{ "process", TABLE_STR, 0 },
-		{ "thread", TABLE_STR, 0 }, { "seen", TABLE_UINT, 0 }, { "active", TABLE_UINT, 0 },
-		{ "gil", TABLE_UINT, 0 }, { "active_pct", TABLE_PCT, 0 }, { "gil_pct", TABLE_PCT, 0 },
+		{ "process", TABLE_STR, 0 }, { "thread", TABLE_STR, 0 },
+		{ gil_dumps_columns[GIL_DUMPS_SEEN], TABLE_UINT, 0 },
+		{ gil_dumps_columns[GIL_DUMPS_ACTIVE], TABLE_UINT, 0 },
+		{ gil_dumps_columns[GIL_DUMPS_GIL], TABLE_UINT, 0 },
+		{ gil_dumps_columns[GIL_DUMPS_ACTIVE_PCT], TABLE_PCT, 0 },
+		{ gil_dumps_columns[GIL_DUMPS_GIL_PCT], TABLE_PCT, 0 },
 	};
 	size_t c = several ? 1 : 0; /* the process column only when there are several */
 	table *t = table_new(cols + 1 - c, sizeof cols / sizeof cols[0] - 1 + c);

@@ -41,6 +41,16 @@ enum { GIL_FIGURES_MAX = 11 };
 size_t gil_summary(const struct gil_side *total, const struct gil_side *gil, int rate_assumed,
 		   struct gil_figure *out);
 
+/* The keys table's columns after its key columns (and "process" before them with several
+ * processes): its schema, which sift-plot (chart.c) recognises it by. */
+enum gil_key_col { GIL_COL_TOTAL, GIL_COL_GIL, GIL_COL_TOTAL_PER_S, GIL_COL_GIL_PER_S,
+		   GIL_COL_SHARE_PCT, GIL_COL_FLAG, GIL_KEY_NCOLS };
+extern const char *const gil_key_columns[GIL_KEY_NCOLS];
+/* --dumps' keys table: the columns after its thread column. */
+enum gil_dumps_col { GIL_DUMPS_SEEN, GIL_DUMPS_ACTIVE, GIL_DUMPS_GIL, GIL_DUMPS_ACTIVE_PCT,
+		     GIL_DUMPS_GIL_PCT, GIL_DUMPS_NCOLS };
+extern const char *const gil_dumps_columns[GIL_DUMPS_NCOLS];
+
 /* One key of either profile: inclusive samples on each side; share in percent of the
  * total side (per second of wall time when timed), infinite when only GIL has the key. */
 struct gil_row {

@@ -41,9 +41,10 @@ static void check_window(const struct cli_spec *spec, const struct timewin *w)
 		cli_usage_error(spec, "--from %g must come before --to %g (seconds)", w->from, w->to);
 }
 
-int profopt_handle(const struct cli_spec *spec, int key, const char *value,
+int profopt_handle(const struct cli_spec *spec, int key, const struct cli_value *v,
 		   struct load_opts *opts, struct err_lines *errs)
 {
+	const char *value = v->text;
 	switch (key) {
 	case PROFOPT_FOCUS: set_regex(spec, &opts->focus, "--focus", value); return 1;
 	case PROFOPT_IGNORE: set_regex(spec, &opts->ignore, "--ignore", value); return 1;
@@ -68,7 +69,7 @@ int profopt_handle(const struct cli_spec *spec, int key, const char *value,
 				"auto, raw, dump, json, speedscope, chrometrace, svg, austin)", value);
 		return 1;
 	case PROFOPT_INPUT_FORMAT:
-		opts->from = (enum load_format)cli_choice(spec, "--input-format", value, load_format_names);
+		opts->from = (enum load_format)v->choice;
 		return 1;
 	case PROFOPT_TO:
 		if (timewin_parse_seconds(value, &opts->win.to) != 0)
@@ -77,15 +78,13 @@ int profopt_handle(const struct cli_spec *spec, int key, const char *value,
 		check_window(spec, &opts->win);
 		return 1;
 	case PROFOPT_RATE:
-		opts->rate = cli_double(spec, "--rate", value);
-		if (!(opts->rate > 0))
-			cli_usage_error(spec, "--rate must be above zero (samples per second): '%s'", value);
+		opts->rate = v->d;
 		return 1;
-	case PROFOPT_STRICT: errs->strict = 1; return 1;
+	case CLI_KEY_STRICT: errs->strict = 1; return 1;
 	case PROFOPT_IDLE: opts->idle = 1; return 1;
 	case PROFOPT_STATUS: opts->status = 1; return 1;
 	case PROFOPT_ASSUME_CPU: opts->assume_cpu = 1; return 1;
-	case PROFOPT_VERBOSE: errs->verbose = 1; return 1;
+	case CLI_KEY_VERBOSE: errs->verbose = 1; return 1;
 	case PROFOPT_NO_TIDS: opts->no_tids = 1; return 1;
 	case PROFOPT_NO_PIDS: opts->no_pids = 1; return 1;
 	case PROFOPT_LABEL:

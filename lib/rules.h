@@ -61,9 +61,11 @@ struct rules_opts {
 };
 enum { RULES_OPT_FILE = 0x1100, RULES_OPT_INCLUSIVE };
 #define RULES_FILE_ROW \
-	{ "rules", RULES_OPT_FILE, "FILE", "category rules, repeatable, read in order (default: the built-in set)" }
+	CLI_ROW_STR("rules", RULES_OPT_FILE, "FILE", \
+		    "category rules, repeatable, read in order (default: the built-in set)")
 #define RULES_INCLUSIVE_ROW \
-	{ "inclusive", RULES_OPT_INCLUSIVE, NULL, "category totals count a stack in every category any frame matches" }
+	CLI_ROW_FLAG("inclusive", RULES_OPT_INCLUSIVE, \
+		     "category totals count a stack in every category any frame matches")
 
 /* Handle key if it is one of the rows above: 1 handled, 0 not ours. */
 int rules_opts_handle(struct rules_opts *o, int key, const char *value);

@@ -33,10 +33,13 @@ enum {
 };
 
 #define TABLE_TEXT_KEY_MAX 80
-/* The --wide row of a tool's option table (cli.h), beside --format. */
+/* The --format and --wide rows of a tool's option table (cli.h). */
+enum { TABLE_KEY_FORMAT = 'f' };
+#define TABLE_FORMAT_ROW \
+	CLI_ROW_CHOICE("format", TABLE_KEY_FORMAT, "FMT", table_format_names, "text (default), tsv, csv, json, md")
 #define TABLE_WIDE_ROW(opt) \
-	{ "wide", (opt), NULL, "text: keys whole (default: shortened to 80 characters, the\n" \
-	  "                            function kept, to fit a terminal)" }
+	CLI_ROW_FLAG("wide", (opt), "text: keys whole (default: shortened to 80 characters, the function " \
+		     "kept, to fit a terminal)")
 
 typedef struct table table;
 

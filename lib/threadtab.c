@@ -9,6 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *const threadtab_columns[THREADTAB_NCOLS] = {
+	"pid", "tid", "thread", "os_thread", "seen", "active", "idle", "gil", "cpu_mean", "cpu_max",
+	"leaf", "handoff", "category",
+};
+
 /* One thread over all snapshots. */
 struct thr {
 	uint32_t tid;               /* id in tids */
@@ -257,14 +262,14 @@ table *threadtab_table(threadtab *s)
 	if (s->nthr > 1)
 		qsort_r(s->thr, s->nthr, sizeof *s->thr, by_cpu_then_active, s);
 
-	const struct table_column cols[] = {
-		{ "pid", TABLE_STR, 0 }, { "tid", TABLE_STR, 0 }, { "thread", TABLE_STR, 0 },
-		{ "os_thread", TABLE_STR, 0 }, { "seen", TABLE_UINT, 0 }, { "active", TABLE_UINT, 0 },
-		{ "idle", TABLE_UINT, 0 }, { "gil", TABLE_UINT, 0 }, { "cpu_mean", TABLE_PCT, 0 },
-		{ "cpu_max", TABLE_PCT, 0 }, { "leaf", TABLE_STR, 0 }, { "handoff", TABLE_STR, 0 },
-		{ "category", TABLE_STR, 0 },
+	static const enum table_type types[THREADTAB_NCOLS] = {
+		TABLE_STR, TABLE_STR, TABLE_STR, TABLE_STR, TABLE_UINT, TABLE_UINT, TABLE_UINT, TABLE_UINT,
+		TABLE_PCT, TABLE_PCT, TABLE_STR, TABLE_STR, TABLE_STR,
 	};
-	table *t = table_new(cols, sizeof cols / sizeof cols[0]);
+	struct table_column cols[THREADTAB_NCOLS];
+	for (size_t c = 0; c < THREADTAB_NCOLS; c++)
+		cols[c] = (struct table_column){ threadtab_columns[c], types[c], 0 };
+	table *t = table_new(cols, THREADTAB_NCOLS);
 	for (size_t i = 0; i < s->nthr; i++) {
 		const struct thr *r = &s->thr[i];
 		table_add_row(t);

@@ -25,6 +25,13 @@ size_t threadtab_count(const threadtab *t);
  * after every dump; cpu must outlive the threadtab. Returns the number of threads dumped. */
 size_t threadtab_join_cpu(threadtab *t, const cpu_table *cpu);
 
+/* threadtab_table's columns: its schema, which sift-plot (chart.c) recognises it by. */
+enum threadtab_col { THREADTAB_PID, THREADTAB_TID, THREADTAB_THREAD, THREADTAB_OS_THREAD,
+		     THREADTAB_SEEN, THREADTAB_ACTIVE, THREADTAB_IDLE, THREADTAB_GIL, THREADTAB_CPU_MEAN,
+		     THREADTAB_CPU_MAX, THREADTAB_LEAF, THREADTAB_HANDOFF, THREADTAB_CATEGORY,
+		     THREADTAB_NCOLS };
+extern const char *const threadtab_columns[THREADTAB_NCOLS];
+
 /* The table, one row per thread, by mean CPU, then active and seen snapshots, then thread
  * id: pid, tid, thread, os_thread, seen, active, idle, gil, cpu_mean, cpu_max, leaf,
  * handoff, category. Leaf, hand-off and category are the most frequent over the thread's

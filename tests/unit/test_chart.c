@@ -11,10 +11,14 @@
 #include <string.h>
 
 #include "chart.h"
+#include "diff.h"
+#include "gil.h"
+#include "threadtab.h"
+#include "toptab.h"
 
 /* A table from text: lines of tab-separated cells, the first the header; every line as wide
  * as the header (tsv_read's padding is its own test's business). */
-static struct tsv table(const char *text)
+static struct tsv tsv_of(const char *text)
 {
 	struct tsv t = { 0 };
 	size_t n = 0;
@@ -49,7 +53,7 @@ static struct tsv table(const char *text)
 /* The kind recognised for text (NULL for none), with its spec in s. */
 static const char *kind_of(const char *text, struct chart_spec *s)
 {
-	struct tsv t = table(text);
+	struct tsv t = tsv_of(text);
 	const struct chart_kind *k = chart_recognise(&t, s);
 	tsv_free(&t);
 	return k ? chart_kind_name(k) : NULL;
@@ -118,6 +122,42 @@ static void test_recognise_tput_and_threads(void **state)
 	check_spec(&s, "thread", 2, -1, 1, 3, 8, -1);
 }
 
+/* A header of key columns then a producer's schema, as its library header exports it: a
+ * column renamed there is renamed here too, so sift-plot still knows the table. */
+static const char *kind_of_schema(const char *keys, const char *const *names, const char *const *alt,
+				  size_t n, struct chart_spec *s)
+{
+	static char head[2048];
+	size_t used = (size_t)snprintf(head, sizeof head, "%s", keys);
+	for (size_t i = 0; i < n; i++)
+		used += (size_t)snprintf(head + used, sizeof head - used, "%s%s", used ? "\t" : "",
+					 alt && alt[i] ? alt[i] : names[i]);
+	snprintf(head + used, sizeof head - used, "\n");
+	return kind_of(head, s);
+}
+
+static void test_producers_schemas(void **state)
+{
+	(void)state;
+	struct chart_spec s;
+	assert_string_equal(kind_of_schema("function", toptab_columns, NULL, TOPTAB_NCOLS, &s), "top");
+	assert_int_equal(s.value[0], 1 + TOPTAB_SELF_PCT);
+	assert_string_equal(kind_of_schema("window", toptab_columns, NULL, TOPTAB_NCOLS, &s), "window");
+	assert_string_equal(kind_of_schema("frame", diff_columns, NULL, DIFF_NCOLS, &s), "diff");
+	assert_int_equal(s.value[0], 1 + DIFF_COL_DELTA);
+	assert_string_equal(kind_of_schema("thread\tfile", diff_columns, diff_columns_alt, DIFF_COL_TEST, &s),
+			    "diff");
+	assert_int_equal(s.value[0], 2 + DIFF_COL_DELTA);
+	assert_string_equal(kind_of_schema("frame", diff_columns, NULL, DIFF_COL_CI_LOW, &s), "diff");
+	assert_int_equal(s.value[1], 1 + DIFF_COL_AFTER_SHARE);
+	assert_string_equal(kind_of_schema("thread", gil_key_columns, NULL, GIL_KEY_NCOLS, &s), "gil");
+	assert_int_equal(s.value[0], 1 + GIL_COL_SHARE_PCT);
+	assert_string_equal(kind_of_schema("thread", gil_dumps_columns, NULL, GIL_DUMPS_NCOLS, &s),
+			    "gil dumps");
+	assert_string_equal(kind_of_schema("", threadtab_columns, NULL, THREADTAB_NCOLS, &s), "threads");
+	assert_int_equal(s.label[0], THREADTAB_THREAD);
+}
+
 static void test_not_recognised(void **state)
 {
 	(void)state;
@@ -135,14 +175,14 @@ static void test_set_column(void **state)
 {
 	(void)state;
 	struct chart_spec s;
-	struct tsv t = table("frame\tself\tself_pct\ttotal\ttotal_pct\n");
+	struct tsv t = tsv_of("frame\tself\tself_pct\ttotal\ttotal_pct\n");
 	const struct chart_kind *k = chart_recognise(&t, &s);
 	assert_int_equal(chart_set_column(k, &t, &s, "total"), 0);
 	assert_int_equal(s.value[0], 3);
 	assert_int_equal(chart_set_column(k, &t, &s, "no_such"), -1);
 	assert_int_equal(s.value[0], 3);
 	tsv_free(&t);
-	t = table("frame\tbefore\tafter\tbefore_pct\tafter_pct\tdelta_pts\tratio\tflag\n");
+	t = tsv_of("frame\tbefore\tafter\tbefore_pct\tafter_pct\tdelta_pts\tratio\tflag\n");
 	k = chart_recognise(&t, &s);
 	assert_int_equal(chart_set_column(k, &t, &s, "after"), -1);  /* pairs draw fixed columns */
 	assert_int_equal(s.value[0], 3);
@@ -168,7 +208,7 @@ static void test_recognise_window(void **state)
 /* The script chart_write gives for text with o. */
 static char *script(const char *text, const struct chart_opts *o)
 {
-	struct tsv t = table(text);
+	struct tsv t = tsv_of(text);
 	struct chart_spec s;
 	const struct chart_kind *k = chart_recognise(&t, &s);
 	assert_non_null(k);
@@ -338,6 +378,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_recognise_keyed),
 		cmocka_unit_test(test_recognise_tput_and_threads),
+		cmocka_unit_test(test_producers_schemas),
 		cmocka_unit_test(test_not_recognised),
 		cmocka_unit_test(test_set_column),
 		cmocka_unit_test(test_script_top),

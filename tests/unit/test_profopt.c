@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <getopt.h>
 
 #include "capture.h"
 #include "err.h"
@@ -18,9 +19,28 @@
 
 static const struct cli_option rows[] = {
 	PROFOPT_FILTER_ROWS, PROFOPT_REWRITE_ROWS, PROFOPT_INPUT_ROWS, PROFOPT_TO_ROW,
-	PROFOPT_TRANSFORM_ROWS, { 0 },
+	PROFOPT_TRANSFORM_ROWS, CLI_ROW_END,
 };
 static const struct cli_spec spec = { "[OPTION]... [FILE]...", "test", rows, NULL };
+
+/* key's row given value as on a command line: read and checked by the table, then handled. */
+static int handle(int key, const char *value, struct load_opts *o, struct err_lines *errs)
+{
+	const char *name = NULL;
+	for (const struct cli_option *r = rows; r->long_name; r++)
+		if (r->key == key)
+			name = r->long_name;
+	struct cli_value v = { value, 0, 0, 0, NULL, value != NULL };
+	if (name) {
+		char opt[64];
+		snprintf(opt, sizeof opt, "--%s", name);
+		char *argv[] = { "test_profopt", opt, (char *)value, NULL };
+		int first;
+		optind = 0;
+		assert_int_equal(cli_next(&spec, value ? 3 : 2, argv, &v, &first), key);
+	}
+	return profopt_handle(&spec, key, &v, o, errs);
+}
 
 static int matches(rx *re, const char *s)
 {
@@ -35,11 +55,11 @@ static void test_flags(void **state)
 	struct err_lines errs;
 	err_lines_init(&errs);
 	const int keys[] = { PROFOPT_NO_LINES, PROFOPT_NO_THREADS, PROFOPT_NO_PROCESS, PROFOPT_COLLAPSE,
-			     PROFOPT_LIB_BASENAME, PROFOPT_STRICT, PROFOPT_IDLE, PROFOPT_STATUS,
-			     PROFOPT_ASSUME_CPU, PROFOPT_VERBOSE, PROFOPT_NO_TIDS, PROFOPT_NO_PIDS,
+			     PROFOPT_LIB_BASENAME, CLI_KEY_STRICT, PROFOPT_IDLE, PROFOPT_STATUS,
+			     PROFOPT_ASSUME_CPU, CLI_KEY_VERBOSE, PROFOPT_NO_TIDS, PROFOPT_NO_PIDS,
 			     PROFOPT_COLLAPSE_RECURSION, PROFOPT_HIDE_WRAPPERS };
 	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
-		assert_int_equal(profopt_handle(&spec, keys[i], NULL, &o, &errs), 1);
+		assert_int_equal(handle(keys[i], NULL, &o, &errs), 1);
 	assert_int_equal(o.no_lines + o.no_threads + o.no_process + o.collapse_addrs + o.lib_basename, 5);
 	assert_int_equal(o.idle + o.status + o.assume_cpu + o.no_tids + o.no_pids, 5);
 	assert_int_equal(o.xform.collapse_recursion + o.xform.hide_wrappers, 2);
@@ -47,8 +67,8 @@ static void test_flags(void **state)
 	assert_int_equal(errs.verbose, 1);
 	/* Keys of the tool's own rows are not ours, and change nothing. */
 	struct load_opts before = o;
-	assert_int_equal(profopt_handle(&spec, 'x', "v", &o, &errs), 0);
-	assert_int_equal(profopt_handle(&spec, 0x2000, "v", &o, &errs), 0);
+	assert_int_equal(handle('x', "v", &o, &errs), 0);
+	assert_int_equal(handle(0x2000, "v", &o, &errs), 0);
 	assert_memory_equal(&before, &o, sizeof o);
 }
 
@@ -58,13 +78,13 @@ static void test_regexes(void **state)
 	struct load_opts o = { 0 };
 	struct err_lines errs;
 	err_lines_init(&errs);
-	assert_int_equal(profopt_handle(&spec, PROFOPT_FOCUS, "^a", &o, &errs), 1);
-	assert_int_equal(profopt_handle(&spec, PROFOPT_FOCUS, "^b", &o, &errs), 1);  /* the last wins */
-	assert_int_equal(profopt_handle(&spec, PROFOPT_IGNORE, "x$", &o, &errs), 1);
-	assert_int_equal(profopt_handle(&spec, PROFOPT_THREAD, "loader", &o, &errs), 1);
-	assert_int_equal(profopt_handle(&spec, PROFOPT_HIDE, "wrap", &o, &errs), 1);
-	assert_int_equal(profopt_handle(&spec, PROFOPT_SHOW_FROM, "^main", &o, &errs), 1);
-	assert_int_equal(profopt_handle(&spec, PROFOPT_PRUNE_FROM, "cuda", &o, &errs), 1);
+	assert_int_equal(handle(PROFOPT_FOCUS, "^a", &o, &errs), 1);
+	assert_int_equal(handle(PROFOPT_FOCUS, "^b", &o, &errs), 1);  /* the last wins */
+	assert_int_equal(handle(PROFOPT_IGNORE, "x$", &o, &errs), 1);
+	assert_int_equal(handle(PROFOPT_THREAD, "loader", &o, &errs), 1);
+	assert_int_equal(handle(PROFOPT_HIDE, "wrap", &o, &errs), 1);
+	assert_int_equal(handle(PROFOPT_SHOW_FROM, "^main", &o, &errs), 1);
+	assert_int_equal(handle(PROFOPT_PRUNE_FROM, "cuda", &o, &errs), 1);
 	assert_int_equal(matches(o.focus, "bc"), 1);
 	assert_int_equal(matches(o.focus, "ab"), 0);
 	assert_int_equal(matches(o.ignore, "ax"), 1);
@@ -87,22 +107,22 @@ static void test_from_to_rate_label(void **state)
 	struct load_opts o = { 0 };
 	struct err_lines errs;
 	err_lines_init(&errs);
-	assert_int_equal(profopt_handle(&spec, PROFOPT_FROM, "chrometrace", &o, &errs), 1);
+	assert_int_equal(handle(PROFOPT_FROM, "chrometrace", &o, &errs), 1);
 	assert_int_equal(o.from, LOAD_CHROME);
 	assert_int_equal(o.win.has_from, 0);
-	assert_int_equal(profopt_handle(&spec, PROFOPT_INPUT_FORMAT, "austin", &o, &errs), 1);
+	assert_int_equal(handle(PROFOPT_INPUT_FORMAT, "austin", &o, &errs), 1);
 	assert_int_equal(o.from, LOAD_AUSTIN);
-	assert_int_equal(profopt_handle(&spec, PROFOPT_FROM, "2.5", &o, &errs), 1);  /* seconds */
+	assert_int_equal(handle(PROFOPT_FROM, "2.5", &o, &errs), 1);  /* seconds */
 	assert_int_equal(o.from, LOAD_AUSTIN);
 	assert_int_equal(o.win.has_from, 1);
 	assert_true(o.win.from == 2.5);
-	assert_int_equal(profopt_handle(&spec, PROFOPT_TO, "4", &o, &errs), 1);
+	assert_int_equal(handle(PROFOPT_TO, "4", &o, &errs), 1);
 	assert_int_equal(o.win.has_to, 1);
 	assert_true(o.win.to == 4);
-	assert_int_equal(profopt_handle(&spec, PROFOPT_RATE, "250", &o, &errs), 1);
+	assert_int_equal(handle(PROFOPT_RATE, "250", &o, &errs), 1);
 	assert_true(o.rate == 250);
-	assert_int_equal(profopt_handle(&spec, PROFOPT_LABEL, "base=a.txt", &o, &errs), 1);
-	assert_int_equal(profopt_handle(&spec, PROFOPT_LABEL, "new=b=c.txt", &o, &errs), 1);
+	assert_int_equal(handle(PROFOPT_LABEL, "base=a.txt", &o, &errs), 1);
+	assert_int_equal(handle(PROFOPT_LABEL, "new=b=c.txt", &o, &errs), 1);
 	assert_int_equal(o.nlabels, 2);
 	assert_string_equal(o.labels[0], "base=a.txt");
 	assert_string_equal(o.labels[1], "new=b=c.txt");
@@ -120,9 +140,9 @@ static void handle_bad(void *arg)
 	struct load_opts o = { 0 };
 	struct err_lines errs;
 	err_lines_init(&errs);
-	profopt_handle(&spec, b->key, b->value, &o, &errs);
+	handle(b->key, b->value, &o, &errs);
 	if (b->value2)  /* --from SEC then --to SEC */
-		profopt_handle(&spec, PROFOPT_TO, b->value2, &o, &errs);
+		handle(PROFOPT_TO, b->value2, &o, &errs);
 	printf("accepted\n");
 }
 
