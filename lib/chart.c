@@ -5,6 +5,7 @@
 #include "gil.h"
 #include "threadtab.h"
 #include "toptab.h"
+#include "tputout.h"
 
 #include "frame.h"
 #include "intern.h"
@@ -113,15 +114,22 @@ static int match_diff(const struct tsv *t, struct chart_spec *s)
 	return k > 0;
 }
 
-/* sift-tput's series; loss is optional (older or hand-made series stop at unit). sift-tput's
- * three tables are still named here as lib/tputout.c writes them: its schema is to move to
- * tputout.h as the others' did. */
+/* Does the header hold names[0, n) from column at on? */
+static int has_schema(const struct tsv *t, size_t at, const char *const *names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (at + i >= t->ncols || strcmp(t->head[at + i], names[i]) != 0)
+			return 0;
+	return 1;
+}
+
+/* sift-tput's series (tputout.h); loss is optional (older or hand-made series stop at unit). */
 static int match_series(const struct tsv *t, struct chart_spec *s)
 {
-	if (!tsv_has_run(t, 0, "source line rank step time value unit"))
+	if (!has_schema(t, 0, tputout_series_columns, TPUTOUT_LOSS))
 		return 0;
 	spec_init(s, "throughput");
-	s->value[0] = tsv_col(t, "value");
+	s->value[0] = TPUTOUT_VALUE;
 	return 1;
 }
 
@@ -137,8 +145,7 @@ static int same_in_all(const struct tsv *t, int c)
 /* sift-tput --stats: one box per source (and unit, when the table holds several). */
 static int match_stats(const struct tsv *t, struct chart_spec *s)
 {
-	if (t->ncols != 14 ||
-	    !tsv_has_run(t, 0, "source unit n warmup dup nan mean median p5 p95 stddev cv_pct min max"))
+	if (t->ncols != TPUTOUT_STATS_NCOLS || !has_schema(t, 0, tputout_stats_columns, TPUTOUT_STATS_NCOLS))
 		return 0;
 	spec_init(s, "throughput");
 	s->label[0] = 0;
@@ -150,14 +157,14 @@ static int match_stats(const struct tsv *t, struct chart_spec *s)
  * after_batches since batch-median t tests). */
 static int match_compare(const struct tsv *t, struct chart_spec *s)
 {
-	const char *head = "unit before_n after_n before_median after_median before_cv_pct after_cv_pct";
-	if (!(t->ncols == 14 && tsv_has_run(t, 0, head) &&
-	      tsv_has_run(t, 7, "before_batches after_batches speedup ci_low ci_high p_value verdict")) &&
-	    !(t->ncols == 12 && tsv_has_run(t, 0, head) && tsv_has_run(t, 7, "speedup ci_low ci_high p_value verdict")))
+	const char *const *names = tputout_compare_columns;
+	size_t head = TPUTOUT_CMP_BEFORE_BATCHES, tail = TPUTOUT_CMP_NCOLS - TPUTOUT_CMP_SPEEDUP;
+	if (!(t->ncols == TPUTOUT_CMP_NCOLS && has_schema(t, 0, names, TPUTOUT_CMP_NCOLS)) &&
+	    !(t->ncols == head + tail && has_schema(t, 0, names, head) && has_schema(t, head, names + TPUTOUT_CMP_SPEEDUP, tail)))
 		return 0;
 	spec_init(s, "speedup, after versus before (95% interval)");
 	s->label[0] = 0;
-	s->value[0] = tsv_col(t, "speedup");
+	s->value[0] = tsv_col(t, names[TPUTOUT_CMP_SPEEDUP]);
 	return 1;
 }
 

@@ -207,29 +207,64 @@ void tputout_presets(FILE *out, enum table_format format)
 	table_free(t);
 }
 
-static const struct table_column stats_cols[] = {
-	{ "source", TABLE_STR, 0 }, { "unit", TABLE_STR, 0 }, { "n", TABLE_UINT, 0 },
-	{ "warmup", TABLE_UINT, 0 }, { "dup", TABLE_UINT, 0 }, { "nan", TABLE_UINT, 0 },
-	/* Six significant digits: a slow run's 1/813 it/s keeps its figure (0.00123001). */
-	{ "mean", TABLE_SIG, 6 }, { "median", TABLE_SIG, 6 }, { "p5", TABLE_SIG, 6 },
-	{ "p95", TABLE_SIG, 6 }, { "stddev", TABLE_SIG, 6 }, { "cv_pct", TABLE_PCT, 0 },
-	{ "min", TABLE_SIG, 6 }, { "max", TABLE_SIG, 6 },
+const char *const tputout_series_columns[TPUTOUT_SERIES_NCOLS] = {
+	"source", "line", "rank", "step", "time", "value", "unit", "loss",
+};
+
+const char *const tputout_stats_columns[TPUTOUT_STATS_NCOLS] = {
+	"source", "unit", "n", "warmup", "dup", "nan", "mean", "median", "p5", "p95", "stddev", "cv_pct", "min", "max",
+};
+
+const char *const tputout_compare_columns[TPUTOUT_CMP_NCOLS] = {
+	"unit", "before_n", "after_n", "before_median", "after_median", "before_cv_pct", "after_cv_pct",
+	"before_batches", "after_batches", "speedup", "ci_low", "ci_high", "p_value", "verdict",
+};
+
+/* A table of a schema's names and these types. */
+static table *schema_table(const char *const *names, const struct table_column *types, size_t n)
+{
+	_Static_assert((int)TPUTOUT_CMP_NCOLS <= 16 && (int)TPUTOUT_STATS_NCOLS <= 16, "a schema past 16 columns");
+	struct table_column cols[16];
+	for (size_t i = 0; i < n; i++)
+		cols[i] = (struct table_column){ names[i], types[i].type, types[i].decimals };
+	return table_new(cols, n);
+}
+
+/* Six significant digits: a slow run's 1/813 it/s keeps its figure (0.00123001). */
+static const struct table_column stats_types[TPUTOUT_STATS_NCOLS] = {
+	[TPUTOUT_ST_SOURCE] = { NULL, TABLE_STR, 0 }, [TPUTOUT_ST_UNIT] = { NULL, TABLE_STR, 0 },
+	[TPUTOUT_ST_N] = { NULL, TABLE_UINT, 0 }, [TPUTOUT_ST_WARMUP] = { NULL, TABLE_UINT, 0 },
+	[TPUTOUT_ST_DUP] = { NULL, TABLE_UINT, 0 }, [TPUTOUT_ST_NAN] = { NULL, TABLE_UINT, 0 },
+	[TPUTOUT_ST_MEAN] = { NULL, TABLE_SIG, 6 }, [TPUTOUT_ST_MEDIAN] = { NULL, TABLE_SIG, 6 },
+	[TPUTOUT_ST_P5] = { NULL, TABLE_SIG, 6 }, [TPUTOUT_ST_P95] = { NULL, TABLE_SIG, 6 },
+	[TPUTOUT_ST_STDDEV] = { NULL, TABLE_SIG, 6 }, [TPUTOUT_ST_CV_PCT] = { NULL, TABLE_PCT, 0 },
+	[TPUTOUT_ST_MIN] = { NULL, TABLE_SIG, 6 }, [TPUTOUT_ST_MAX] = { NULL, TABLE_SIG, 6 },
+};
+
+static const struct table_column compare_types[TPUTOUT_CMP_NCOLS] = {
+	[TPUTOUT_CMP_UNIT] = { NULL, TABLE_STR, 0 }, [TPUTOUT_CMP_BEFORE_N] = { NULL, TABLE_UINT, 0 },
+	[TPUTOUT_CMP_AFTER_N] = { NULL, TABLE_UINT, 0 }, [TPUTOUT_CMP_BEFORE_MEDIAN] = { NULL, TABLE_SIG, 6 },
+	[TPUTOUT_CMP_AFTER_MEDIAN] = { NULL, TABLE_SIG, 6 }, [TPUTOUT_CMP_BEFORE_CV_PCT] = { NULL, TABLE_PCT, 0 },
+	[TPUTOUT_CMP_AFTER_CV_PCT] = { NULL, TABLE_PCT, 0 }, [TPUTOUT_CMP_BEFORE_BATCHES] = { NULL, TABLE_UINT, 0 },
+	[TPUTOUT_CMP_AFTER_BATCHES] = { NULL, TABLE_UINT, 0 }, [TPUTOUT_CMP_SPEEDUP] = { NULL, TABLE_REAL, 4 },
+	[TPUTOUT_CMP_CI_LOW] = { NULL, TABLE_REAL, 4 }, [TPUTOUT_CMP_CI_HIGH] = { NULL, TABLE_REAL, 4 },
+	[TPUTOUT_CMP_P_VALUE] = { NULL, TABLE_REAL, 6 }, [TPUTOUT_CMP_VERDICT] = { NULL, TABLE_STR, 0 },
 };
 
 static void stats_row(table *t, const char *source, enum tput_unit unit, size_t nan, const struct series_kept *k,
 		      const struct stats_summary *sum)
 {
 	table_add_row(t);
-	table_set_str(t, 0, source, strlen(source));
+	table_set_str(t, TPUTOUT_ST_SOURCE, source, strlen(source));
 	const char *u = tputunit_names[unit];
-	table_set_str(t, 1, u, strlen(u));
-	table_set_uint(t, 2, k->n);
-	table_set_uint(t, 3, k->warmup);
-	table_set_uint(t, 4, k->dups);
-	table_set_uint(t, 5, nan);
+	table_set_str(t, TPUTOUT_ST_UNIT, u, strlen(u));
+	table_set_uint(t, TPUTOUT_ST_N, k->n);
+	table_set_uint(t, TPUTOUT_ST_WARMUP, k->warmup);
+	table_set_uint(t, TPUTOUT_ST_DUP, k->dups);
+	table_set_uint(t, TPUTOUT_ST_NAN, nan);
 	double f[] = { sum->mean, sum->median, sum->p5, sum->p95, sum->stddev, sum->cv_pct, sum->min, sum->max };
 	for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
-		table_set_real(t, 6 + i, f[i]);
+		table_set_real(t, TPUTOUT_ST_MEAN + i, f[i]);
 }
 
 /* Text output starts with what was left out. */
@@ -245,7 +280,7 @@ static void text_note(FILE *out, const struct series_keep *how, unsigned long ba
 void tputout_stats(FILE *out, const struct series_set *set, const struct series_keep *how,
 		   enum table_format format, unsigned long bad)
 {
-	table *t = table_new(stats_cols, sizeof stats_cols / sizeof stats_cols[0]);
+	table *t = schema_table(tputout_stats_columns, stats_types, TPUTOUT_STATS_NCOLS);
 	for (size_t i = 0; i < set->n; i++) {
 		struct series_kept k;
 		struct stats_summary sum;
@@ -263,16 +298,8 @@ void tputout_stats(FILE *out, const struct series_set *set, const struct series_
 void tputout_compare(FILE *out, const struct series_unit_cmp *c, size_t n, const struct series_keep *how,
 		     enum table_format format, unsigned long bad)
 {
-	static const struct table_column cols[] = {
-		{ "unit", TABLE_STR, 0 }, { "before_n", TABLE_UINT, 0 }, { "after_n", TABLE_UINT, 0 },
-		{ "before_median", TABLE_SIG, 6 }, { "after_median", TABLE_SIG, 6 },
-		{ "before_cv_pct", TABLE_PCT, 0 }, { "after_cv_pct", TABLE_PCT, 0 },
-		{ "before_batches", TABLE_UINT, 0 }, { "after_batches", TABLE_UINT, 0 },
-		{ "speedup", TABLE_REAL, 4 }, { "ci_low", TABLE_REAL, 4 }, { "ci_high", TABLE_REAL, 4 },
-		{ "p_value", TABLE_REAL, 6 }, { "verdict", TABLE_STR, 0 },
-	};
-	table *st = table_new(stats_cols, sizeof stats_cols / sizeof stats_cols[0]);
-	table *t = table_new(cols, sizeof cols / sizeof cols[0]);
+	table *st = schema_table(tputout_stats_columns, stats_types, TPUTOUT_STATS_NCOLS);
+	table *t = schema_table(tputout_compare_columns, compare_types, TPUTOUT_CMP_NCOLS);
 	for (size_t i = 0; i < n; i++) {
 		const struct series_cmp *m = &c[i].cmp;
 		if (c[i].side != SERIES_BOTH)
@@ -281,18 +308,18 @@ void tputout_compare(FILE *out, const struct series_unit_cmp *c, size_t n, const
 		stats_row(st, "after", c[i].unit, c[i].after_nan, &c[i].after, &m->after);
 		table_add_row(t);
 		const char *u = tputunit_names[c[i].unit];
-		table_set_str(t, 0, u, strlen(u));
-		table_set_uint(t, 1, c[i].before.n);
-		table_set_uint(t, 2, c[i].after.n);
+		table_set_str(t, TPUTOUT_CMP_UNIT, u, strlen(u));
+		table_set_uint(t, TPUTOUT_CMP_BEFORE_N, c[i].before.n);
+		table_set_uint(t, TPUTOUT_CMP_AFTER_N, c[i].after.n);
 		double f[] = { m->before.median, m->after.median, m->before.cv_pct, m->after.cv_pct };
 		for (size_t j = 0; j < sizeof f / sizeof f[0]; j++)
-			table_set_real(t, 3 + j, f[j]);
-		table_set_uint(t, 7, m->batches[0]);
-		table_set_uint(t, 8, m->batches[1]);
+			table_set_real(t, TPUTOUT_CMP_BEFORE_MEDIAN + j, f[j]);
+		table_set_uint(t, TPUTOUT_CMP_BEFORE_BATCHES, m->batches[0]);
+		table_set_uint(t, TPUTOUT_CMP_AFTER_BATCHES, m->batches[1]);
 		double g[] = { m->speedup, m->low, m->high, m->p };
 		for (size_t j = 0; j < sizeof g / sizeof g[0]; j++)
-			table_set_real(t, 9 + j, g[j]);
-		table_set_str(t, 13, m->verdict, strlen(m->verdict));
+			table_set_real(t, TPUTOUT_CMP_SPEEDUP + j, g[j]);
+		table_set_str(t, TPUTOUT_CMP_VERDICT, m->verdict, strlen(m->verdict));
 	}
 	if (format == TABLE_TEXT) {
 		text_note(out, how, bad);

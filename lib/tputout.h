@@ -13,7 +13,21 @@
 #include "tputcand.h"
 #include "tputtmpl.h"
 
+/* The tables' schemas, which sift-plot (chart.c) recognises them by: the series (its header
+ * TPUTOUT_HEADER), --stats, --compare's comparison. */
+enum tputout_series_col { TPUTOUT_SOURCE, TPUTOUT_LINE, TPUTOUT_RANK, TPUTOUT_STEP, TPUTOUT_TIME, TPUTOUT_VALUE,
+			  TPUTOUT_UNIT, TPUTOUT_LOSS, TPUTOUT_SERIES_NCOLS };
+extern const char *const tputout_series_columns[TPUTOUT_SERIES_NCOLS];
 #define TPUTOUT_HEADER "source\tline\trank\tstep\ttime\tvalue\tunit\tloss\n"
+enum tputout_stats_col { TPUTOUT_ST_SOURCE, TPUTOUT_ST_UNIT, TPUTOUT_ST_N, TPUTOUT_ST_WARMUP, TPUTOUT_ST_DUP,
+			 TPUTOUT_ST_NAN, TPUTOUT_ST_MEAN, TPUTOUT_ST_MEDIAN, TPUTOUT_ST_P5, TPUTOUT_ST_P95,
+			 TPUTOUT_ST_STDDEV, TPUTOUT_ST_CV_PCT, TPUTOUT_ST_MIN, TPUTOUT_ST_MAX, TPUTOUT_STATS_NCOLS };
+extern const char *const tputout_stats_columns[TPUTOUT_STATS_NCOLS];
+enum tputout_cmp_col { TPUTOUT_CMP_UNIT, TPUTOUT_CMP_BEFORE_N, TPUTOUT_CMP_AFTER_N, TPUTOUT_CMP_BEFORE_MEDIAN,
+		       TPUTOUT_CMP_AFTER_MEDIAN, TPUTOUT_CMP_BEFORE_CV_PCT, TPUTOUT_CMP_AFTER_CV_PCT,
+		       TPUTOUT_CMP_BEFORE_BATCHES, TPUTOUT_CMP_AFTER_BATCHES, TPUTOUT_CMP_SPEEDUP, TPUTOUT_CMP_CI_LOW,
+		       TPUTOUT_CMP_CI_HIGH, TPUTOUT_CMP_P_VALUE, TPUTOUT_CMP_VERDICT, TPUTOUT_CMP_NCOLS };
+extern const char *const tputout_compare_columns[TPUTOUT_CMP_NCOLS];
 /* The longest row is under 400 bytes (%.6f of the largest double). */
 enum { TPUTOUT_ROW_MAX = 512 };
 

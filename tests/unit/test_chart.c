@@ -15,6 +15,7 @@
 #include "gil.h"
 #include "threadtab.h"
 #include "toptab.h"
+#include "tputout.h"
 
 /* A table from text: lines of tab-separated cells, the first the header; every line as wide
  * as the header (tsv_read's padding is its own test's business). */
@@ -156,6 +157,14 @@ static void test_producers_schemas(void **state)
 			    "gil dumps");
 	assert_string_equal(kind_of_schema("", threadtab_columns, NULL, THREADTAB_NCOLS, &s), "threads");
 	assert_int_equal(s.label[0], THREADTAB_THREAD);
+	/* sift-tput's: the series (loss or not), --stats, --compare (and its older form) */
+	assert_string_equal(kind_of_schema("", tputout_series_columns, NULL, TPUTOUT_SERIES_NCOLS, &s), "series");
+	assert_int_equal(s.value[0], TPUTOUT_VALUE);
+	assert_string_equal(kind_of_schema("", tputout_series_columns, NULL, TPUTOUT_LOSS, &s), "series");
+	assert_string_equal(kind_of_schema("", tputout_stats_columns, NULL, TPUTOUT_STATS_NCOLS, &s), "stats");
+	assert_string_equal(kind_of_schema("", tputout_compare_columns, NULL, TPUTOUT_CMP_NCOLS, &s), "compare");
+	assert_int_equal(s.value[0], TPUTOUT_CMP_SPEEDUP);
+	assert_null(kind_of_schema("", tputout_stats_columns, NULL, TPUTOUT_STATS_NCOLS - 1, &s));
 }
 
 static void test_not_recognised(void **state)

@@ -37,6 +37,20 @@ static void test_row_fields(void **state)
 }
 
 /* Rows through the cache spell exactly what tputout_row does, whatever the row before was. */
+/* The series' header is its schema's names, as sift-plot knows them. */
+static void test_series_schema(void **state)
+{
+	(void)state;
+	char head[128] = "";
+	for (size_t i = 0; i < TPUTOUT_SERIES_NCOLS; i++) {
+		strcat(head, tputout_series_columns[i]);
+		strcat(head, i + 1 < TPUTOUT_SERIES_NCOLS ? "\t" : "\n");
+	}
+	assert_string_equal(head, TPUTOUT_HEADER);
+	assert_string_equal(tputout_stats_columns[TPUTOUT_ST_MEDIAN], "median");
+	assert_string_equal(tputout_compare_columns[TPUTOUT_CMP_VERDICT], "verdict");
+}
+
 static void test_row_cached(void **state)
 {
 	(void)state;
@@ -245,6 +259,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_row_fields),
+		cmocka_unit_test(test_series_schema),
 		cmocka_unit_test(test_row_cached),
 		cmocka_unit_test(test_row_numbers),
 		cmocka_unit_test(test_row_times),
