@@ -84,6 +84,12 @@ static int kv_key(const char *s, size_t i, size_t *kstart, size_t *kend)
 		}
 	}
 	int sep = j > 0 && (s[j - 1] == ':' || s[j - 1] == '=');
+	/* "KEY is V" (MindSpore's "loss is 2.301", EAST's "time consumption is 0.83"): 'is' the
+	 * separator, as ':' is */
+	if (!sep && j < i && j >= 4 && memcmp(s + j - 3, " is", 3) == 0 && tputbyte_alpha(s[j - 4])) {
+		j -= 2;  /* at "is": passed below as the separator */
+		sep = 1;
+	}
 	/* "KEY=V" glued is one word: "6.31 updates/sec perplexity=1069.4" names perplexity */
 	int glued = sep && s[j - 1] == '=' && j >= 2 && s[j - 2] != ' ' && s[j - 2] != '\t';
 	if (sep) {

@@ -151,7 +151,7 @@ static void test_kv_reader(void **state)
 		{ "[1] unit 16 of epoch 0, 439.75 ms/it", 1, TPUT_MS_STEP, 439.75, 1, NAN },
 		/* Marian's words, BigDL's records; a multi-word key with a spaced '=' (Acme) */
 		{ "[2021-07-17 12:54:33] Ep. 1 : Up. 14000 : Sen. 965,843 : Cost 5.20174599 : Time 359.59s : 3007.81 words/s", 1, TPUT_TOKENS_S, 3007.81, -1, NAN },
-		{ "Trained 112 records in 13.138344759 seconds. Thr oughput is 8.524666 records/second. Loss is 0.08021599.", 1, TPUT_SAMPLES_S, 8.524666, -1, NAN },
+		{ "Trained 112 records in 13.138344759 seconds. Thr oughput is 8.524666 records/second. Loss is 0.08021599.", 1, TPUT_SAMPLES_S, 8.524666, -1, 0.08021599 },
 		{ "Learner Steps = 2 | Learner Time Elapsed = 10.830 | Steps Per Second = 94.689", 1, TPUT_IT_S, 94.689, -1, NAN },
 		/* "KEY: [N/M]": the step inside the bracket (scepter) */
 		{ "Stage [train] iter: [10/500], data_time: 1.0402(1.0402), time: 1.4696(1.4696), loss: 0.0978(0.0978)", 1,
@@ -198,6 +198,9 @@ static void test_kv_reader(void **state)
 		{ "0/2 * Epoch 0 (train): _base/lr=0.0010 | _timers/_fps=5694.1712 | loss=2.2828", 1, TPUT_SAMPLES_S, 5694.1712, -1, 2.2828 },
 		{ "charts/SPS: 1200", 1, TPUT_IT_S, 1200, -1, NAN },
 		{ "charts/SPSX: 1200", 0, 0, 0, -1, NAN },
+		/* "KEY is V": 'is' parts a key and its value (MindSpore) */
+		{ "epoch: 1 step: 100, loss is 2.301, 12.5 samples/s", 1, TPUT_SAMPLES_S, 12.5, 100, 2.301 },
+		{ "this is 5 tok/s", 1, TPUT_TOKENS_S, 5, -1, NAN },
 		{ "[100] img/sec/core=123.4, loss=3.2", 1, TPUT_SAMPLES_S_GPU, 123.4, 100, 3.2 },  /* a TPU core's */
 		/* a whole key with its unit in parentheses */
 		{ "Epoch  1 | Batch 100/972 | Time/Batch(ms) 691.84 | Train Loss 0.7241", 1, TPUT_MS_STEP, 691.84, 100, 0.7241 },
