@@ -181,7 +181,16 @@ static void write_text(const table *t, FILE *out, unsigned flags)
 		}
 	}
 	for (size_t r = (flags & TABLE_NO_HEADER) ? 1 : 0; r <= t->rows; r++) {
-		for (size_t i = 0; i < n; i++) {
+		/* a row ends at its last cell with text: no blanks at a line's end */
+		size_t shown = n;
+		while (r > 0 && shown > 1) {
+			size_t len;
+			text_cell(t, own, r - 1, order[shown - 1], &len);
+			if (len)
+				break;
+			shown--;
+		}
+		for (size_t i = 0; i < shown; i++) {
 			size_t c = order[i];
 			const struct table_column *col = &t->columns[c];
 			const char *text = col->name;
@@ -189,7 +198,7 @@ static void write_text(const table *t, FILE *out, unsigned flags)
 			if (r > 0)
 				text = text_cell(t, own, r - 1, c, &len);
 			size_t pad = width[c] - display_width(text, len);
-			int last = i + 1 == n;
+			int last = i + 1 == shown;
 			if (i > 0)
 				fputs("  ", out);
 			if (is_number(col))

@@ -252,7 +252,19 @@ static void set_id(table *t, size_t col, const intern *in, uint32_t id)
 	table_set_str(t, col, s, len);
 }
 
-table *threadtab_table(threadtab *s)
+/* A frame for people: shortened to THREADTAB_TEXT_FRAME characters. */
+static void set_frame_text(table *t, size_t col, const intern *in, uint32_t id)
+{
+	if (id == INTERN_NONE)
+		return;
+	size_t len;
+	const char *s = intern_str(in, id, &len);
+	char buf[4 * THREADTAB_TEXT_FRAME + 8];
+	size_t n = frame_shorten(s, len, THREADTAB_TEXT_FRAME, buf, sizeof buf);
+	table_set_str(t, col, buf, n);
+}
+
+table *threadtab_table(threadtab *s, int text)
 {
 	/* Work out leaf and hand-off before sorting: tallies are keyed by the thread's id. */
 	uint32_t *leaf = xmalloc((s->nthr + 1) * sizeof *leaf), *handoff = xmalloc((s->nthr + 1) * sizeof *handoff);
@@ -273,22 +285,30 @@ table *threadtab_table(threadtab *s)
 	for (size_t i = 0; i < s->nthr; i++) {
 		const struct thr *r = &s->thr[i];
 		table_add_row(t);
-		set_id(t, 0, s->strs, r->pid);
-		set_id(t, 1, s->tids, r->tid);
-		set_id(t, 2, s->strs, r->name);
+		set_id(t, THREADTAB_PID, s->strs, r->pid);
+		set_id(t, THREADTAB_TID, s->tids, r->tid);
+		set_id(t, THREADTAB_THREAD, s->strs, r->name);
 		if (r->cpu && r->cpu->name)
-			table_set_str(t, 3, r->cpu->name, strlen(r->cpu->name));
-		table_set_uint(t, 4, r->seen);
-		table_set_uint(t, 5, r->active);
-		table_set_uint(t, 6, r->idle);
-		table_set_uint(t, 7, r->gil);
+			table_set_str(t, THREADTAB_OS_THREAD, r->cpu->name, strlen(r->cpu->name));
+		table_set_uint(t, THREADTAB_SEEN, r->seen);
+		table_set_uint(t, THREADTAB_ACTIVE, r->active);
+		table_set_uint(t, THREADTAB_IDLE, r->idle);
+		table_set_uint(t, THREADTAB_GIL, r->gil);
 		if (r->cpu && r->cpu->samples) {
-			table_set_real(t, 8, r->cpu->sum / (double)r->cpu->samples);
-			table_set_real(t, 9, r->cpu->max);
+			table_set_real(t, THREADTAB_CPU_MEAN, r->cpu->sum / (double)r->cpu->samples);
+			table_set_real(t, THREADTAB_CPU_MAX, r->cpu->max);
 		}
-		set_id(t, 10, s->strs, leaf[r->tid]);
-		set_id(t, 11, s->strs, handoff[r->tid]);
-		set_id(t, 12, s->strs, category[r->tid]);
+		if (!text) {
+			set_id(t, THREADTAB_LEAF, s->strs, leaf[r->tid]);
+			set_id(t, THREADTAB_HANDOFF, s->strs, handoff[r->tid]);
+		} else {
+			set_frame_text(t, THREADTAB_LEAF, s->strs, leaf[r->tid]);
+			if (handoff[r->tid] != INTERN_NONE && handoff[r->tid] == leaf[r->tid])
+				table_set_str(t, THREADTAB_HANDOFF, "=", 1);
+			else
+				set_frame_text(t, THREADTAB_HANDOFF, s->strs, handoff[r->tid]);
+		}
+		set_id(t, THREADTAB_CATEGORY, s->strs, category[r->tid]);
 	}
 	free(leaf);
 	free(handoff);

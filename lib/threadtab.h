@@ -37,6 +37,10 @@ extern const char *const threadtab_columns[THREADTAB_NCOLS];
  * handoff, category. Leaf, hand-off and category are the most frequent over the thread's
  * active snapshots when it had any (ties: the first seen). The rows stay in that order:
  * call it after every dump and the CPU join. */
-table *threadtab_table(threadtab *t);
+table *threadtab_table(threadtab *t, int text);
+/* text: the table for people (--format text): leaf and hand-off shortened to
+ * THREADTAB_TEXT_FRAME characters (frame_shorten: the file without its directories), and a
+ * hand-off that is the leaf shown as "=". */
+enum { THREADTAB_TEXT_FRAME = 48 };
 
 #endif

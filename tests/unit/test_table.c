@@ -18,7 +18,7 @@
 		"name                                n    pct      r\n"\
 		"=cmd|x_y                            5  12.35  0.000\n"\
 		"caf\xc3""\xa9"" \xff""*[x]       18446744073709551615         1.500\n"\
-		"a,b \"q\" t n<>`\\                     0   0.00       \n"\
+		"a,b \"q\" t n<>`\\                     0   0.00\n"\
 		""
 #define WANT_TSV \
 		"name\tn\tpct\tr\n"\

@@ -81,7 +81,7 @@ static void test_dumps_only(void **state)
 	threadtab *t = threadtab_new(r);
 	dumps(t);
 	assert_int_equal(threadtab_count(t), 3);
-	table *tab = threadtab_table(t);
+	table *tab = threadtab_table(t, 0);
 	char *text = written(tab);
 	/* Leaf, hand-off and category tie 1:1 over tid 10's active snapshots: the first seen wins. */
 	assert_string_equal(text, HEADER
@@ -111,7 +111,7 @@ static void test_cpu_join(void **state)
 		   "  9   13  5.0 otherproc\n  7   14  0.0 zero\n", "c", take_cpu, cpu);
 	assert_int_equal(threadtab_join_cpu(t, cpu), 3);
 	assert_int_equal(threadtab_count(t), 4);
-	table *tab = threadtab_table(t);
+	table *tab = threadtab_table(t, 0);
 	char *text = written(tab);
 	/* By mean CPU; no CPU row (0x1f, not a decimal id) last. */
 	assert_string_equal(text, HEADER
@@ -131,7 +131,7 @@ static void test_cpu_join(void **state)
 	feed_lines("  7   10 50.0 python\n  9   13  5.0 otherproc\n  7   14  0.0 zero\n", "c", take_cpu, cpu);
 	assert_int_equal(threadtab_join_cpu(t, cpu), 0);
 	assert_int_equal(threadtab_count(t), 2);
-	tab = threadtab_table(t);
+	tab = threadtab_table(t, 0);
 	text = written(tab);
 	assert_string_equal(text, HEADER
 		"7\t10\t\tpython\t0\t0\t0\t0\t50.00\t50.00\t\t\t\n"
@@ -154,7 +154,7 @@ static void test_order_ties(void **state)
 	thread(t, 1, NULL, "9", NULL, DUMP_ACTIVE, NULL);
 	thread(t, 1, NULL, "10", NULL, DUMP_ACTIVE, NULL);
 	thread(t, 2, NULL, "100", NULL, DUMP_IDLE, NULL);
-	table *tab = threadtab_table(t);
+	table *tab = threadtab_table(t, 0);
 	char *text = written(tab);
 	assert_string_equal(text, HEADER
 		"\t100\t\t\t2\t1\t1\t0\t\t\t\t\t\n"
