@@ -42,6 +42,7 @@ static const struct kw kv_keys[] = {
 	KW("sps", KV_ITERS, 2),  /* environment steps a second (CleanRL, acme) */
 	KW("seconds", KV_TIME, 1), KW("time", KV_TIME_SAID, 2), KW("iter_time", KV_TIME_ITER, 2),
 	KW("timer", KV_TIME_SAID, 2),  /* ssd.pytorch's "timer: 0.2051 sec." */
+	KW("s/b", KV_TIME, 2),  /* seconds a batch (HiFi-GAN's "s/b : 1.128") */
 	KW("updt_s", KV_TIME_SAID, 2),  /* LeRobot's update time beside its "data_s" */
 	KW("train_time", KV_TIME_TRAIN, 2),
 };

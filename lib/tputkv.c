@@ -390,7 +390,9 @@ static enum kv_what kv_figure(const char *s, size_t len, size_t numend, size_t a
 		/* "KEY V" without ':' or '=': one word that says what it is */
 		/* ("batch_cost 1.358 sec": a step time's key needs its unit said) */
 		int time_unit = strcmp(unit, "ms") == 0 || strcmp(unit, "s") == 0 || strcmp(unit, "sec") == 0;
-		if (kcls == KV_NONE || kcls >= KV_TIME_SAID || (ki->said_unit && !time_unit) ||
+		/* "time/step: 0.755" (CLIP4Clip) is a time, "time/batch: 4" (Composer) a count */
+		int fraction = memchr(s + c->at, '.', numend - c->at) != NULL;
+		if (kcls == KV_NONE || kcls >= KV_TIME_SAID || (ki->said_unit && !time_unit && !(sep && fraction)) ||
 		    (!sep && ((kcls == KV_TIME && !time_unit && !ki->ms && !ki->secs && !ki->step_time && !ki->composed) || (kcls != KV_TIME && !ki->compound && kcls != KV_TOKENS &&
 							     kcls != KV_TPS && kcls != KV_ITERS && kcls != KV_MFU))))
 			return KV_WHAT_NONE;
@@ -847,5 +849,5 @@ const char *const tputkv_literals[] = {
 	"k/s", "s/s", "e/s", "q/s", "g/s", "t/s", "P/s", "p/s", "/sec", "/Sec", "/step", "s/it", "/batch",
 	"per_s", "per s", "per-s", "PerSec", "LOPS", "lops", "LOPs", "tps", "wps", "ups=", "mfu", "MFU",
 	"tep_tim", "tep time", "atch_tim", "atch tim", "step_avg", "latency", "seconds:", "[step=", "[batch=", "metrics *****",
-	"ata_time", "iter_time", "iter time", " data: ", "rain_time", "ter/s", "\tTime ", "\ttime ", "/s/gpu", "ips: ", "atch_cost", "er Sec", "/ s", "Results Summary", "fps ", "tep-tim", "sec/", " iters)", " dt=", "  Time ", "imps:", "time (data)", "ime: ", "SPS", "sps", "imer: ", "updt_s", "\"dt\"", "steps in ", "/Batch", NULL,
+	"ata_time", "iter_time", "iter time", " data: ", "rain_time", "ter/s", "\tTime ", "\ttime ", "/s/gpu", "ips: ", "atch_cost", "er Sec", "/ s", "Results Summary", "fps ", "tep-tim", "sec/", " iters)", " dt=", "  Time ", "imps:", "time (data)", "ime: ", "SPS", "sps", "imer: ", "updt_s", "\"dt\"", "steps in ", "/Batch", "fps:", "s/b ", "ime/step", NULL,
 };

@@ -201,6 +201,10 @@ static void test_kv_reader(void **state)
 		/* "KEY is V": 'is' parts a key and its value (MindSpore) */
 		{ "epoch: 1 step: 100, loss is 2.301, 12.5 samples/s", 1, TPUT_SAMPLES_S, 12.5, 100, 2.301 },
 		{ "this is 5 tok/s", 1, TPUT_TOKENS_S, 5, -1, NAN },
+		/* HiFi-GAN's seconds a batch; a time/step key with a fraction (CLIP4Clip); fps: */
+		{ "Steps : 210015, Gen Loss Total : 25.515, Mel-Spec. Error : 0.409, s/b : 1.128", 1, TPUT_MS_STEP, 1128, -1, NAN },
+		{ "Epoch: 2/5, Step: 18/156, Loss: 0.040721, Time/step: 0.755016", 1, TPUT_MS_STEP, 755.016, 18, 0.040721 },
+		{ "update: 20\tfps: 33.568\t", 1, TPUT_SAMPLES_S, 33.568, -1, NAN },
 		{ "[100] img/sec/core=123.4, loss=3.2", 1, TPUT_SAMPLES_S_GPU, 123.4, 100, 3.2 },  /* a TPU core's */
 		/* a whole key with its unit in parentheses */
 		{ "Epoch  1 | Batch 100/972 | Time/Batch(ms) 691.84 | Train Loss 0.7241", 1, TPUT_MS_STEP, 691.84, 100, 0.7241 },
@@ -320,9 +324,9 @@ static void test_literals(void **state)
 	size_t n = 0;
 	while (tputkv_literals[n])
 		n++;
-	assert_int_equal(n, 65);
+	assert_int_equal(n, 68);
 	assert_string_equal(tputkv_literals[0], "k/s");
-	assert_string_equal(tputkv_literals[64], "/Batch");
+	assert_string_equal(tputkv_literals[67], "ime/step");
 }
 
 /* A shape read once is given back for a line of that shape, and read from it again. */
