@@ -602,9 +602,10 @@ static size_t kv_scan(const char *s, size_t len, size_t i, size_t first_alpha, s
 				said = timed ? KV_SAID_UNIT | KV_SAID_TIMER | KV_SAID_ITER : 0;
 			else
 				said = timed || plain ? KV_SAID_TIMER : 0;
-		} else if (cls == KV_NONE && !pair && ki && !sep && ki->kcls == KV_TIME_SAID && !ulen &&
-			   kv_meter(s, len, after)) {
-			said = KV_SAID_METER;
+		} else if (cls == KV_NONE && !pair && ki && !sep && ki->kcls == KV_TIME_SAID && !ulen) {
+			/* "Time 0.427 (2.773)", an average meter; "Time 0.558\t Images/sec 179\t Loss
+			 * 9.5", a plain one: loose (kv_finish) */
+			said = kv_meter(s, len, after) ? KV_SAID_METER : after < len && s[after] == '\t' ? KV_SAID_TIMER : 0;
 		}
 		if (said) {
 			cls = KV_TIME;
@@ -731,7 +732,7 @@ static size_t kv_finish(struct tputkv_figure *out, size_t n, const struct tputkv
 			    (!surer && (((said->unit & b) && rate) || ((said->timer & b) && (trained || info->step >= 0) && said->part) ||
 					((said->iter & b) && trained && info->step >= 0) || ((said->meter & b) && trained)))) {
 				out[m++] = out[k];
-			} else if (!surer && (said->timer & b) && trained && info->step >= 0) {
+			} else if (!surer && (said->timer & b) && trained && (info->step >= 0 || rate)) {
 				/* "Iter:[100/247], Time: 0.95, lr: ..., Loss: 0.126": a time beside a step
 				 * and a loss, no share of it said; a clock's reading rises, a step's does
 				 * not: the series stage looks at the column (tputcand_loose) */

@@ -205,6 +205,8 @@ static void test_kv_reader(void **state)
 		{ "Steps : 210015, Gen Loss Total : 25.515, Mel-Spec. Error : 0.409, s/b : 1.128", 1, TPUT_MS_STEP, 1128, -1, NAN },
 		{ "Epoch: 2/5, Step: 18/156, Loss: 0.040721, Time/step: 0.755016", 1, TPUT_MS_STEP, 755.016, 18, 0.040721 },
 		{ "update: 20\tfps: 33.568\t", 1, TPUT_SAMPLES_S, 33.568, -1, NAN },
+		/* a plain "Time V" between tabs, beside a rate and a loss: loose */
+		{ "Epoch: [0][691/1000]\tTime 0.558\t Images/sec 179\t Loss 9.532\tRegLoss 1.011\tlr 0.1000", 2, TPUT_MS_STEP, 558, -1, 9.532 },
 		{ "[100] img/sec/core=123.4, loss=3.2", 1, TPUT_SAMPLES_S_GPU, 123.4, 100, 3.2 },  /* a TPU core's */
 		/* a whole key with its unit in parentheses */
 		{ "Epoch  1 | Batch 100/972 | Time/Batch(ms) 691.84 | Train Loss 0.7241", 1, TPUT_MS_STEP, 691.84, 100, 0.7241 },
@@ -243,6 +245,7 @@ static void test_kv_reader(void **state)
 		/* the loose times among the cases: a time beside a step and a loss, nothing else */
 		size_t ll = strlen(cases[i].line);
 		int is_loose = strstr(cases[i].line, "Iter:[100/247]") || strstr(cases[i].line, "timer:") ||
+			       strstr(cases[i].line, "Time 0.558") ||
 			       (ll > 16 && strcmp(cases[i].line + ll - 16, "Time: 1638.07 ms") == 0) ||
 			       (ll > 12 && strcmp(cases[i].line + ll - 12, "time: 0.3322") == 0);
 		if (n > 0 && is_loose)
