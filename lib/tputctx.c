@@ -89,8 +89,26 @@ static int qualifies_score(const unsigned char *t, size_t len, size_t i)
  * training's. "Running inference: 45%|" draws a bar and names the line. */
 static int qualifies_key(const unsigned char *t, size_t len, size_t st, size_t i)
 {
-	if (st < 2 || t[st - 1] != ' ' || !tputbyte_alnum((char)t[st - 2]) || i + 2 >= len || (t[i] != ':' && t[i] != '='))
+	if (st < 2 || t[st - 1] != ' ' || i + 2 >= len)
 		return 0;
+	/* the word ends its key ("step and policy inference:"), or starts a key of two words
+	 * after another field ("train speed = 6205.5 images/s, test speed = 11218.4") */
+	if (tputbyte_alnum((char)t[st - 2])) {
+		if (t[i] != ':' && t[i] != '=')
+			return 0;
+	} else {
+		if (t[st - 2] != ',' && t[st - 2] != '|' && t[st - 2] != ';')
+			return 0;
+		if (t[i] != ' ')
+			return 0;
+		i++;
+		while (i < len && tputbyte_word((char)t[i]))
+			i++;
+		while (i < len && t[i] == ' ')
+			i++;
+		if (i + 2 >= len || (t[i] != ':' && t[i] != '='))
+			return 0;
+	}
 	i++;
 	while (i < len && t[i] == ' ')
 		i++;

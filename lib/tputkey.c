@@ -32,7 +32,7 @@ static const struct kw kv_keys[] = {
 	KW("updates/s", KV_ITERS, 0), KW("iter/s", KV_ITERS, 0),
 	KW("step_time", KV_TIME, 0), KW("step_timing", KV_TIME, 0), KW("elapsed_time_per_iteration", KV_TIME, 0),
 	KW("iter_latency", KV_TIME, 0), KW("iteration_time", KV_TIME, 0), KW("time_per_iteration", KV_TIME, 0),
-	KW("time_per_step", KV_TIME, 0), KW("step_avg", KV_TIME, 0), KW("batch_time", KV_TIME, 0),
+	KW("time_per_step", KV_TIME, 0), KW("time_per_batch", KV_TIME, 0), KW("step_avg", KV_TIME, 0), KW("batch_time", KV_TIME, 0),
 	KW("batch_cost", KV_TIME, 0), KW("batch_(t)", KV_TIME, 2), KW("time_(data)", KV_TIME, 2), KW("ms/batch", KV_TIME, 2), KW("ms/step", KV_TIME, 2),
 	KW("ms/iter", KV_TIME, 2), KW("ips", KV_SAMPLES, 2), KW("fps", KV_SAMPLES, 2),
 	KW("perf/throughput", KV_TOKENS, 2),  /* verl's, per device (its preset says so) */

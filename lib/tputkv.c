@@ -182,6 +182,16 @@ static size_t kv_unit_after(const char *s, size_t len, size_t j, char *unit, siz
 	size_t k = j;
 	if (k < len && s[k] == ' ')
 		k++;
+	/* a unit in brackets: "0.192[s]", "333.8[samples/s]" (TransReID) */
+	if (k == j && k + 2 < len && s[k] == '[' && tputbyte_alpha(s[k + 1])) {
+		size_t e = k + 1;
+		while (e < len && e - k < 24 && (tputbyte_alnum(s[e]) || s[e] == '/' || s[e] == '_'))
+			e++;
+		if (e < len && s[e] == ']') {
+			size_t n = tputkey_norm(s + k + 1, e - k - 1, unit, cap);
+			return n;
+		}
+	}
 	for (int round = 0; round < 2; round++) {
 		size_t st = k;
 		while (k < len && (tputbyte_alnum(s[k]) || s[k] == '/' || s[k] == '%' || s[k] == '_'))
@@ -850,5 +860,5 @@ const char *const tputkv_literals[] = {
 	"k/s", "s/s", "e/s", "q/s", "g/s", "t/s", "P/s", "p/s", "/sec", "/Sec", "/step", "s/it", "/batch",
 	"per_s", "per s", "per-s", "PerSec", "LOPS", "lops", "LOPs", "tps", "wps", "ups=", "mfu", "MFU",
 	"tep_tim", "tep time", "atch_tim", "atch tim", "step_avg", "latency", "seconds:", "[step=", "[batch=", "metrics *****",
-	"ata_time", "iter_time", "iter time", " data: ", "rain_time", "ter/s", "\tTime ", "\ttime ", "/s/gpu", "ips: ", "atch_cost", "er Sec", "/ s", "Results Summary", "fps ", "tep-tim", "sec/", " iters)", " dt=", "  Time ", "imps:", "time (data)", "ime: ", "SPS", "sps", "imer: ", "updt_s", "\"dt\"", "steps in ", "/Batch", "fps:", "s/b ", "ime/step", NULL,
+	"ata_time", "iter_time", "iter time", " data: ", "rain_time", "ter/s", "\tTime ", "\ttime ", "/s/gpu", "ips: ", "atch_cost", "er Sec", "/ s", "Results Summary", "fps ", "tep-tim", "sec/", " iters)", " dt=", "  Time ", "imps:", "time (data)", "ime: ", "SPS", "sps", "imer: ", "updt_s", "\"dt\"", "steps in ", "/Batch", "fps:", "s/b ", "ime/step", "ime=", NULL,
 };
