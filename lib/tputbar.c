@@ -1,5 +1,6 @@
 /* tputbar: copies counted once, and bars' frames held until their bar is known. */
 #include "tputbar.h"
+#include "intern.h"
 #include "tputbyte.h"
 #include "xalloc.h"
 
@@ -77,21 +78,6 @@ static int bar_confirmed(const struct tputbar *b, double total)
 		if (b->total[k] == total)
 			return 1;
 	return 0;
-}
-
-/* A bar frame's hash: one multiplication after another, each word's mixed into all before. */
-static uint64_t bar_hash(const char *s, size_t len)
-{
-	uint64_t h = 1469598103934665603ULL ^ len, w;
-	size_t i = 0;
-	for (; i + 8 <= len; i += 8) {
-		memcpy(&w, s + i, 8);
-		h = (h ^ w) * 0x9e3779b97f4a7c15ULL;
-		h ^= h >> 29;
-	}
-	for (; i < len; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
-	return h;
 }
 
 static int bar_seen_before(struct tputbar *b, uint64_t h)
@@ -220,7 +206,7 @@ int tputbar_closing_shown(struct tputbar *b, double total, long long step)
 	return shown;
 }
 
-int tputbar_seen(struct tputbar *b, const char *s, size_t len) { return bar_seen_before(b, bar_hash(s, len)); }
+int tputbar_seen(struct tputbar *b, const char *s, size_t len) { return bar_seen_before(b, intern_hash(s, len)); }
 
 int tputbar_holding(const struct tputbar *b) { return b->held.np > 0; }
 
