@@ -153,6 +153,9 @@ enum tput_context tputctx_read_shaped(const struct tputctx_words *words, const c
 		}
 		if (word_in(w, n, inference_words) && !qualifies_score(t, len, i) && !qualifies_key(t, len, st, i))
 			return TPUT_CTX_INFERENCE;
+		/* "dev" beside a '/' is a device's ("tok/s/dev") or a path's ("/dev/shm") */
+		if (n == 3 && ((st > 0 && t[st - 1] == '/') || (i < len && t[i] == '/')))
+			continue;
 		if (word_in(w, n, other_words) && !qualifies_score(t, len, i) && !qualifies_key(t, len, st, i))
 			ctx = TPUT_CTX_OTHER;
 	}

@@ -412,7 +412,8 @@ static void kv_key_info(const struct tputkey_tables *tables, const char *key, st
 	int rate_total = ki->kcls != KV_NONE && klen > 6 && kv_total_of(key, klen, klen - 6);
 	ki->skip = (kv_words(key, SKIP_WORDS) && !rate_total) || strncmp(key, "val_", 4) == 0 || strncmp(key, "eval_", 5) == 0 ||
 		   kv_partial(key);
-	ki->gpu = ki->gpu || kv_has(key, "device", 0) || kv_has(key, "gpu", 0) || kv_has(key, "core", 1);
+	ki->gpu = ki->gpu || kv_has(key, "device", 0) || kv_has(key, "gpu", 0) || kv_has(key, "core", 1) ||
+		  (klen > 4 && strcmp(key + klen - 4, "/dev") == 0);  /* "tok/s/dev" */
 	ki->running = kv_has(key, "running", 0) != 0;
 	ki->avg = kv_has(key, "avg", 0) != 0;
 	ki->ms = kv_has(key, "(ms)", 0) || kv_has(key, "ms", 1);

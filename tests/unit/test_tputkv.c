@@ -208,6 +208,7 @@ static void test_kv_reader(void **state)
 		/* units in brackets (TransReID) */
 		{ "Epoch 1 done. Time per batch: 0.192[s] Speed: 333.8[samples/s]", 2, TPUT_MS_STEP, 192, -1, NAN },
 		{ "loss 0.5 [tensor]", 0, 0, 0, -1, 0.5 },
+		{ "train | step 100 | loss 2.3 | tok/s/dev 4,321", 1, TPUT_TOKENS_S_GPU, 4321, 100, 2.3 },
 		/* a plain "Time V" between tabs, beside a rate and a loss: loose */
 		{ "Epoch: [0][691/1000]\tTime 0.558\t Images/sec 179\t Loss 9.532\tRegLoss 1.011\tlr 0.1000", 2, TPUT_MS_STEP, 558, -1, 9.532 },
 		{ "[100] img/sec/core=123.4, loss=3.2", 1, TPUT_SAMPLES_S_GPU, 123.4, 100, 3.2 },  /* a TPU core's */
@@ -330,9 +331,9 @@ static void test_literals(void **state)
 	size_t n = 0;
 	while (tputkv_literals[n])
 		n++;
-	assert_int_equal(n, 69);
+	assert_int_equal(n, 70);
 	assert_string_equal(tputkv_literals[0], "k/s");
-	assert_string_equal(tputkv_literals[68], "ime=");
+	assert_string_equal(tputkv_literals[69], "ion_tim");
 }
 
 /* A shape read once is given back for a line of that shape, and read from it again. */
