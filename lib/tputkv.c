@@ -271,19 +271,22 @@ static size_t kv_clock(const char *s, size_t len, size_t at, double *seconds)
  * step time's key and ':' or '='): "Time(1000 iters): 2.104s" (HugeCTR), the time of N
  * steps; "dt=00:12:57" (llama.cpp's finetune), a step's time as a clock. The figure into
  * *c: where it ends, 0 when neither. */
-static double kv_time_of_steps(const char *s, size_t at);
-static double kv_steps_in(const char *s, size_t at);
+static double kv_time_of_steps(const char *s, size_t at, size_t *n_at, size_t *n_end);
+static double kv_steps_in(const char *s, size_t at, size_t *n_at, size_t *n_end);
 static size_t kv_step_times(const char *s, size_t len, size_t at, size_t numend, const char *unit, size_t ulen,
 			    int time_key, struct tputkv_cand *c)
 {
-	double steps = kv_time_of_steps(s, at), clock;
+	size_t n_at = 0, n_end = 0, i_at, i_end;
+	double steps = kv_time_of_steps(s, at, &n_at, &n_end), clock;
 	double ms = strcmp(unit, "ms") == 0 ? 1 : !ulen || strcmp(unit, "s") == 0 || tputkey_unit_word(unit) ? 1000 : 0;
-	if (steps > 0 && kv_steps_in(s, at) > 0 && !(strcmp(unit, "ms") == 0 || strcmp(unit, "s") == 0 || strcmp(unit, "sec") == 0 ||
-						     strcmp(unit, "secs") == 0 || strcmp(unit, "seconds") == 0))
+	if (steps > 0 && kv_steps_in(s, at, &i_at, &i_end) > 0 &&
+	    !(strcmp(unit, "ms") == 0 || strcmp(unit, "s") == 0 || strcmp(unit, "sec") == 0 || strcmp(unit, "secs") == 0 ||
+	      strcmp(unit, "seconds") == 0))
 		steps = 0;  /* "steps in" a time, said by its unit */
 	if (steps > 0 && ms > 0) {
-		*c = (struct tputkv_cand){ (uint32_t)at, (uint32_t)numend, 0, 0, 0, 0, KV_WHAT_FIGURE, KV_SECOND_NONE,
-					   TPUT_MS_STEP, 0, 0, 0, 0, ms / steps, 0 };
+		/* N is read with the figure (KV_SECOND_STEPS): a line of this shape may have another */
+		*c = (struct tputkv_cand){ (uint32_t)at, (uint32_t)numend, (uint32_t)n_at, (uint32_t)n_end, 0, 0, KV_WHAT_FIGURE,
+					   KV_SECOND_STEPS, TPUT_MS_STEP, 0, 0, 0, 0, ms, 0 };
 		return numend;
 	}
 	size_t ce = time_key ? kv_clock(s, len, at, &clock) : 0;
@@ -301,7 +304,7 @@ static size_t kv_step_times(const char *s, size_t len, size_t at, size_t numend,
 
 /* "Ran 99 train steps in " before s[at] (Trax): the time of N steps, a word between N and
  * the steps' noun or none; N, or 0 when not so. */
-static double kv_steps_in(const char *s, size_t at)
+static double kv_steps_in(const char *s, size_t at, size_t *n_at, size_t *n_end)
 {
 	static const char *const nouns[] = { "steps", "iterations", "iters", "batches", "updates" };
 	size_t j = at;
@@ -328,6 +331,8 @@ static double kv_steps_in(const char *s, size_t at)
 			double n = 0;
 			for (size_t k = d; k < j - 1; k++)
 				n = n * 10 + (s[k] - '0');
+			*n_at = d;
+			*n_end = j - 1;
 			return n;
 		}
 		j--;  /* a word between: "train" */
@@ -335,11 +340,13 @@ static double kv_steps_in(const char *s, size_t at)
 	return 0;
 }
 
-/* "Time(1000 iters): " before s[at] (HugeCTR): the time of N steps; N, or 0 when not so. */
-static double kv_time_of_steps(const char *s, size_t at)
+/* "Time(1000 iters): " before s[at] (HugeCTR): the time of N steps; N (its text at
+ * s[*n_at, *n_end)), or 0 when not so. */
+static double kv_time_of_steps(const char *s, size_t at, size_t *n_at, size_t *n_end)
 {
-	if (kv_steps_in(s, at) > 0)
-		return kv_steps_in(s, at);
+	double in = kv_steps_in(s, at, n_at, n_end);
+	if (in > 0)
+		return in;
 	size_t j = at;
 	while (j > 0 && s[j - 1] == ' ')
 		j--;
@@ -359,8 +366,10 @@ static double kv_time_of_steps(const char *s, size_t at)
 	size_t k = open;
 	while (k < j && s[k] == ' ')
 		k++;
+	*n_at = k;
 	while (k < j && tputbyte_digit(s[k]))
 		n = n * 10 + (s[k++] - '0');
+	*n_end = k;
 	while (k < j && s[k] == ' ')
 		k++;
 	static const char *const words[] = { "iters)", "iter)", "iterations)", "steps)", "batches)" };
@@ -701,9 +710,14 @@ static size_t kv_take(const char *s, const struct tputkv_cand *c, size_t nc, str
 		}
 		if (c[k].second == KV_SECOND_FRAC && v <= 1)  /* an MFU above 1% is never written as 1 */
 			v *= 100;
+		if (c[k].second == KV_SECOND_STEPS) {  /* the time of N steps: a step's */
+			if (tputunit_number(s + c[k].at2, c[k].end2 - c[k].at2, &w) != TPUT_NUM_OK || !(w > 0))
+				continue;
+			v /= w;
+		}
 		if (n < max)
 			out[n++] = (struct tputkv_figure){ (enum tput_unit)c[k].unit, v * c[k].scale, c[k].average, 0, c[k].at };
-		if (c[k].second && c[k].second != KV_SECOND_FRAC && n < max &&
+		if (c[k].second && c[k].second != KV_SECOND_FRAC && c[k].second != KV_SECOND_STEPS && n < max &&
 		    tputunit_number(s + c[k].at2, c[k].end2 - c[k].at2, &w) == TPUT_NUM_OK) {
 			if (c[k].second == KV_SECOND_PAREN && c[k].invert && w)
 				w = 1 / w;

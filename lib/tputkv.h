@@ -52,7 +52,8 @@ extern const char *const tputkv_literals[];
 /* KV_WHAT_PER_TOKEN: a latency per token, which makes the whole line generation's. */
 enum kv_what { KV_WHAT_NONE, KV_WHAT_FIGURE, KV_WHAT_INFER, KV_WHAT_PER_TOKEN };
 /* KV_SECOND_FRAC: no second figure; an MFU written without '%': a fraction when at most 1 */
-enum kv_second { KV_SECOND_NONE, KV_SECOND_PAIR, KV_SECOND_PAREN, KV_SECOND_FRAC };
+/* KV_SECOND_STEPS: the figure is the time of N steps, N at [at2, end2): divided by it */
+enum kv_second { KV_SECOND_NONE, KV_SECOND_PAIR, KV_SECOND_PAREN, KV_SECOND_FRAC, KV_SECOND_STEPS };
 struct tputkv_cand {
 	uint32_t at, end;              /* the figure s[at, end) */
 	uint32_t at2, end2;            /* a second one: "N/M tok/s"'s M, "V(W/gpu)"'s W */
