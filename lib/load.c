@@ -414,6 +414,9 @@ static void doc_stack_to_sink(void *ctx, const char *file, unsigned long lineno,
 		c->status = 1;
 }
 
+/* Lines this long are handed over in part first: a reader may stream them. */
+enum { LOAD_LINE_PART = 1 << 20 };
+
 int load_files(prof *p, char *const *paths, size_t npaths, const struct load_opts *opts,
 	       struct err_lines *errs, struct load_stats *stats)
 {
@@ -433,6 +436,8 @@ int load_reader(prof *p, in_reader *in, const struct load_opts *opts, struct err
 {
 	load_sink *sink = load_sink_new(p, opts, errs);
 	struct dump_ctx dc = { sink, opts, 0, 0 };
+	/* a long line may be compact speedscope JSON: streamed, not held (lib/readers.c) */
+	in_set_line_cap(in, LOAD_LINE_PART);
 	sniff *sn = sniff_new(in, opts->from);
 	dump_parser *dp = NULL;    /* made when a file holds dumps */
 	dumpjson *dj = NULL;

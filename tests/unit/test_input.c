@@ -264,7 +264,7 @@ static void test_take_line(void **state)
 	assert_string_equal(b, "b");
 	assert_true(cap >= 3);
 	/* A copy is not the reader's: the caller copies it. */
-	struct in_line copy = { "x", 1, "f", 1, 0, r };
+	struct in_line copy = { "x", 1, "f", 1, 0, r, 0 };
 	assert_null(in_take_line(r, &copy, &cap));
 	copy.reader = NULL;
 	assert_null(in_take_line(NULL, &copy, &cap));

@@ -66,7 +66,7 @@ static void run_script(void *arg)
 			continue;
 		}
 		char *copy = strdup(f->text);
-		struct in_line line = { copy, strlen(copy), f->file, f->lineno, f->unterminated, NULL };
+		struct in_line line = { copy, strlen(copy), f->file, f->lineno, f->unterminated, NULL, 0 };
 		readers_line(r, f->format, &line);
 		free(copy);
 	}
