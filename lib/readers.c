@@ -89,7 +89,7 @@ static int stream_doc(readers *r, struct in_line *line)
 		return 0;
 	}
 	struct stream_src src = { line->reader, line->text, line->len };
-	r->scan = speedscan_stream(stream_read, &src);
+	r->scan = speedscan_stream(stream_read, &src, 0);
 	r->stream = r->scan ? 1 : -1;
 	r->doc.file = line->file;
 	r->doc.lineno = line->lineno;

@@ -763,12 +763,12 @@ speedscan *speedscan_new(const char *text, size_t len)
 	return scan(sc);
 }
 
-speedscan *speedscan_stream(speedscan_read_fn *read, void *ctx)
+speedscan *speedscan_stream(speedscan_read_fn *read, void *ctx, size_t window)
 {
 	speedscan *sc = xcalloc(1, sizeof *sc);
 	sc->read = read;
 	sc->rctx = ctx;
-	sc->cap = SPEEDSCAN_WINDOW;
+	sc->cap = window ? window : SPEEDSCAN_WINDOW;
 	sc->t = sc->own = xmalloc(sc->cap);
 	return scan(sc);
 }

@@ -32,9 +32,9 @@ speedscan *speedscan_new(const char *text, size_t len);
 typedef size_t speedscan_read_fn(void *ctx, char *buf, size_t cap);
 /* As speedscan_new, the document read as a stream: memory holds the distinct frames and
  * sample texts, a 4-byte id and a weight (one, when all are the same) a sample, and a
- * window of SPEEDSCAN_WINDOW bytes or the longest token, not the document. */
+ * window of window bytes (0: SPEEDSCAN_WINDOW), or of the longest token, not the document. */
 enum { SPEEDSCAN_WINDOW = 1 << 20 };
-speedscan *speedscan_stream(speedscan_read_fn *read, void *ctx);
+speedscan *speedscan_stream(speedscan_read_fn *read, void *ctx, size_t window);
 void speedscan_free(speedscan *sc);
 
 size_t speedscan_frame_count(const speedscan *sc);
