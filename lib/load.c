@@ -414,9 +414,6 @@ static void doc_stack_to_sink(void *ctx, const char *file, unsigned long lineno,
 		c->status = 1;
 }
 
-/* Lines this long are handed over in part first: a reader may stream them. */
-enum { LOAD_LINE_PART = 1 << 20 };
-
 int load_files(prof *p, char *const *paths, size_t npaths, const struct load_opts *opts,
 	       struct err_lines *errs, struct load_stats *stats)
 {
