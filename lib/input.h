@@ -74,8 +74,8 @@ int in_more(in_reader *reader, const char **text, size_t *len);
 /* The line in_next gave in part (line->more) read whole into line, as in_next would have
  * given it. Nothing when line->more is 0. */
 void in_line_rest(in_reader *reader, struct in_line *line);
-/* The path the open file was named by, NULL for standard input: a file that can be read
- * again. */
+/* The path the open file was named by: a file that can be read again. NULL for standard
+ * input, a pipe, or a file whose reading failed (reported; it is closed at once). */
 const char *in_path(const in_reader *reader);
 
 /* Non-zero when any file could not be read completely (already reported). */

@@ -90,6 +90,13 @@ static int stream_doc(readers *r, struct in_line *line)
 	}
 	struct stream_src src = { line->reader, line->text, line->len };
 	r->scan = speedscan_stream(stream_read, &src, 0);
+	while (in_more(line->reader, &src.text, &src.len))  /* what the scanner left */
+		;
+	if (!in_path(line->reader)) {  /* cut short (reported): in_next drops such a line */
+		speedscan_free(r->scan);
+		r->scan = NULL;
+		return 1;
+	}
 	r->stream = r->scan ? 1 : -1;
 	r->doc.file = line->file;
 	r->doc.lineno = line->lineno;
