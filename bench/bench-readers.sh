@@ -1,6 +1,8 @@
 # bench-readers.sh: sift-fold (one thread) on a >= 200 MB py-spy-shaped speedscope JSON beside
 # a Python json-module peer, and on a large inferno-shaped flame graph SVG.
 # Targets (issue 16): speedscope -> folded at >= 100 MB/s, SVG -> folded at >= 50 MB/s.
+# Issue 31: a 100 MB py-spy speedscope file read with peak RSS at most half its size (the
+# compact document is streamed: memory by distinct stacks, lib/readers.c).
 SS_JSON="$OUT/pyspy-speedscope.json"
 SVG="$OUT/inferno.svg"
 [ -s "$SS_JSON" ] || python3 "$ROOT/bench/gen-speedscope.py" "$SS_JSON" 220
@@ -45,3 +47,11 @@ cpu_mbps python-json-speedscope "python3 '$ROOT/bench/peer-speedscope.py' '$SS_J
 cpu_mbps sift-fold-svg "'$BIN/sift-fold' '$SVG'" "$svg_mb"
 rss_vs_file sift-fold-speedscope "$SS_JSON"
 rss_vs_file sift-fold-svg "$SVG"
+
+SS100="$OUT/pyspy-speedscope-100.json"
+[ -s "$SS100" ] || python3 "$ROOT/bench/gen-speedscope.py" "$SS100" 100
+measure sift-fold-speedscope-100 "'$BIN/sift-fold' '$SS100'"
+measure sift-top-speedscope-100 "'$BIN/sift-top' -j 1 '$SS100'"
+per_cpu sift-top-speedscope-100 "$SS100"
+rss_vs_file sift-fold-speedscope-100 "$SS100" 'target: 50% or less'
+rss_vs_file sift-top-speedscope-100 "$SS100" 'target: 50% or less'

@@ -66,8 +66,9 @@ writes() {
 	printf '  %-48s %8s\n' "write calls of $name" "$(awk '$NF == "write" { print $4 }' "$OUT/strace.$$")"
 }
 
-# rss_vs_file NAME FILE: peak RSS of NAME as a share of FILE's size.
+# rss_vs_file NAME FILE [NOTE]: peak RSS of NAME as a share of FILE's size, and the note.
 rss_vs_file() {
 	kb=$(field "$1" 3); bytes=$(stat -c %s "$2")
-	printf '  %-48s %8.2f%%\n' "peak RSS of $1 / size of $(basename "$2")" "$(echo "100 * $kb * 1024 / $bytes" | bc -l)"
+	printf '  %-48s %8.2f%%%s\n' "peak RSS of $1 / size of $(basename "$2")" \
+		"$(echo "100 * $kb * 1024 / $bytes" | bc -l)" "${3:+   ($3)}"
 }

@@ -45,6 +45,10 @@ struct in_reader {
 	int range_done;             /* in_next_block reached the range's end */
 	int relative;               /* in_open_chunk: numbers start at the range */
 	size_t uncounted;           /* length of the last block, its lines not yet counted */
+	int regular;                /* the open file is a regular file, named by a path */
+	size_t line_cap;            /* in_set_line_cap; 0: whole lines */
+	int piece;                  /* a line handed out in part: [start, start + given) */
+	size_t given;
 	char *one_path[1];
 };
 
@@ -180,6 +184,8 @@ static int open_next(in_reader *r)
 		r->eof = 0;
 		r->raw_pos = r->raw_len = 0;
 		r->start = r->end = 0;
+		r->regular = 0;
+		r->piece = 0;
 		if (strcmp(path, "-") == 0) {
 			r->file = "(stdin)";
 			r->fd = 0;
@@ -195,6 +201,7 @@ static int open_next(in_reader *r)
 				fail_file(r, "", strerror(EISDIR));
 				continue;
 			}
+			r->regular = S_ISREG(st.st_mode);
 		}
 		if (r->ranged) { /* plain text by contract: no sniffing */
 			if (seek_range(r) != 0)
@@ -407,7 +414,75 @@ static int take_line(in_reader *r, struct in_line *line, size_t len, int untermi
 	line->file = r->file;
 	line->lineno = r->lineno;
 	line->reader = r;
+	line->more = 0;
 	return 1;
+}
+
+/* The first bytes of a line longer than line_cap, left in the buffer for in_more. */
+static void give_piece(in_reader *r, struct in_line *line)
+{
+	r->piece = 1;
+	r->given = r->end - r->start;
+	line->text = r->buf + r->start;
+	line->len = r->given;
+	line->text[line->len] = '\0';  /* the buffer has a byte past cap */
+	line->unterminated = 0;
+	line->file = r->file;
+	line->lineno = r->lineno + 1;
+	line->reader = r;
+	line->more = 1;
+}
+
+void in_set_line_cap(in_reader *r, size_t cap) { r->line_cap = r->ranged ? 0 : cap; }
+
+const char *in_path(const in_reader *r) { return r->fd >= 0 && r->regular ? r->file : NULL; }
+
+int in_more(in_reader *r, const char **text, size_t *len)
+{
+	if (!r->piece)
+		return 0;
+	r->start += r->given;
+	r->given = 0;
+	for (;;) {
+		char *at = r->buf + r->start, *nl = memchr(at, '\n', r->end - r->start);
+		size_t n = nl ? (size_t)(nl - at) : r->end - r->start;
+		if (nl && n == 0) {  /* the line ends */
+			r->start++;
+			r->piece = 0;
+			r->lineno++;
+			return 0;
+		}
+		if (n > 0) {
+			*text = at;
+			*len = r->given = n;
+			return 1;
+		}
+		if (!refill(r)) {  /* the file ends: in_next closes it */
+			r->piece = 0;
+			r->lineno++;
+			return 0;
+		}
+	}
+}
+
+void in_line_rest(in_reader *r, struct in_line *line)
+{
+	if (!line->more || !r->piece)
+		return;
+	r->piece = 0;
+	size_t scanned = r->start + r->given;
+	for (;;) {
+		char *nl = memchr(r->buf + scanned, '\n', r->end - scanned);
+		if (nl) {
+			take_line(r, line, (size_t)(nl - (r->buf + r->start)), 0);
+			return;
+		}
+		size_t pending = r->end - r->start;
+		if (!refill(r))
+			break;
+		scanned = r->start + pending;
+	}
+	take_line(r, line, r->end - r->start, 1);  /* in_next then closes the file */
 }
 
 char *in_take_line(in_reader *r, const struct in_line *line, size_t *cap)
@@ -442,6 +517,10 @@ static void count_block(in_reader *r)
 
 int in_next(in_reader *r, struct in_line *line)
 {
+	const char *skip;
+	size_t skipped;
+	while (in_more(r, &skip, &skipped))  /* the rest of a line given in part */
+		;
 	count_block(r);
 	for (;;) {
 		if (r->fd < 0 && !open_next(r))
@@ -458,6 +537,10 @@ int in_next(in_reader *r, struct in_line *line)
 				continue;
 			}
 			size_t pending = r->end - r->start;
+			if (r->line_cap && pending >= r->line_cap) {
+				give_piece(r, line);
+				return 1;
+			}
 			if (!refill(r))
 				break;
 			scanned = r->start + pending; /* refill may have moved the text */

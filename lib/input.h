@@ -14,6 +14,7 @@ struct in_line {
 	unsigned long lineno;   /* 1-based within its file */
 	int unterminated;       /* last line of a file with no final newline */
 	struct in_reader *reader;  /* whose buffer holds text (in_take_line), or NULL */
+	int more;               /* only the line's start (in_set_line_cap): in_more, in_line_rest */
 };
 
 typedef struct in_reader in_reader;
@@ -60,6 +61,22 @@ int in_compression(const void *head, size_t len);
  * the reader's own (a copy, a byte range): the caller copies. For one-line documents of
  * hundreds of MB (compact JSON), so they are held once, not twice. */
 char *in_take_line(in_reader *reader, const struct in_line *line, size_t *cap);
+
+/* Lines longer than cap bytes are handed out by in_next as their first bytes (at least
+ * cap), with line->more set, not NUL-terminated past them: the caller reads the rest with
+ * in_more, or makes the line whole with in_line_rest; in_next skips what is left. For
+ * one-line documents (compact JSON) read as a stream. 0, the default: whole lines. Not for
+ * byte ranges. */
+void in_set_line_cap(in_reader *reader, size_t cap);
+/* The next bytes of the line in_next gave in part (line->more): 1 with some in *text,
+ * *len (valid until the next call; a final "\r" is left in), 0 at its end. */
+int in_more(in_reader *reader, const char **text, size_t *len);
+/* The line in_next gave in part (line->more) read whole into line, as in_next would have
+ * given it. Nothing when line->more is 0. */
+void in_line_rest(in_reader *reader, struct in_line *line);
+/* The path the open file was named by: a file that can be read again. NULL for standard
+ * input, a pipe, or a file whose reading failed (reported; it is closed at once). */
+const char *in_path(const in_reader *reader);
 
 /* Non-zero when any file could not be read completely (already reported). */
 int in_failed(const in_reader *reader);

@@ -433,6 +433,8 @@ int load_reader(prof *p, in_reader *in, const struct load_opts *opts, struct err
 {
 	load_sink *sink = load_sink_new(p, opts, errs);
 	struct dump_ctx dc = { sink, opts, 0, 0 };
+	/* a long line may be compact speedscope JSON: streamed, not held (lib/readers.c) */
+	in_set_line_cap(in, LOAD_LINE_PART);
 	sniff *sn = sniff_new(in, opts->from);
 	dump_parser *dp = NULL;    /* made when a file holds dumps */
 	dumpjson *dj = NULL;

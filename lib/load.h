@@ -118,6 +118,10 @@ const struct load_stats *load_sink_stats(const load_sink *sink);
 int load_dump_thread(load_sink *sink, const struct dump_thread *thread, int with_idle,
 		     int with_status);
 
+/* Lines this long are handed over in part first (in_set_line_cap): a compact speedscope
+ * document is streamed, not held (lib/readers.c). */
+enum { LOAD_LINE_PART = 1 << 20 };
+
 /* Read every line of in (folded stacks, dumps or JSON by content unless opts->from says)
  * into p, adding to *stats. Returns 0, or 1 when a count overflowed (reported). */
 int load_reader(prof *p, in_reader *in, const struct load_opts *opts, struct err_lines *errs,

@@ -428,6 +428,11 @@ int sniff_next(sniff *s, struct in_line *line, enum load_format *format)
 			s->replaying = 1;
 			return give_held(s, line, format);
 		}
+		/* A long first line that opens JSON may stay in part for a streaming reader
+		 * (speedscope); any other is read whole before it is looked at. */
+		if (line->more && (line->lineno != 1 || s->nheld || line->text[0] != '{' ||
+				   sniff_json_kind(line->text, line->len) != LOAD_SPEEDSCOPE))
+			in_line_rest(s->in, line);
 		if (line->lineno == 1)
 			s->prefix_len = 0;
 		strip_prefix(s, line);
@@ -455,8 +460,11 @@ int sniff_next(sniff *s, struct in_line *line, enum load_format *format)
 		}
 		if (s->current != LOAD_AUTO && !s->json_wait && s->nheld == 0) {
 			*format = s->current;
+			if (*format != LOAD_SPEEDSCOPE)
+				in_line_rest(s->in, line);
 			return 1;
 		}
+		in_line_rest(s->in, line);
 		hold(s, line);
 		if ((s->current == LOAD_AUTO || s->json_wait) && s->nheld < SNIFF_MAX_WAIT)
 			continue;
@@ -517,7 +525,7 @@ static void read_held(struct stream *st)
 {
 	for (size_t k = 0; k < st->nheld; k++) {
 		struct held *h = &st->held[k];
-		struct in_line line = { h->text, h->len, h->file, h->lineno, h->unterminated, NULL };
+		struct in_line line = { h->text, h->len, h->file, h->lineno, h->unterminated, NULL, 0 };
 		dump_line(st->dp, &line);
 		free(h->text);
 	}

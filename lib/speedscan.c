@@ -1,5 +1,6 @@
 /* speedscan: a strict single-pass scanner for the JSON grammar speedscope files use; each
- * sample's text is hashed as it is checked, so repeated stacks cost one table lookup. */
+ * sample's text is hashed as it is checked, so repeated stacks cost one table lookup. A
+ * streamed document is read through a window that keeps only the token being read. */
 #include "speedscan.h"
 #include "xalloc.h"
 
@@ -18,15 +19,28 @@ struct dist {
 
 struct pscan {
 	struct speedscan_profile pub;
-	struct dist *d;
+	struct dist *d;         /* offsets into txt */
 	size_t nd, dcap;
+	char *txt;              /* the distinct sample texts */
+	size_t tlen, tcap;
 	uint32_t *ids;          /* each sample's distinct id, in order */
 	size_t nids, idcap;
+	double w0;              /* the first weight (NaN: not a number) */
+	double *w;              /* every weight once one differs from w0, else NULL */
+	size_t nw, wcap;
 };
 
 struct speedscan {
+	/* The window: document bytes [base, len) at t; p, the reading position, and mark, the
+	 * start of the token being read, count from the document's start. A text given
+	 * whole is all window. */
 	const char *t;
-	size_t len, p;
+	size_t base, len, p, mark;
+	char *own;              /* the window's memory when streamed */
+	size_t cap;
+	int eof;                /* len is the document's end */
+	speedscan_read_fn *read;
+	void *rctx;
 	struct speedscan_frame *frames;
 	size_t nframes, fcap;
 	struct pscan *profs;
@@ -41,20 +55,48 @@ struct speedscan {
 	size_t idx_cap;
 };
 
+/* More of a streamed document, until byte p is in the window or the document ends: the
+ * bytes before the mark are let go. 1 when p is there. */
+static int fill(speedscan *sc, size_t p)
+{
+	while (p >= sc->len && !sc->eof) {
+		if (sc->mark > sc->base) {
+			memmove(sc->own, sc->own + (sc->mark - sc->base), sc->len - sc->mark);
+			sc->base = sc->mark;
+		}
+		if (sc->len - sc->base == sc->cap) {  /* one token fills the window */
+			sc->cap *= 2;
+			sc->own = xrealloc(sc->own, sc->cap);
+		}
+		size_t used = sc->len - sc->base;
+		size_t n = sc->read(sc->rctx, sc->own + used, sc->cap - used);
+		sc->eof = n == 0;
+		sc->len += n;
+		sc->t = sc->own;
+	}
+	return p < sc->len;
+}
+
+static inline int have(speedscan *sc, size_t p) { return p < sc->len || fill(sc, p); }
+static inline char at(const speedscan *sc, size_t p) { return sc->t[p - sc->base]; }
+static inline const char *ptr(const speedscan *sc, size_t p) { return sc->t + (p - sc->base); }
+
+/* White space skipped: a token starts, what is before it may go. */
 static void ws(speedscan *sc)
 {
-	while (sc->p < sc->len) {
-		char c = sc->t[sc->p];
+	while (have(sc, sc->p)) {
+		char c = at(sc, sc->p);
 		if (c != ' ' && c != '\n' && c != '\r' && c != '\t')
-			return;
+			break;
 		sc->p++;
 	}
+	sc->mark = sc->p;
 }
 
 static int peek(speedscan *sc)
 {
 	ws(sc);
-	return sc->p < sc->len ? (unsigned char)sc->t[sc->p] : -1;
+	return have(sc, sc->p) ? (unsigned char)at(sc, sc->p) : -1;
 }
 
 static int eat(speedscan *sc, char c)
@@ -135,13 +177,12 @@ static int string(speedscan *sc, char **out)
 	size_t used = 0;
 	if (out) {
 		size_t end = start;  /* decoded text is never longer than the escaped one */
-		while (end < sc->len && sc->t[end] != '"')
-			end += sc->t[end] == '\\' ? 2 : 1;
+		while (have(sc, end) && at(sc, end) != '"')
+			end += at(sc, end) == '\\' ? 2 : 1;
 		o = xmalloc(end - start + 1);
 	}
-	const unsigned char *t = (const unsigned char *)sc->t;
-	while (sc->p < sc->len) {
-		unsigned c = t[sc->p];
+	while (have(sc, sc->p)) {
+		unsigned c = (unsigned char)at(sc, sc->p);
 		if (c == '"') {
 			sc->p++;
 			if (out) {
@@ -155,9 +196,9 @@ static int string(speedscan *sc, char **out)
 		if (c < 0x20)
 			break;
 		if (c == '\\') {
-			if (sc->p + 1 >= sc->len)
+			if (!have(sc, sc->p + 1))
 				break;
-			char e = sc->t[sc->p + 1], d = 0;
+			char e = at(sc, sc->p + 1), d = 0;
 			switch (e) {
 			case '"': d = '"'; break;
 			case '\\': d = '\\'; break;
@@ -177,14 +218,14 @@ static int string(speedscan *sc, char **out)
 				continue;
 			}
 			unsigned cp, lo;
-			if (sc->p + 6 > sc->len || hex4(sc->t + sc->p + 2, &cp) != 0 || cp == 0)
+			if (!have(sc, sc->p + 5) || hex4(ptr(sc, sc->p + 2), &cp) != 0 || cp == 0)
 				break;
 			sc->p += 6;
 			if (cp >= 0xDC00 && cp <= 0xDFFF)
 				break;
 			if (cp >= 0xD800 && cp <= 0xDBFF) {
-				if (sc->p + 6 > sc->len || sc->t[sc->p] != '\\' || sc->t[sc->p + 1] != 'u' ||
-				    hex4(sc->t + sc->p + 2, &lo) != 0 || lo < 0xDC00 || lo > 0xDFFF)
+				if (!have(sc, sc->p + 5) || at(sc, sc->p) != '\\' || at(sc, sc->p + 1) != 'u' ||
+				    hex4(ptr(sc, sc->p + 2), &lo) != 0 || lo < 0xDC00 || lo > 0xDFFF)
 					break;
 				sc->p += 6;
 				cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
@@ -193,11 +234,12 @@ static int string(speedscan *sc, char **out)
 				used += put_utf8(o + used, cp);
 			continue;
 		}
-		size_t n = utf8_len(t + sc->p, sc->len - sc->p);
+		have(sc, sc->p + 3);  /* a sequence's bytes in the window, as many as there are */
+		size_t n = utf8_len((const unsigned char *)ptr(sc, sc->p), sc->len - sc->p);
 		if (n == 0)
 			break;
 		if (o)
-			memcpy(o + used, sc->t + sc->p, n);
+			memcpy(o + used, ptr(sc, sc->p), n);
 		used += o ? n : 0;
 		sc->p += n;
 	}
@@ -212,34 +254,36 @@ static size_t number_end(speedscan *sc, int *is_int)
 {
 	ws(sc);
 	size_t p = sc->p;
-	const char *t = sc->t;
-	if (p < sc->len && t[p] == '-')
+#define DIGIT(q) (have(sc, q) && at(sc, q) >= '0' && at(sc, q) <= '9')
+	if (have(sc, p) && at(sc, p) == '-')
 		p++;
-	if (p >= sc->len || t[p] < '0' || t[p] > '9')
+	if (!DIGIT(p))
 		return 0;
-	if (t[p] == '0')
+	if (at(sc, p) == '0')
 		p++;
 	else
-		while (p < sc->len && t[p] >= '0' && t[p] <= '9')
+		while (DIGIT(p))
 			p++;
 	*is_int = 1;
-	if (p < sc->len && t[p] == '.') {
+	if (have(sc, p) && at(sc, p) == '.') {
 		*is_int = 0;
-		if (++p >= sc->len || t[p] < '0' || t[p] > '9')
+		if (!DIGIT(p + 1))
 			return 0;
-		while (p < sc->len && t[p] >= '0' && t[p] <= '9')
+		p++;
+		while (DIGIT(p))
 			p++;
 	}
-	if (p < sc->len && (t[p] == 'e' || t[p] == 'E')) {
+	if (have(sc, p) && (at(sc, p) == 'e' || at(sc, p) == 'E')) {
 		*is_int = 0;
 		p++;
-		if (p < sc->len && (t[p] == '+' || t[p] == '-'))
+		if (have(sc, p) && (at(sc, p) == '+' || at(sc, p) == '-'))
 			p++;
-		if (p >= sc->len || t[p] < '0' || t[p] > '9')
+		if (!DIGIT(p))
 			return 0;
-		while (p < sc->len && t[p] >= '0' && t[p] <= '9')
+		while (DIGIT(p))
 			p++;
 	}
+#undef DIGIT
 	return p;
 }
 
@@ -251,7 +295,7 @@ static int number(speedscan *sc, int *is_int, long *ival, double *dval)
 	char buf[64];
 	if (p == 0 || p - s >= sizeof buf)
 		return -1;
-	memcpy(buf, sc->t + s, p - s);
+	memcpy(buf, ptr(sc, s), p - s);
 	buf[p - s] = '\0';
 	if (*is_int) {
 		if (p - s > 18)
@@ -275,8 +319,8 @@ static int skip_number(speedscan *sc)
 	size_t p = number_end(sc, &is_int);
 	if (p == 0 || (is_int && p - sc->p > 18))
 		return -1;
-	if (!is_int && (p - sc->p > 300 || memchr(sc->t + sc->p, 'e', p - sc->p) ||
-			memchr(sc->t + sc->p, 'E', p - sc->p))) {
+	if (!is_int && (p - sc->p > 300 || memchr(ptr(sc, sc->p), 'e', p - sc->p) ||
+			memchr(ptr(sc, sc->p), 'E', p - sc->p))) {
 		long l;
 		double d;
 		return number(sc, &is_int, &l, &d);
@@ -289,7 +333,7 @@ static int literal(speedscan *sc, const char *word)
 {
 	size_t n = strlen(word);
 	ws(sc);
-	if (sc->len - sc->p < n || memcmp(sc->t + sc->p, word, n) != 0)
+	if (!have(sc, sc->p + n - 1) || memcmp(ptr(sc, sc->p), word, n) != 0)
 		return -1;
 	sc->p += n;
 	return 0;
@@ -449,14 +493,16 @@ static uint64_t hash_bytes(const char *s, size_t n)
 	return h ^ (h >> 29);
 }
 
-/* The distinct id of text [off, off+len) in profile ps, added when new. */
+/* The distinct id of the sample text [off, off+len) of the window in profile ps, added
+ * (copied) when new. */
 static uint32_t intern_sample(speedscan *sc, struct pscan *ps, size_t off, size_t len)
 {
+	const char *text = ptr(sc, off);
 	if (ps->nd * 2 >= sc->nslots) {
 		size_t n = sc->nslots ? sc->nslots * 2 : 1024;
 		uint32_t *slots = xcalloc(n, sizeof *slots);
 		for (size_t i = 0; i < ps->nd; i++) {
-			size_t h = (size_t)hash_bytes(sc->t + ps->d[i].off, ps->d[i].len) & (n - 1);
+			size_t h = (size_t)hash_bytes(ps->txt + ps->d[i].off, ps->d[i].len) & (n - 1);
 			while (slots[h])
 				h = (h + 1) & (n - 1);
 			slots[h] = (uint32_t)i + 1;
@@ -465,19 +511,22 @@ static uint32_t intern_sample(speedscan *sc, struct pscan *ps, size_t off, size_
 		sc->slots = slots;
 		sc->nslots = n;
 	}
-	size_t h = (size_t)hash_bytes(sc->t + off, len) & (sc->nslots - 1);
+	size_t h = (size_t)hash_bytes(text, len) & (sc->nslots - 1);
 	for (;; h = (h + 1) & (sc->nslots - 1)) {
 		uint32_t id = sc->slots[h];
 		if (!id)
 			break;
 		struct dist *d = &ps->d[id - 1];
-		if (d->len == len && memcmp(sc->t + d->off, sc->t + off, len) == 0) {
+		if (d->len == len && memcmp(ps->txt + d->off, text, len) == 0) {
 			d->count++;
 			return id - 1;
 		}
 	}
 	ps->d = xgrow(ps->d, &ps->dcap, ps->nd + 1, sizeof *ps->d);
-	ps->d[ps->nd] = (struct dist){ off, len, 1 };
+	ps->txt = xgrow(ps->txt, &ps->tcap, ps->tlen + len + 1, 1);
+	memcpy(ps->txt + ps->tlen, text, len);
+	ps->d[ps->nd] = (struct dist){ ps->tlen, len, 1 };
+	ps->tlen += len;
 	sc->slots[h] = (uint32_t)ps->nd + 1;
 	return (uint32_t)ps->nd++;
 }
@@ -493,15 +542,14 @@ static int samples(speedscan *sc, struct pscan *ps)
 		sc->p++;
 		return 0;
 	}
-	const char *t = sc->t;
 	for (;;) {
 		if (eat(sc, '[') != 0)
 			return -1;
 		size_t s = sc->p, p = s;
 		/* digits, commas between numbers, blanks; no leading zeros */
 		int want_num = 1, in_num = 0, zero = 0;
-		for (; p < sc->len; p++) {
-			char c = t[p];
+		for (; have(sc, p); p++) {
+			char c = at(sc, p);
 			if (c >= '0' && c <= '9') {
 				if ((!want_num && !in_num) || (in_num && zero))
 					return -1;
@@ -522,11 +570,64 @@ static int samples(speedscan *sc, struct pscan *ps)
 				return -1;  /* a negative, real or other value: the tree reader's */
 			}
 		}
-		if (p >= sc->len || (want_num && p > s && memchr(t + s, ',', p - s)))
+		if (!have(sc, p) || (want_num && p > s && memchr(ptr(sc, s), ',', p - s)))
 			return -1;
 		ps->ids = xgrow(ps->ids, &ps->idcap, ps->nids + 1, sizeof *ps->ids);
 		ps->ids[ps->nids++] = intern_sample(sc, ps, s, p - s);
 		sc->p = p + 1;
+		int more = list_next(sc);
+		if (more <= 0)
+			return more;
+	}
+}
+
+/* A weight kept: every one as w0 while they are all the same (py-spy's 1/rate). */
+static void add_weight(struct pscan *ps, double w)
+{
+	if (ps->nw == 0)
+		ps->w0 = w;
+	else if (!ps->w && memcmp(&w, &ps->w0, sizeof w) != 0) {
+		ps->w = xmalloc((ps->wcap = ps->nw + 1) * sizeof *ps->w);
+		for (size_t k = 0; k < ps->nw; k++)
+			ps->w[k] = ps->w0;
+	}
+	if (ps->w) {
+		ps->w = xgrow(ps->w, &ps->wcap, ps->nw + 1, sizeof *ps->w);
+		ps->w[ps->nw] = w;
+	}
+	ps->nw++;
+}
+
+/* Weight k, -1 when there is none or it is not a number. */
+static int weight_at(const struct pscan *ps, size_t k, double *w)
+{
+	if (k >= ps->nw)
+		return -1;
+	*w = ps->w ? ps->w[k] : ps->w0;
+	return isnan(*w) ? -1 : 0;
+}
+
+/* A weights array read as it comes: each element a number as number() reads it, else
+ * kept as NaN (what a reader that needs it refuses); the array checked as value() does. */
+static int weights(speedscan *sc, struct pscan *ps)
+{
+	int any = list_open(sc);
+	if (any <= 0)
+		return any;
+	for (;;) {
+		int c = peek(sc), is_int;
+		long iv;
+		double w = NAN;
+		if (c == '-' || (c >= '0' && c <= '9')) {
+			if (number(sc, &is_int, &iv, &w) != 0) {
+				if (skip_number(sc) != 0)
+					return -1;
+				w = NAN;  /* a real too long for number(): not one */
+			}
+		} else if (value(sc, 1) != 0) {
+			return -1;
+		}
+		add_weight(ps, w);
 		int more = list_next(sc);
 		if (more <= 0)
 			return more;
@@ -572,10 +673,13 @@ static int profiles(speedscan *sc)
 					return -1;
 				break;
 			case 4:
-				if (peek(sc) == '[')
+				if (peek(sc) == '[') {
 					p->pub.weights = sc->p;
-				if (value(sc, 0) != 0)
+					if (weights(sc, p) != 0)
+						return -1;
+				} else if (value(sc, 0) != 0) {
 					return -1;
+				}
 				break;
 			case 5:
 				return -1;  /* evented: the tree reader's */
@@ -629,7 +733,25 @@ static int document(speedscan *sc)
 		}
 	}
 	ws(sc);
-	return k < 0 || sc->p != sc->len || (seen & 3) != 3 ? -1 : 0;
+	return k < 0 || have(sc, sc->p) || (seen & 3) != 3 ? -1 : 0;
+}
+
+/* The document scanned from sc's window: NULL when it is not one this scanner takes. */
+static speedscan *scan(speedscan *sc)
+{
+	sc->nslots = 1024;
+	sc->slots = xcalloc(sc->nslots, sizeof *sc->slots);
+	int rc = document(sc);
+	free(sc->own);  /* what is kept was copied out */
+	sc->own = NULL;
+	sc->t = NULL;
+	if (rc != 0) {
+		speedscan_free(sc);
+		return NULL;
+	}
+	free(sc->slots);
+	sc->slots = NULL;
+	return sc;
 }
 
 speedscan *speedscan_new(const char *text, size_t len)
@@ -637,15 +759,18 @@ speedscan *speedscan_new(const char *text, size_t len)
 	speedscan *sc = xcalloc(1, sizeof *sc);
 	sc->t = text;
 	sc->len = len;
-	sc->nslots = 1024;
-	sc->slots = xcalloc(sc->nslots, sizeof *sc->slots);
-	if (document(sc) != 0) {
-		speedscan_free(sc);
-		return NULL;
-	}
-	free(sc->slots);
-	sc->slots = NULL;
-	return sc;
+	sc->eof = 1;
+	return scan(sc);
+}
+
+speedscan *speedscan_stream(speedscan_read_fn *read, void *ctx, size_t window)
+{
+	speedscan *sc = xcalloc(1, sizeof *sc);
+	sc->read = read;
+	sc->rctx = ctx;
+	sc->cap = window ? window : SPEEDSCAN_WINDOW;
+	sc->t = sc->own = xmalloc(sc->cap);
+	return scan(sc);
 }
 
 void speedscan_free(speedscan *sc)
@@ -656,6 +781,8 @@ void speedscan_free(speedscan *sc)
 		free(sc->strs[i]);
 	for (size_t i = 0; i < sc->nprofs; i++) {
 		free(sc->profs[i].d);
+		free(sc->profs[i].txt);
+		free(sc->profs[i].w);
 		free(sc->profs[i].ids);
 	}
 	free(sc->strs);
@@ -663,6 +790,7 @@ void speedscan_free(speedscan *sc)
 	free(sc->frames);
 	free(sc->slots);
 	free(sc->idx);
+	free(sc->own);
 	free(sc);
 }
 
@@ -674,10 +802,10 @@ const struct speedscan_profile *speedscan_profile(const speedscan *sc, size_t i)
 
 /* The indices of distinct sample d (checked plain by samples()) into sc->idx; -1 when one
  * is not a named frame. */
-static int parse_stack(speedscan *sc, const struct dist *d, size_t *n)
+static int parse_stack(speedscan *sc, const struct pscan *ps, const struct dist *d, size_t *n)
 {
 	*n = 0;
-	const char *t = sc->t + d->off, *end = t + d->len;
+	const char *t = ps->txt + d->off, *end = t + d->len;
 	while (t < end) {
 		if (*t < '0' || *t > '9') {
 			t++;
@@ -705,7 +833,7 @@ static int parse_all(speedscan *sc, struct pscan *ps, uint32_t **flat, size_t **
 	*start = xmalloc((ps->nd + 1) * sizeof **start);
 	for (size_t k = 0; k < ps->nd; k++) {
 		(*start)[k] = used;
-		if (parse_stack(sc, &ps->d[k], &n) != 0)
+		if (parse_stack(sc, ps, &ps->d[k], &n) != 0)
 			return -1;
 		*flat = xgrow(*flat, &cap, used + n + 1, sizeof **flat);
 		memcpy(*flat + used, sc->idx, n * sizeof **flat);
@@ -721,13 +849,9 @@ int speedscan_samples(speedscan *sc, size_t i, speedscan_sample_fn *fn, void *ct
 	uint32_t *flat;
 	size_t *start;
 	int rc = parse_all(sc, ps, &flat, &start);
-	if (ps->pub.weights)
-		sc->p = ps->pub.weights + 1;
 	for (size_t k = 0; rc == 0 && k < ps->nids; k++) {
-		int is_int;
-		long iv;
 		double w = 1;
-		if (ps->pub.weights && ((k && eat(sc, ',') != 0) || number(sc, &is_int, &iv, &w) != 0)) {
+		if (ps->pub.weights && weight_at(ps, k, &w) != 0) {
 			rc = -1;  /* fewer weights than samples, or one not a number */
 			break;
 		}
@@ -740,25 +864,15 @@ int speedscan_samples(speedscan *sc, size_t i, speedscan_sample_fn *fn, void *ct
 	return rc;
 }
 
-/* The k-th weight of the array the scanner stands in (k counted from 0): -1 when it does
- * not parse. */
-static int next_weight(speedscan *sc, size_t k, double *w)
-{
-	int is_int;
-	long iv;
-	return (k && eat(sc, ',') != 0) || number(sc, &is_int, &iv, w) != 0 ? -1 : 0;
-}
-
 int speedscan_weight(speedscan *sc, size_t i, double *weight)
 {
 	struct pscan *ps = &sc->profs[i];
 	if (!ps->pub.weights || ps->nids == 0)
 		return 0;
-	sc->p = ps->pub.weights + 1;
 	double first = 0;
 	for (size_t k = 0; k < ps->nids; k++) {
 		double w;
-		if (next_weight(sc, k, &w) != 0)
+		if (weight_at(ps, k, &w) != 0)
 			return 0;
 		if (k == 0)
 			first = w;
@@ -775,7 +889,7 @@ int speedscan_stacks(speedscan *sc, size_t i, int weighted, double scale, speeds
 	struct pscan *ps = &sc->profs[i];
 	size_t n;
 	for (size_t k = 0; k < ps->nd; k++)
-		if (parse_stack(sc, &ps->d[k], &n) != 0)
+		if (parse_stack(sc, ps, &ps->d[k], &n) != 0)
 			return -1;
 	uint64_t *counts = xmalloc((ps->nd ? ps->nd : 1) * sizeof *counts);
 	for (size_t k = 0; k < ps->nd; k++)
@@ -783,11 +897,10 @@ int speedscan_stacks(speedscan *sc, size_t i, int weighted, double scale, speeds
 	if (weighted && ps->pub.weights) {
 		/* Weights in order, rounded with the carry the tree reader keeps. */
 		memset(counts, 0, ps->nd * sizeof *counts);
-		sc->p = ps->pub.weights + 1;
 		double carry = 0;
 		for (size_t k = 0; k < ps->nids; k++) {
 			double w;
-			if (next_weight(sc, k, &w) != 0) {
+			if (weight_at(ps, k, &w) != 0) {
 				free(counts);
 				return -1;
 			}
@@ -808,7 +921,7 @@ int speedscan_stacks(speedscan *sc, size_t i, int weighted, double scale, speeds
 	for (size_t k = 0; fn && k < ps->nd; k++) {
 		if (!counts[k])
 			continue;
-		parse_stack(sc, &ps->d[k], &n);
+		parse_stack(sc, ps, &ps->d[k], &n);
 		fn(ctx, sc->idx, n, counts[k]);
 	}
 	free(counts);

@@ -20,7 +20,7 @@ struct speedscan_frame {
 /* A profile's type, name and unit (NULL when absent or not strings). */
 struct speedscan_profile {
 	const char *type, *name, *unit;
-	size_t samples, weights;  /* offsets of their arrays' '[' in the text, 0 when absent */
+	size_t samples, weights;  /* offsets of their arrays' '[' in the document, 0 when absent */
 };
 
 /* Scan text, a whole JSON document. NULL when it is not plain speedscope JSON this scanner
@@ -28,6 +28,13 @@ struct speedscan_profile {
  * deeper than arrays of arrays...): the caller then parses it with a JSON library, which
  * names the fault. */
 speedscan *speedscan_new(const char *text, size_t len);
+/* Up to cap bytes of a document into buf; 0 at its end. */
+typedef size_t speedscan_read_fn(void *ctx, char *buf, size_t cap);
+/* As speedscan_new, the document read as a stream: memory holds the distinct frames and
+ * sample texts, a 4-byte id and a weight (one, when all are the same) a sample, and a
+ * window of window bytes (0: SPEEDSCAN_WINDOW), or of the longest token, not the document. */
+enum { SPEEDSCAN_WINDOW = 1 << 20 };
+speedscan *speedscan_stream(speedscan_read_fn *read, void *ctx, size_t window);
 void speedscan_free(speedscan *sc);
 
 size_t speedscan_frame_count(const speedscan *sc);

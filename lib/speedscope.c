@@ -370,11 +370,9 @@ static void scan_timed(struct ss *s, const struct speedscan_profile *p, size_t i
 /* Sampled profiles without a tree: speedscan counts each distinct sample text once (a
  * py-spy recording of hundreds of MB repeats a few thousand stacks). Every profile is
  * checked before any stack is given, so on anything it does not take (-1) the tree
- * reader reads the whole document and names the fault. */
-static int scan_read(struct ss *s, const struct doc_buf *doc, double rate)
+ * reader reads the whole document and names the fault. s->scan is freed. */
+static int scan_give(struct ss *s, const struct doc_buf *doc, double rate)
 {
-	if (doc->over || !(s->scan = speedscan_new(doc->text, doc->len)))
-		return -1;
 	enum maker maker = maker_of(speedscan_exporter(s->scan));
 	if (maker == MAKER_SIFT && s->when)
 		no_time(doc);
@@ -418,6 +416,23 @@ static int scan_read(struct ss *s, const struct doc_buf *doc, double rate)
 	doc_stack_free(&s->st);
 	free(s->out);
 	return 0;
+}
+
+static int scan_read(struct ss *s, const struct doc_buf *doc, double rate)
+{
+	if (doc->over || !(s->scan = speedscan_new(doc->text, doc->len)))
+		return -1;
+	return scan_give(s, doc, rate);
+}
+
+int speedscope_read_scan(struct speedscan *scan, const char *file, unsigned long lineno, double rate,
+			 struct err_lines *errs, doc_stack_fn *fn, doc_time_fn *when, void *ctx,
+			 struct doc_stats *stats)
+{
+	struct doc_buf doc = { .file = file, .lineno = lineno };
+	struct ss s = { .doc = &doc, .errs = errs, .fn = fn, .when = when, .ctx = ctx, .stats = stats,
+			.rate = rate, .scan = scan };
+	return scan_give(&s, &doc, rate);
 }
 
 void speedscope_read(const struct doc_buf *doc, double rate, struct err_lines *errs,

@@ -25,4 +25,13 @@ int speedscope_is_sift(const char *text, size_t len);
 void speedscope_read(const struct doc_buf *doc, double rate, struct err_lines *errs,
 		     doc_stack_fn *fn, doc_time_fn *when, void *ctx, struct doc_stats *stats);
 
+struct speedscan;
+/* As speedscope_read, for a document speedscan_stream read (a file's whole first line,
+ * compact JSON, without holding it) that begins at file:lineno: 0 with its stacks given,
+ * or -1 with nothing given when it is not plain sampled speedscope (the caller then reads
+ * the document whole with speedscope_read, which names the fault). scan is freed. */
+int speedscope_read_scan(struct speedscan *scan, const char *file, unsigned long lineno, double rate,
+			 struct err_lines *errs, doc_stack_fn *fn, doc_time_fn *when, void *ctx,
+			 struct doc_stats *stats);
+
 #endif

@@ -458,6 +458,34 @@ void sum_result_free(struct sum_result *out)
 	out->table = NULL;
 }
 
+/* speedscope_is_sift of a first line that may have come in part (sift writes its exporter
+ * last): the rest searched as it is read, with the bytes across each seam. */
+static int is_sift(in_reader *in, const struct in_line *line)
+{
+	enum { KEY = 32 };  /* longer than the key */
+	char seam[2 * KEY];
+	size_t kept = line->len < KEY ? line->len : KEY, n;
+	if (speedscope_is_sift(line->text, line->len))
+		return 1;
+	memcpy(seam, line->text + line->len - kept, kept);
+	const char *text;
+	while (line->more && in_more(in, &text, &n)) {
+		size_t add = n < KEY ? n : KEY;
+		memcpy(seam + kept, text, add);
+		if (speedscope_is_sift(seam, kept + add) || speedscope_is_sift(text, n))
+			return 1;
+		if (n >= KEY) {
+			memcpy(seam, text + n - KEY, KEY);
+			kept = KEY;
+		} else {  /* seam holds the old tail and all of text: its last KEY bytes stay */
+			size_t drop = kept + n > KEY ? kept + n - KEY : 0;
+			memmove(seam, seam + drop, kept + n - drop);
+			kept = kept + n - drop;
+		}
+	}
+	return 0;
+}
+
 int sum_file_has_time(const char *path, enum load_format forced)
 {
 	if (forced == LOAD_SPEEDSCOPE || forced == LOAD_CHROME)
@@ -469,12 +497,13 @@ int sum_file_has_time(const char *path, enum load_format forced)
 		return 0;  /* a pipe cannot be read twice; what cannot be read is reported later */
 	char *paths[1] = { (char *)path };
 	in_reader *in = in_open(paths, 1);
+	in_set_line_cap(in, LOAD_LINE_PART);
 	sniff *s = sniff_new(in, LOAD_AUTO);
 	struct in_line line;
 	enum load_format format = LOAD_AUTO;
 	int got = sniff_next(s, &line, &format);
 	/* sift-fold's speedscope output sums distinct stacks: it has no time */
-	int sift = got > 0 && format == LOAD_SPEEDSCOPE && speedscope_is_sift(line.text, line.len);
+	int sift = got > 0 && format == LOAD_SPEEDSCOPE && is_sift(in, &line);
 	sniff_free(s);
 	in_close(in);
 	if (got <= 0 || sift)

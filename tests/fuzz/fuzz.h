@@ -33,7 +33,7 @@ static inline void fuzz_lines(const uint8_t *data, size_t size, const char *file
 		memcpy(text, p, len);
 		size_t keep = len > 0 && text[len - 1] == '\r' ? len - 1 : len;
 		text[keep] = '\0';
-		struct in_line line = { text, keep, file, ++lineno, nl == NULL, NULL };
+		struct in_line line = { text, keep, file, ++lineno, nl == NULL, NULL, 0 };
 		fn(ctx, &line);
 		free(text);
 		p = nl ? nl + 1 : end;

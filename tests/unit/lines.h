@@ -17,7 +17,7 @@ static inline void feed_lines(const char *text, const char *file,
 		const char *nl = strchr(p, '\n');
 		size_t len = nl ? (size_t)(nl - p) : strlen(p);
 		char *copy = xstrndup(p, len); /* parsers may rewrite a line in place */
-		struct in_line line = { copy, len, file, ++lineno, nl == NULL, NULL };
+		struct in_line line = { copy, len, file, ++lineno, nl == NULL, NULL, 0 };
 		take(ctx, &line);
 		free(copy);
 		p += len + (nl != NULL);

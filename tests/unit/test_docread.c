@@ -18,7 +18,7 @@
 
 static void add(struct doc_buf *d, const char *file, unsigned long lineno, const char *text)
 {
-	struct in_line line = { (char *)text, strlen(text), file, lineno, 0, NULL };
+	struct in_line line = { (char *)text, strlen(text), file, lineno, 0, NULL, 0 };
 	doc_add_line(d, &line);
 }
 
@@ -62,7 +62,7 @@ static void test_over(void **state)
 	(void)state;
 	struct doc_buf d = { 0 };
 	add(&d, "big.json", 7, "[1,");
-	struct in_line huge = { (char *)"x", DOC_MAX_BYTES, "big.json", 8, 0, NULL };
+	struct in_line huge = { (char *)"x", DOC_MAX_BYTES, "big.json", 8, 0, NULL, 0 };
 	doc_add_line(&d, &huge);                   /* over: dropped before its bytes are read */
 	assert_int_equal(d.over, 1);
 	assert_int_equal(d.len, 4);
@@ -196,7 +196,7 @@ static void test_lines_gathered(void **state)
 {
 	(void)state;
 	struct doc_buf d = { 0 };
-	struct in_line a = { "{\"a\":", 5, "f", 3, 0, NULL }, b = { "1}", 2, "f", 4, 0, NULL };
+	struct in_line a = { "{\"a\":", 5, "f", 3, 0, NULL, 0 }, b = { "1}", 2, "f", 4, 0, NULL, 0 };
 	doc_add_line(&d, &a);
 	doc_add_line(&d, &b);
 	assert_string_equal(d.text, "{\"a\":\n1}\n");

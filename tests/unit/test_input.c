@@ -159,6 +159,76 @@ static void test_long_lines(void **state)
 	free(data);
 }
 
+static unsigned char *gzip_member(const char *data, size_t len, size_t *out_len);
+
+/* in_set_line_cap: a long line handed out in part; the rest by in_more (a final "\r" left
+ * in), made whole by in_line_rest, or skipped by in_next. Plain and gzip alike. */
+static void expect_parts(const char *path, const char *data, size_t big)
+{
+	char *paths[] = { (char *)path };
+	in_reader *r = in_open(paths, 1);
+	in_set_line_cap(r, 1u << 18);
+	struct in_line line;
+	expect_line(r, "short 1", 7, 1, 0);
+	assert_string_equal(in_path(r), path);
+	assert_int_equal(in_next(r, &line), 1);
+	assert_int_equal(line.more, 1);
+	assert_int_equal(line.lineno, 2);
+	assert_true(line.len >= 1u << 18 && line.len <= big);
+	assert_memory_equal(line.text, data + 8, line.len);
+	size_t got = line.len, n;
+	const char *text;
+	while (in_more(r, &text, &n)) {
+		assert_true(n > 0 && got + n <= big + 1);
+		assert_memory_equal(text, data + 8 + got, n);
+		got += n;
+	}
+	assert_int_equal(got, big + 1);  /* the line and its "\r" */
+	assert_int_equal(in_more(r, &text, &n), 0);
+	assert_int_equal(in_lineno(r), 2);
+	expect_line(r, "after 3", 7, 3, 0);
+	assert_int_equal(in_next(r, &line), 1);
+	assert_int_equal(line.more, 1);
+	in_line_rest(r, &line);
+	assert_int_equal(line.more, 0);
+	assert_int_equal(line.lineno, 4);
+	assert_int_equal(line.len, big);
+	assert_memory_equal(line.text, data + 8 + big + 10, big);
+	assert_int_equal(line.text[big], '\0');
+	assert_int_equal(in_next(r, &line), 1);  /* line 5, left unread */
+	assert_int_equal(line.more, 1);
+	expect_line(r, "end", 3, 6, 1);
+	expect_end(r);
+	assert_null(in_path(r));
+	assert_int_equal(in_failed(r), 0);
+	in_close(r);
+}
+
+static void test_line_parts(void **state)
+{
+	(void)state;
+	size_t big = 1u << 20;
+	char *data = malloc(3 * big + 64);
+	assert_non_null(data);
+	size_t at = 0;
+	memcpy(data, "short 1\n", 8);
+	at = 8;
+	for (int k = 0; k < 3; k++) {
+		for (size_t i = 0; i < big; i++)
+			data[at + i] = (char)('a' + (i * 7 + (size_t)k) % 26);
+		at += big;
+		static const char *const after[] = { "\r\nafter 3\n", "\n", "\nend" };
+		memcpy(data + at, after[k], strlen(after[k]));
+		at += strlen(after[k]);
+	}
+	expect_parts(tmp_file(0, "parts", data, at), data, big);
+	size_t glen;
+	unsigned char *g = gzip_member(data, at, &glen);
+	expect_parts(tmp_file(1, "parts.gz", g, glen), data, big);
+	free(g);
+	free(data);
+}
+
 /* merge-a.txt then merge-b.txt, compressed one after the other, read as one stream. */
 static void expect_merged(const char *name)
 {
@@ -264,7 +334,7 @@ static void test_take_line(void **state)
 	assert_string_equal(b, "b");
 	assert_true(cap >= 3);
 	/* A copy is not the reader's: the caller copies it. */
-	struct in_line copy = { "x", 1, "f", 1, 0, r };
+	struct in_line copy = { "x", 1, "f", 1, 0, r, 0 };
 	assert_null(in_take_line(r, &copy, &cap));
 	copy.reader = NULL;
 	assert_null(in_take_line(NULL, &copy, &cap));
@@ -667,6 +737,7 @@ int main(void)
 		cmocka_unit_test(test_last_lines),
 		cmocka_unit_test(test_nul_bytes_kept),
 		cmocka_unit_test(test_long_lines),
+		cmocka_unit_test(test_line_parts),
 		cmocka_unit_test(test_zstd_multi_frame),
 		cmocka_unit_test(test_zstd_truncated_and_corrupt),
 		cmocka_unit_test(test_gzip_long_lines_and_members),

@@ -1,6 +1,7 @@
 /* test_readers: lines dispatched to the document readers: austin stacks at once, a document
  * read when its file or format ends (or at the finish), each stack with where it was found,
- * times for the formats that have them, and bad lines and documents counted and named. */
+ * times for the formats that have them, and bad lines and documents counted and named; a
+ * compact speedscope line given in part streamed as it would be read whole. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,7 +13,9 @@
 #include <string.h>
 
 #include "capture.h"
+#include "tmpdir.h"
 #include "err.h"
+#include "input.h"
 #include "readers.h"
 
 static void test_handles(void **state)
@@ -66,7 +69,7 @@ static void run_script(void *arg)
 			continue;
 		}
 		char *copy = strdup(f->text);
-		struct in_line line = { copy, strlen(copy), f->file, f->lineno, f->unterminated, NULL };
+		struct in_line line = { copy, strlen(copy), f->file, f->lineno, f->unterminated, NULL, 0 };
 		readers_line(r, f->format, &line);
 		free(copy);
 	}
@@ -162,6 +165,85 @@ static void test_timed_and_bad(void **state)
 	      "test_readers: bad.json:2: bad speedscope JSON: unexpected token near '}' (byte 15)\n");
 }
 
+/* A file read as load_reader reads it: lines of any length whole (cap 0), or a long one
+ * in part (cap), streamed by the speedscope reader. */
+struct file_run { const char *path; size_t cap; };
+
+static void run_file(void *arg)
+{
+	const struct file_run *f = arg;
+	struct err_lines errs;
+	err_lines_init(&errs);
+	readers *r = readers_new(&errs, READERS_RATE, print_stack, NULL);
+	char *paths[] = { (char *)f->path };
+	in_reader *in = in_open(paths, 1);
+	in_set_line_cap(in, f->cap);
+	struct in_line line;
+	while (in_next(in, &line)) {
+		printf("line %lu%s\n", line.lineno, line.more ? " in part" : "");
+		readers_line(r, LOAD_SPEEDSCOPE, &line);
+	}
+	readers_finish(r);
+	printf("stacks %llu, bad %lu, rate %g\n", (unsigned long long)readers_stats(r)->stacks,
+	       readers_stats(r)->bad, readers_stats(r)->rate);
+	in_close(in);
+	readers_free(r);
+}
+
+/* A compact document of 30000 samples (about 340 KB, past the reader's first buffer) given
+ * in part gives what it gives whole; one with text on a later line is read again whole, and
+ * the JSON library names the fault. */
+static void test_streamed(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/sift-test-readers-XXXXXX", path[2][256];
+	assert_int_equal(tmpdir_make(dir), 0);
+	size_t cap = 1 << 20, used = 0;
+	char *doc = malloc(cap);
+	assert_non_null(doc);
+	used += (size_t)sprintf(doc, "{\"profiles\":[{\"type\":\"sampled\",\"name\":\"Thread 7 \\\"M\\\"\","
+				"\"unit\":\"seconds\",\"samples\":[");
+	for (int i = 0; i < 30000; i++)
+		used += (size_t)sprintf(doc + used, "%s[0%s]", i ? "," : "", i % 3 ? ",1" : "");
+	used += (size_t)sprintf(doc + used, "],\"weights\":[");
+	for (int i = 0; i < 30000; i++)
+		used += (size_t)sprintf(doc + used, "%s0.005", i ? "," : "");
+	used += (size_t)sprintf(doc + used, "]}],\"shared\":{\"frames\":[{\"name\":\"a\",\"file\":\"a.py\","
+				"\"line\":1},{\"name\":\"b\"}]},\"exporter\":\"py-spy@0.4.0\"}\n \n");
+	assert_non_null(tmpdir_file(dir, "ok.json", doc, used, path[0], sizeof path[0]));
+	used += (size_t)sprintf(doc + used, "x\n");
+	assert_non_null(tmpdir_file(dir, "bad.json", doc, used, path[1], sizeof path[1]));
+	free(doc);
+	struct captured *whole = malloc(sizeof *whole), *part = malloc(sizeof *part);
+	assert_non_null(whole);
+	assert_non_null(part);
+	char expect[2048];
+	for (int k = 0; k < 2; k++) {
+		struct file_run w = { path[k], 0 }, p = { path[k], 1 << 12 };
+		capture_run(run_file, &w, whole);
+		capture_run(run_file, &p, part);
+		assert_int_equal(whole->status, 0);
+		assert_int_equal(part->status, 0);
+		for (int in_part = 0; in_part < 2; in_part++) {
+			const char *one = in_part ? "line 1 in part\n" : "line 1\n";
+			if (k == 0)
+				snprintf(expect, sizeof expect, "%sline 2\n%s:1: thread (7): M;a (a.py:1) 10000\n"
+					 "%s:1: thread (7): M;a (a.py:1);b 20000\nstacks 2, bad 0, rate 200\n",
+					 one, path[k], path[k]);
+			else
+				snprintf(expect, sizeof expect, "%sline 2\nline 3\nstacks 0, bad 1, rate 0\n", one);
+			assert_string_equal((in_part ? part : whole)->out, expect);
+		}
+		assert_string_equal(part->err, whole->err);
+	}
+	snprintf(expect, sizeof expect, "test_readers: %s:3: bad speedscope JSON: end of file expected near 'x' (byte %zu)\n",
+		 path[1], used - 1);
+	assert_string_equal(part->err, expect);
+	free(whole);
+	free(part);
+	assert_int_equal(tmpdir_remove(dir), 0);
+}
+
 int main(void)
 {
 	err_set_prog("test_readers");
@@ -170,6 +252,7 @@ int main(void)
 		cmocka_unit_test(test_austin),
 		cmocka_unit_test(test_documents),
 		cmocka_unit_test(test_timed_and_bad),
+		cmocka_unit_test(test_streamed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

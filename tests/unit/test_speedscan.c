@@ -22,15 +22,41 @@ static void take(void *ctx, const uint32_t *idx, size_t n, uint64_t count)
 				    (unsigned long long)count);
 }
 
-static speedscan *scan(const char *doc)
+/* How a test's documents are read: whole (NULL state), or streamed with a window of
+ * window bytes, chunk bytes a read. */
+struct mode { size_t window, chunk; };
+struct src { const char *s; size_t len, at, chunk; };
+
+static size_t src_read(void *ctx, char *buf, size_t cap)
 {
-	return speedscan_new(doc, strlen(doc));
+	struct src *r = ctx;
+	size_t n = r->len - r->at;
+	if (n > r->chunk)
+		n = r->chunk;
+	if (n > cap)
+		n = cap;
+	memcpy(buf, r->s + r->at, n);
+	r->at += n;
+	return n;
 }
+
+static speedscan *scan_as(void **state, const char *doc, size_t len)
+{
+	const struct mode *m = *state;
+	if (!m)
+		return speedscan_new(doc, len);
+	struct src r = { doc, len, 0, m->chunk };
+	speedscan *sc = speedscan_stream(src_read, &r, m->window);
+	if (sc)
+		assert_int_equal(r.at, len);  /* read to its end */
+	return sc;
+}
+
+#define scan(doc) scan_as(state, (doc), strlen(doc))
 
 /* py-spy's order (profiles before shared), escapes, repeated stacks counted once each. */
 static void test_pyspy_shape(void **state)
 {
-	(void)state;
 	const char *doc = "{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\",\"profiles\":["
 		"{\"type\":\"sampled\",\"name\":\"Thread 7 \\\"Main\\\"\",\"unit\":\"seconds\",\"startValue\":0.0,"
 		"\"endValue\":0.05,\"samples\":[[0,1],[0,1,2],[0,1],[],[ 0 , 1 ]],\"weights\":[0.01,0.01,0.01,0.01,0.01]},\n"
@@ -72,7 +98,6 @@ static void test_pyspy_shape(void **state)
 /* Weights times scale, rounded with the fraction carried on; a count of 0 is not given. */
 static void test_weights(void **state)
 {
-	(void)state;
 	const char *doc = "{\"shared\":{\"frames\":[{\"name\":\"a\"},{\"name\":\"b\"}]},\"profiles\":[{\"type\":\"sampled\","
 		"\"samples\":[[0],[0],[1],[0,1]],\"weights\":[1.5,1.5,2e0,0.2]}]}";
 	speedscan *sc = scan(doc);
@@ -86,10 +111,41 @@ static void test_weights(void **state)
 	speedscan_free(sc);
 }
 
+/* Weights as they come, before or after the samples: one kept while they are the same,
+ * every one once they differ; a sample's weight in order, a missing or bad one refused. */
+static void test_stream_weights(void **state)
+{
+	const char *doc = "{\"profiles\":[{\"weights\":[0.01,0.01,0.01],\"samples\":[[0],[0,1],[0]],"
+		"\"type\":\"sampled\",\"unit\":\"seconds\"},"
+		"{\"type\":\"sampled\",\"samples\":[[1],[1],[0]],\"weights\":[2,2,-0.0,\"x\"]},"
+		"{\"type\":\"sampled\",\"samples\":[[1],[1]],\"weights\":[2,1e-1,7]},"
+		"{\"type\":\"sampled\",\"samples\":[[1],[0]],\"weights\":[3,[4]]}],"
+		"\"shared\":{\"frames\":[{\"name\":\"a\"},{\"name\":\"b\"}]}}";
+	speedscan *sc = scan(doc);
+	assert_non_null(sc);
+	double w = 0;
+	assert_int_equal(speedscan_weight(sc, 0, &w), 1);
+	assert_true(w == 0.01);
+	assert_int_equal(speedscan_weight(sc, 1, &w), 0);  /* -0.0 differs from 2 */
+	assert_int_equal(speedscan_weight(sc, 2, &w), 0);
+	struct got g = { { 0 }, 0 };
+	assert_int_equal(speedscan_stacks(sc, 0, 1, 100, take, &g), 0);
+	assert_string_equal(g.text, "0 2\n0,1 1\n");
+	g.used = 0;
+	assert_int_equal(speedscan_stacks(sc, 1, 1, 1, take, &g), 0);  /* the 4th weight is no sample's */
+	assert_string_equal(g.text, "1 4\n");
+	g.used = 0;
+	assert_int_equal(speedscan_stacks(sc, 2, 1, 10, take, &g), 0);
+	assert_string_equal(g.text, "1 21\n");
+	assert_int_equal(speedscan_stacks(sc, 3, 1, 1, NULL, NULL), -1);  /* [4] is not a number */
+	assert_int_equal(speedscan_samples(sc, 3, NULL, NULL), -1);
+	assert_int_equal(speedscan_stacks(sc, 3, 0, 1, NULL, NULL), 0);   /* unweighted: not read */
+	speedscan_free(sc);
+}
+
 /* Samples that name no frame, or weights that are short or not numbers: -1, nothing given. */
 static void test_bad_samples(void **state)
 {
-	(void)state;
 	static const char *const docs[] = {
 		"{\"shared\":{\"frames\":[{\"name\":\"a\"}]},\"profiles\":[{\"samples\":[[0],[1]]}]}",
 		"{\"shared\":{\"frames\":[{\"name\":\"a\"},{\"file\":\"x\"}]},\"profiles\":[{\"samples\":[[0],[1]]}]}",
@@ -112,7 +168,6 @@ static void test_bad_samples(void **state)
  * fault of the others. */
 static void test_left_to_the_tree(void **state)
 {
-	(void)state;
 	char deep[400] = "{\"shared\":{\"frames\":[]},\"profiles\":[],\"x\":";
 	for (int i = 0; i < 70; i++)
 		strcat(deep, "[");
@@ -161,13 +216,21 @@ static void test_left_to_the_tree(void **state)
 	speedscan_free(sc);
 }
 
+/* Streamed, a document gives what it gives whole, however it is cut: a one-byte window
+ * grows to each token, a one-byte read moves the window at every byte. */
+static struct mode byte_reads = { 1, 1 }, small_reads = { 16, 7 }, big_window = { 0, 4096 };
+
+#define EACH_MODE(t) cmocka_unit_test(t), cmocka_unit_test_prestate(t, &byte_reads), \
+	cmocka_unit_test_prestate(t, &small_reads), cmocka_unit_test_prestate(t, &big_window)
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_pyspy_shape),
-		cmocka_unit_test(test_weights),
-		cmocka_unit_test(test_bad_samples),
-		cmocka_unit_test(test_left_to_the_tree),
+		EACH_MODE(test_pyspy_shape),
+		EACH_MODE(test_weights),
+		EACH_MODE(test_bad_samples),
+		EACH_MODE(test_left_to_the_tree),
+		EACH_MODE(test_stream_weights),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
