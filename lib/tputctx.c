@@ -18,7 +18,10 @@ static const struct ctx_word other_words[] = {
 	CW("evaluating"), CW("evaluator"), CW("test"), CW("testing"), CW("saving"), CW("loading"), CW("checkpoint"),
 	CW("weights"), CW("download"), CW("downloading"), CW("tokenize"), CW("tokenizing"),
 	CW("tokenization"), CW("tokenizer"), CW("map50"), CW("filter"), CW("filtering"), CW("preprocess"),
-	CW("preprocessing"), CW("shuffling"), CW("casting"), CW("concatenating"), { NULL, 0 },
+	CW("preprocessing"), CW("shuffling"), CW("casting"), CW("concatenating"),
+	/* a model's summary ("415 layers, 37196556 parameters, 0 gradients, 105.1 GFLOPS"):
+	 * its FLOPs are the model's size, no rate */
+	CW("gradients"), { NULL, 0 },
 };
 static const struct ctx_word inference_words[] = {
 	CW("inference"), CW("prompt"), CW("prompts"), CW("generation"), CW("generate"), CW("generating"),

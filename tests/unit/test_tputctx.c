@@ -36,6 +36,7 @@ static void test_context(void **state)
 		{ "Running inference: 9/20 5.1it/s", TPUT_CTX_INFERENCE },
 		{ "inference: 230705 samples/s", TPUT_CTX_INFERENCE },
 		{ "Dev: time: 4.53s, speed: 724.57st/s; acc: 0.8325", TPUT_CTX_OTHER },
+		{ "Model Summary: 415 layers, 37196556 parameters, 37196556 gradients, 105.1 GFLOPS", TPUT_CTX_OTHER },
 		{ "train speed = 6205.5483 images/s, test speed = 11218.4631 images/s", TPUT_CTX_TRAIN },
 		{ "test speed = 11218.4631 images/s", TPUT_CTX_OTHER },
 		{ "step 5, validation run: 45%|##| 9/20", TPUT_CTX_OTHER },
