@@ -20,12 +20,7 @@ struct thr {
 };
 
 struct cr {
-	const struct doc_buf *doc;
-	struct err_lines *errs;
-	doc_stack_fn *fn;
-	doc_time_fn *when;      /* NULL: not timed */
-	void *ctx;
-	struct doc_stats *stats;
+	struct doc_reader r;    /* the document, errors, callbacks, figures */
 	double scale;           /* samples per microsecond */
 	struct thr *thr;
 	size_t nthr, thr_cap;
@@ -70,18 +65,18 @@ static void hold(struct cr *c, struct thr *t, double ts)
 		doc_stack_push(&c->st, "thread (0x%" PRIX64 ")", (uint64_t)t->tid);
 	for (size_t i = 0; i < t->depth; i++)
 		push_event(c, t->open[i]);
-	c->stats->stacks++;
-	if (c->when) {
+	c->r.stats->stacks++;
+	if (c->r.when) {
 		struct doc_time when = { (t->last - t->first) / 1e6, (ts - t->last) / 1e6 };
-		c->when(c->ctx, &when);
+		c->r.when(c->r.ctx, &when);
 	}
-	c->fn(c->ctx, c->doc->file, c->doc->lineno, doc_stack_frames(&c->st), c->st.n, count);
+	c->r.fn(c->r.ctx, c->r.doc->file, c->r.doc->lineno, doc_stack_frames(&c->st), c->st.n, count);
 }
 
 void chrome_read(const struct doc_buf *doc, double rate, struct err_lines *errs,
 		 doc_stack_fn *fn, doc_time_fn *when, void *ctx, struct doc_stats *stats)
 {
-	struct cr c = { .doc = doc, .errs = errs, .fn = fn, .when = when, .ctx = ctx, .stats = stats,
+	struct cr c = { .r = { doc, errs, fn, when, ctx, stats },
 			.scale = rate / 1e6 };
 	json_t *root = doc_load_json(doc, "chrometrace", errs, stats);
 	if (!root)

@@ -26,6 +26,18 @@ struct doc_time { double at, len; };
 /* Called just before the doc_stack_fn of the stack it times, with the same ctx. */
 typedef void doc_time_fn(void *ctx, const struct doc_time *when);
 
+struct err_lines;
+/* A whole-document reader's context: the document, where its bad input is named, the
+ * callbacks it gives stacks and times to with their ctx, and its figures. */
+struct doc_reader {
+	const struct doc_buf *doc;
+	struct err_lines *errs;
+	doc_stack_fn *fn;
+	doc_time_fn *when;      /* NULL: not timed */
+	void *ctx;
+	struct doc_stats *stats;
+};
+
 /* What a reader found, for its caller's figures. */
 struct doc_stats {
 	uint64_t stacks;        /* stacks given to the callback */

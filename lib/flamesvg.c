@@ -21,9 +21,7 @@ struct fr {
 };
 
 struct sv {
-	const struct doc_buf *doc;
-	struct err_lines *errs;
-	struct doc_stats *stats;
+	struct doc_reader r;    /* no callbacks: its stacks are kept, then given */
 	char *names;
 	size_t nused, ncap;
 	struct fr *fr;
@@ -129,8 +127,8 @@ static int by_position(const void *a, const void *b)
 
 static void scan(struct sv *v)
 {
-	const char *s = v->doc->text, *end = s + v->doc->len, *counted = s;
-	unsigned long lineno = v->doc->lineno;
+	const char *s = v->r.doc->text, *end = s + v->r.doc->len, *counted = s;
+	unsigned long lineno = v->r.doc->lineno;
 	for (;;) {
 		const char *t = memmem(s, (size_t)(end - s), "<title>", 7);
 		if (!t)
@@ -164,8 +162,8 @@ static void scan(struct sv *v)
 		f.fg_x = (a = attr(r, re, "fg:x", &len)) && number(a, len, &x) == 0;
 		if (!(f.fg_x || ((a = attr(r, re, "x", &len)) && number(a, len, &x) == 0)) ||
 		    !((a = attr(r, re, "y", &len)) && number(a, len, &y) == 0)) {
-			v->stats->bad++;
-			err_bad_line(v->errs, v->doc->file, lineno, "flame graph frame without x or y");
+			v->r.stats->bad++;
+			err_bad_line(v->r.errs, v->r.doc->file, lineno, "flame graph frame without x or y");
 			continue;
 		}
 		f.x = x;
@@ -207,7 +205,7 @@ static size_t set_depths(struct sv *v, size_t all)
 void flamesvg_read(const struct doc_buf *doc, struct err_lines *errs, doc_stack_fn *fn,
 		   void *ctx, struct doc_stats *stats)
 {
-	struct sv v = { .doc = doc, .errs = errs, .stats = stats };
+	struct sv v = { .r = { .doc = doc, .errs = errs, .stats = stats } };
 	if (doc->over) {
 		stats->bad++;
 		err_bad_line(errs, doc->file, doc->lineno, "SVG larger than 256 MiB: not read");

@@ -2,6 +2,7 @@
  * sample's text is hashed as it is checked, so repeated stacks cost one table lookup. A
  * streamed document is read through a window that keeps only the token being read. */
 #include "speedscan.h"
+#include "intern.h"
 #include "xalloc.h"
 
 #include <math.h>
@@ -477,21 +478,6 @@ static int frames(speedscan *sc)
 	}
 }
 
-static uint64_t hash_bytes(const char *s, size_t n)
-{
-	uint64_t h = 0x9E3779B97F4A7C15u ^ n;
-	size_t i = 0;
-	for (; i + 8 <= n; i += 8) {
-		uint64_t w;
-		memcpy(&w, s + i, 8);
-		h = (h ^ w) * 0xFF51AFD7ED558CCDu;
-		h ^= h >> 32;
-	}
-	uint64_t w = 0;
-	memcpy(&w, s + i, n - i);
-	h = (h ^ w) * 0xC4CEB9FE1A85EC53u;
-	return h ^ (h >> 29);
-}
 
 /* The distinct id of the sample text [off, off+len) of the window in profile ps, added
  * (copied) when new. */
@@ -502,7 +488,7 @@ static uint32_t intern_sample(speedscan *sc, struct pscan *ps, size_t off, size_
 		size_t n = sc->nslots ? sc->nslots * 2 : 1024;
 		uint32_t *slots = xcalloc(n, sizeof *slots);
 		for (size_t i = 0; i < ps->nd; i++) {
-			size_t h = (size_t)hash_bytes(ps->txt + ps->d[i].off, ps->d[i].len) & (n - 1);
+			size_t h = (size_t)intern_hash(ps->txt + ps->d[i].off, ps->d[i].len) & (n - 1);
 			while (slots[h])
 				h = (h + 1) & (n - 1);
 			slots[h] = (uint32_t)i + 1;
@@ -511,7 +497,7 @@ static uint32_t intern_sample(speedscan *sc, struct pscan *ps, size_t off, size_
 		sc->slots = slots;
 		sc->nslots = n;
 	}
-	size_t h = (size_t)hash_bytes(text, len) & (sc->nslots - 1);
+	size_t h = (size_t)intern_hash(text, len) & (sc->nslots - 1);
 	for (;; h = (h + 1) & (sc->nslots - 1)) {
 		uint32_t id = sc->slots[h];
 		if (!id)

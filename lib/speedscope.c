@@ -12,12 +12,7 @@
 #include <string.h>
 
 struct ss {
-	const struct doc_buf *doc;
-	struct err_lines *errs;
-	doc_stack_fn *fn;
-	doc_time_fn *when;      /* NULL: not timed */
-	void *ctx;
-	struct doc_stats *stats;
+	struct doc_reader r;    /* the document, errors, callbacks, figures */
 	json_t *frames;
 	size_t nframes;
 	struct doc_stack st;
@@ -40,8 +35,8 @@ struct ss {
 
 static void bad(struct ss *s, const char *fmt, const char *what)
 {
-	s->stats->bad++;
-	err_bad_line(s->errs, s->doc->file, s->doc->lineno, fmt, what);
+	s->r.stats->bad++;
+	err_bad_line(s->r.errs, s->r.doc->file, s->r.doc->lineno, fmt, what);
 }
 
 /* Seconds per unit, 0 for units that are not time. */
@@ -179,10 +174,10 @@ static void emit(struct ss *s, uint64_t count)
 {
 	if (count == 0)
 		return;
-	s->stats->stacks++;
-	if (s->when)
-		s->when(s->ctx, &s->t);
-	s->fn(s->ctx, s->doc->file, s->doc->lineno, doc_stack_frames(&s->st), s->st.n, count);
+	s->r.stats->stacks++;
+	if (s->r.when)
+		s->r.when(s->r.ctx, &s->t);
+	s->r.fn(s->r.ctx, s->r.doc->file, s->r.doc->lineno, doc_stack_frames(&s->st), s->st.n, count);
 }
 
 /* The one weight every sample of a weights array has, or 0 when they differ. */
@@ -206,7 +201,7 @@ static void sampled(struct ss *s, json_t *prof, const char *name, enum maker mak
 	double rate = maker == MAKER_SIFT && sift_rate(s->exporter) > 0 ? sift_rate(s->exporter) : s->rate;
 	double scale = secs > 0 ? secs * rate : 1, clock = 0;
 	double recorded = pyspy && timed && constant_weight(weights) > 0 ? 1 / (constant_weight(weights) * secs) : 0;
-	doc_note_rate(s->stats, recorded);
+	doc_note_rate(s->r.stats, recorded);
 	name_frames(s, name);
 	if (!json_is_array(samples)) {
 		bad(s, "speedscope profile \"%s\" has no samples array", name ? name : "");
@@ -321,8 +316,8 @@ static void scan_stack(void *ctx, const uint32_t *idx, size_t depth, uint64_t co
 		if (k < depth)
 			s->out[n++] = s->texts[idx[k]];
 	}
-	s->stats->stacks++;
-	s->fn(s->ctx, s->doc->file, s->doc->lineno, s->out, n, count);
+	s->r.stats->stacks++;
+	s->r.fn(s->r.ctx, s->r.doc->file, s->r.doc->lineno, s->out, n, count);
 }
 
 /* One sample of a timed profile, counted and timed as sampled() does from the tree. */
@@ -346,7 +341,7 @@ static void scan_sample(void *ctx, const uint32_t *idx, size_t depth, double w)
 	}
 	if (count == 0)
 		return;
-	s->when(s->ctx, &s->t);
+	s->r.when(s->r.ctx, &s->t);
 	scan_stack(s, idx, depth, count);
 }
 
@@ -374,11 +369,11 @@ static void scan_timed(struct ss *s, const struct speedscan_profile *p, size_t i
 static int scan_give(struct ss *s, const struct doc_buf *doc, double rate)
 {
 	enum maker maker = maker_of(speedscan_exporter(s->scan));
-	if (maker == MAKER_SIFT && s->when)
+	if (maker == MAKER_SIFT && s->r.when)
 		no_time(doc);
 	if (maker == MAKER_SIFT && sift_rate(speedscan_exporter(s->scan)) > 0) {
 		rate = sift_rate(speedscan_exporter(s->scan));
-		doc_note_rate(s->stats, rate);
+		doc_note_rate(s->r.stats, rate);
 	}
 	size_t n = speedscan_profile_count(s->scan), nf = speedscan_frame_count(s->scan);
 	const struct speedscan_frame *fr = speedscan_frames(s->scan);
@@ -396,15 +391,15 @@ static int scan_give(struct ss *s, const struct doc_buf *doc, double rate)
 				continue;
 			if (pass == 1) {
 				if (maker == MAKER_PYSPY && secs > 0 && speedscan_weight(s->scan, i, &w) == 1 && w > 0)
-					doc_note_rate(s->stats, 1 / (w * secs));
+					doc_note_rate(s->r.stats, 1 / (w * secs));
 				name_frames(s, p->name);
-				if (s->when)
+				if (s->r.when)
 					scan_timed(s, p, i, maker, secs, scale);
 				else
 					speedscan_stacks(s->scan, i, maker != MAKER_PYSPY, scale, scan_stack, s);
 			} else if (!p->type || strcmp(p->type, "sampled") != 0 ||
 				   speedscan_stacks(s->scan, i, maker != MAKER_PYSPY, scale, NULL, NULL) != 0 ||
-				   (s->when && speedscan_samples(s->scan, i, NULL, NULL) != 0)) {
+				   (s->r.when && speedscan_samples(s->scan, i, NULL, NULL) != 0)) {
 				speedscan_free(s->scan);
 				s->scan = NULL;
 				return -1;
@@ -430,7 +425,7 @@ int speedscope_read_scan(struct speedscan *scan, const char *file, unsigned long
 			 struct doc_stats *stats)
 {
 	struct doc_buf doc = { .file = file, .lineno = lineno };
-	struct ss s = { .doc = &doc, .errs = errs, .fn = fn, .when = when, .ctx = ctx, .stats = stats,
+	struct ss s = { .r = { &doc, errs, fn, when, ctx, stats },
 			.rate = rate, .scan = scan };
 	return scan_give(&s, &doc, rate);
 }
@@ -438,7 +433,7 @@ int speedscope_read_scan(struct speedscan *scan, const char *file, unsigned long
 void speedscope_read(const struct doc_buf *doc, double rate, struct err_lines *errs,
 		     doc_stack_fn *fn, doc_time_fn *when, void *ctx, struct doc_stats *stats)
 {
-	struct ss s = { .doc = doc, .errs = errs, .fn = fn, .when = when, .ctx = ctx, .stats = stats,
+	struct ss s = { .r = { doc, errs, fn, when, ctx, stats },
 			.rate = rate };
 	if (scan_read(&s, doc, rate) == 0)
 		return;
