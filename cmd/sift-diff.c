@@ -208,7 +208,8 @@ static int parse_options(int argc, char **argv, struct opts *o, struct load_opts
 	if (ropts->inclusive && !o->total && !o->folded)
 		cli_usage_error(&spec, "--inclusive adds a category's samples to its total: compare totals with --total");
 	if (ropts->nfiles || agg_spec_needs_rules(&o->keys))
-		o->keys.rules = rules_opts_load(ropts); /* read (and checked) before any input */
+		if (!(o->keys.rules = rules_opts_load(ropts))) /* read (and checked) before any input */
+			exit(EXIT_USAGE);
 	return first;
 }
 

@@ -68,6 +68,8 @@ int main(int argc, char **argv)
 		cli_usage_error(&spec, "--rules only names the categories of --to pprof");
 	/* Rules are read (and checked) before any input. */
 	rules *r = to == TO_PPROF ? rules_opts_load(&ropts) : NULL;
+	if (to == TO_PPROF && !r)
+		return EXIT_USAGE;
 
 	prof *p = prof_new();
 	struct load_stats st;

@@ -218,7 +218,8 @@ static int parse_options(int argc, char **argv, struct opts *o, struct load_opts
 		cli_usage_error(&spec, "give both --total-seconds and --gil-seconds, or neither");
 	/* Rules are read (and checked) before any input. */
 	if (ropts->nfiles || agg_spec_needs_rules(&o->keys))
-		o->keys.rules = rules_opts_load(ropts);
+		if (!(o->keys.rules = rules_opts_load(ropts)))
+			exit(EXIT_USAGE);
 	return first;
 }
 

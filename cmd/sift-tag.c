@@ -141,6 +141,8 @@ int main(int argc, char **argv)
 			cli_usage_error(&spec, NULL);
 	}
 	rules *r = rules_opts_load(&ropts);
+	if (!r)
+		return EXIT_USAGE;
 
 	prof *in = prof_new(), *out = prof_new();
 	struct load_stats st;

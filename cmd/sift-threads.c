@@ -102,6 +102,8 @@ int main(int argc, char **argv)
 	int first = parse_options(argc, argv, &o, &errs);
 
 	rules *r = rules_opts_load(&o.ropts); /* read (and checked) before any input */
+	if (!r)
+		return EXIT_USAGE;
 	threadtab *threads = threadtab_new(r);
 	int status = 0;
 

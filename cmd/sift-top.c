@@ -175,7 +175,8 @@ static void check_options(struct top_opts *o, double window, struct load_opts *l
 		cli_usage_error(&spec, "--label names an input for --by source: without it, it does nothing");
 	/* Rules are read (and checked) before any input, when given or needed. */
 	if (ropts->nfiles || agg_spec_needs_rules(aspec))
-		aspec->rules = rules_opts_load(ropts);
+		if (!(aspec->rules = rules_opts_load(ropts)))
+			exit(EXIT_USAGE);
 	if (o->peek && (o->nby != 1 || !peek_key_ok(o->by[0])))
 		cli_usage_error(&spec, "--peek takes one key of frames: frame, function, file, lib, line, "
 				"thread or process");

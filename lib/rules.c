@@ -312,7 +312,7 @@ rules *rules_opts_load(const struct rules_opts *o)
 			if (msg[0])
 				err_warn("%s", msg);
 			rules_free(r);
-			exit(EXIT_USAGE);
+			return NULL;  /* the tool says how it ends: a usage error */
 		}
 	}
 	return r;

@@ -69,7 +69,8 @@ enum { RULES_OPT_FILE = 0x1100, RULES_OPT_INCLUSIVE };
 
 /* Handle key if it is one of the rows above: 1 handled, 0 not ours. */
 int rules_opts_handle(struct rules_opts *o, int key, const char *value);
-/* The files given, or the default set; a file that cannot be read or parsed exits 2. */
+/* The files given, or the default set; NULL, said on stderr, for a file that cannot be read
+ * or parsed (a usage error: the tool exits 2). */
 rules *rules_opts_load(const struct rules_opts *o);
 void rules_opts_free(struct rules_opts *o);
 
