@@ -26,6 +26,9 @@ typedef size_t chunk_work_fn(void *worker, struct in_block *block, struct chunk_
  * lines of the file before the chunk (add it to the chunk's line numbers). */
 typedef void chunk_emit_fn(void *ctx, const struct chunk_buf *out, unsigned long lines_before);
 
+/* Below this many bytes a second thread costs more than it saves (sift-top's sums, sift-tput's
+ * chunks): one place for the threshold. */
+enum { CHUNK_MIN_BYTES = 16 << 20 };
 /* On a worker thread, the lines after its chunk, for a worker that holds something only
  * they settle (a progress bar's frame whose bar is known only from its next frame), so that
  * what it hands back is what one thread reading the whole file gives. what is

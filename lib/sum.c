@@ -1,6 +1,7 @@
 /* sum: each reader sums into its own table with its own frame ids; tables, stack hashes and
  * thread names are merged by text at the end, so the result does not depend on the split. */
 #include "sum.h"
+#include "chunk.h"
 #include "hset.h"
 #include "input.h"
 #include "rules.h"
@@ -18,7 +19,6 @@
 #include <unistd.h>
 
 enum {
-	AUTO_MIN_BYTES = 16 << 20,  /* below this a second thread costs more than it saves */
 	MAX_WORKERS = 8,
 	SNIFF_BYTES = 64 << 10,     /* how much of each file shows its format */
 };
@@ -332,7 +332,7 @@ int sum_files_tap(char *const *paths, size_t npaths, const struct load_opts *opt
 			nworkers = 1;
 		total += sizes[f];
 	}
-	if (nworkers > 1 && (total == 0 || (!workers && total < AUTO_MIN_BYTES)))
+	if (nworkers > 1 && (total == 0 || (!workers && total < CHUNK_MIN_BYTES)))
 		nworkers = 1;
 	if (nworkers > 1 && total < nworkers)
 		nworkers = (unsigned)total;

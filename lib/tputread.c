@@ -407,7 +407,7 @@ static int tail(void *worker, enum chunk_tail what, struct in_block *block, stru
 
 /* A lead-in of 64 KB holds a few hundred lines: more than any rule looks back (a record's
  * header, 256 lines), on most logs. */
-enum { CHUNK_MIN_FILE = 16 << 20, CHUNK_BYTES = 4 << 20, LEAD_BYTES = 64 << 10 };
+enum { CHUNK_BYTES = 4 << 20, LEAD_BYTES = 64 << 10 };
 
 /* One large plain file on several threads, each with its own copy of the rules. */
 static int read_parallel(struct tputread *r, const char *path, unsigned jobs)
@@ -445,7 +445,7 @@ int tputread_logs(struct tputread *r, char **paths, size_t npaths)
 		npaths = 1;
 	}
 	for (size_t f = 0; f < npaths; f++) {
-		if (jobs > 1 && !r->o->in_order && chunk_splittable(paths[f], CHUNK_MIN_FILE)) {
+		if (jobs > 1 && !r->o->in_order && chunk_splittable(paths[f], CHUNK_MIN_BYTES)) {
 			failed |= read_parallel(r, paths[f], jobs);
 			continue;
 		}
