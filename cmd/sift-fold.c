@@ -69,7 +69,7 @@ int main(int argc, char **argv)
 	/* Rules are read (and checked) before any input. */
 	rules *r = to == TO_PPROF ? rules_opts_load(&ropts) : NULL;
 	if (to == TO_PPROF && !r)
-		return EXIT_USAGE;
+		exit(EXIT_USAGE);  /* said why; the options still held, as exit keeps them */
 
 	prof *p = prof_new();
 	struct load_stats st;

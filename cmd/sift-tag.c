@@ -142,7 +142,7 @@ int main(int argc, char **argv)
 	}
 	rules *r = rules_opts_load(&ropts);
 	if (!r)
-		return EXIT_USAGE;
+		exit(EXIT_USAGE);  /* said why; the options still held, as exit keeps them */
 
 	prof *in = prof_new(), *out = prof_new();
 	struct load_stats st;

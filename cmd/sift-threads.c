@@ -103,7 +103,7 @@ int main(int argc, char **argv)
 
 	rules *r = rules_opts_load(&o.ropts); /* read (and checked) before any input */
 	if (!r)
-		return EXIT_USAGE;
+		exit(EXIT_USAGE);  /* said why; the options still held, as exit keeps them */
 	threadtab *threads = threadtab_new(r);
 	int status = 0;
 
