@@ -271,15 +271,15 @@ static size_t kv_clock(const char *s, size_t len, size_t at, double *seconds)
  * step time's key and ':' or '='): "Time(1000 iters): 2.104s" (HugeCTR), the time of N
  * steps; "dt=00:12:57" (llama.cpp's finetune), a step's time as a clock. The figure into
  * *c: where it ends, 0 when neither. */
-static double kv_time_of_steps(const char *s, size_t at, size_t *n_at, size_t *n_end);
-static double kv_steps_in(const char *s, size_t at, size_t *n_at, size_t *n_end);
+static double kv_time_of_steps(const char *s, size_t at, size_t *n_at, size_t *n_end, int *in_words);
 static size_t kv_step_times(const char *s, size_t len, size_t at, size_t numend, const char *unit, size_t ulen,
 			    int time_key, struct tputkv_cand *c)
 {
-	size_t n_at = 0, n_end = 0, i_at, i_end;
-	double steps = kv_time_of_steps(s, at, &n_at, &n_end), clock;
+	size_t n_at = 0, n_end = 0;
+	int in_words = 0;
+	double steps = kv_time_of_steps(s, at, &n_at, &n_end, &in_words), clock;
 	double ms = strcmp(unit, "ms") == 0 ? 1 : !ulen || strcmp(unit, "s") == 0 || tputkey_unit_word(unit) ? 1000 : 0;
-	if (steps > 0 && kv_steps_in(s, at, &i_at, &i_end) > 0 &&
+	if (steps > 0 && in_words &&
 	    !(strcmp(unit, "ms") == 0 || strcmp(unit, "s") == 0 || strcmp(unit, "sec") == 0 || strcmp(unit, "secs") == 0 ||
 	      strcmp(unit, "seconds") == 0))
 		steps = 0;  /* "steps in" a time, said by its unit */
@@ -340,11 +340,12 @@ static double kv_steps_in(const char *s, size_t at, size_t *n_at, size_t *n_end)
 	return 0;
 }
 
-/* "Time(1000 iters): " before s[at] (HugeCTR): the time of N steps; N (its text at
- * s[*n_at, *n_end)), or 0 when not so. */
-static double kv_time_of_steps(const char *s, size_t at, size_t *n_at, size_t *n_end)
+/* "Time(1000 iters): " before s[at] (HugeCTR), or "N steps in " (*in_words set): the time of
+ * N steps; N (its text at s[*n_at, *n_end)), or 0 when not so. */
+static double kv_time_of_steps(const char *s, size_t at, size_t *n_at, size_t *n_end, int *in_words)
 {
 	double in = kv_steps_in(s, at, n_at, n_end);
+	*in_words = in > 0;
 	if (in > 0)
 		return in;
 	size_t j = at;
