@@ -64,7 +64,7 @@ static const struct cli_option options[] = {
 };
 
 static const struct cli_spec spec = {
-	"[OPTION]... BEFORE AFTER\n   or: sift-diff [OPTION]... --before FILE... --after FILE...",
+	"[OPTION]... BEFORE AFTER\n       sift-diff [OPTION]... --before FILE... --after FILE...",
 	"Compare two folded-stack profiles per key: each key's share of its own profile before "
 	"and after, the change in percentage points, and their ratio; sorted by the size of the change.",
 	options,

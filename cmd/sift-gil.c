@@ -281,7 +281,9 @@ static int run_profiles(struct opts *o, const struct load_opts *lopts, struct er
 	}
 	if (o->ts.samples == 0)
 		err_exit(EXIT_DATA, "the all-threads profile (%s) has no samples", o->total.files[0]);
-	gil_split_check_rate(gsplit, &o->gs);
+	char msg[512];
+	if (gil_split_check_rate(gsplit, &o->gs, msg, sizeof msg) < 0)
+		err_exit(EXIT_DATA, "%s", msg);
 	if (!lopts->assume_cpu)
 		gil_split_note_idle(tsplit, "the all-threads profile");
 	if (o->gs.samples == 0 && status == EXIT_OK) /* an unreadable file was named already */

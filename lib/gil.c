@@ -395,25 +395,27 @@ void gil_split_sides(const gil_split *total, const gil_split *gil, size_t i,
 	pg->samples = gil->procs[i].samples;
 }
 
-void gil_split_check_rate(const gil_split *gil, const struct gil_side *gs)
+int gil_split_check_rate(const gil_split *gil, const struct gil_side *gs, char *msg, size_t cap)
 {
 	if (gs->seconds <= 0)
-		return;
+		return 0;
 	for (size_t i = 0; i < gil->nprocs; i++) {
 		const struct gil_proc *p = &gil->procs[i];
 		if ((double)p->samples <= gs->seconds * gs->rate * 1.05)
 			continue;
 		if (gil->nprocs == 1)
-			err_exit(EXIT_DATA,
-				 "the GIL profile has %llu samples, more than %g s at %g Hz allow: only "
-				 "one thread holds the GIL at a time (wrong seconds or rate, or not a "
-				 "--gil profile?)", (unsigned long long)p->samples, gs->seconds, gs->rate);
-		err_exit(EXIT_DATA,
-			 "the GIL profile of process %s has %llu samples, more than %g s at %g Hz "
-			 "allow: only one thread holds a process's GIL at a time (wrong seconds or "
-			 "rate, or not a --gil profile?)", p->name, (unsigned long long)p->samples,
-			 gs->seconds, gs->rate);
+			snprintf(msg, cap, "the GIL profile has %llu samples, more than %g s at %g Hz "
+				 "allow: only one thread holds the GIL at a time (wrong seconds or rate, "
+				 "or not a --gil profile?)", (unsigned long long)p->samples, gs->seconds,
+				 gs->rate);
+		else
+			snprintf(msg, cap, "the GIL profile of process %s has %llu samples, more than "
+				 "%g s at %g Hz allow: only one thread holds a process's GIL at a time "
+				 "(wrong seconds or rate, or not a --gil profile?)", p->name,
+				 (unsigned long long)p->samples, gs->seconds, gs->rate);
+		return -1;
 	}
+	return 0;
 }
 
 void gil_split_note_idle(const gil_split *total, const char *what)

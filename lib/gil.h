@@ -93,9 +93,9 @@ const struct gil_proc *gil_split_proc(const gil_split *s, size_t i);
 void gil_split_sides(const gil_split *total, const gil_split *gil, size_t i,
 		     const struct gil_side *ts, const struct gil_side *gs,
 		     struct gil_side *pt, struct gil_side *pg);
-/* Timed: exit 1 when a process's GIL samples pass what seconds x rate allow (one thread
- * holds a GIL at a time), naming the process when there are several. */
-void gil_split_check_rate(const gil_split *gil, const struct gil_side *gs);
+/* Timed: -1, with why in msg, when a process's GIL samples pass what seconds x rate allow
+ * (one thread holds a GIL at a time), naming the process when there are several; else 0. */
+int gil_split_check_rate(const gil_split *gil, const struct gil_side *gs, char *msg, size_t cap);
 /* On stderr, once: a process of the all-threads recording whose threads all have the same
  * samples was recorded with --idle (sum_looks_idle). Profiles only. */
 void gil_split_note_idle(const gil_split *total, const char *what);

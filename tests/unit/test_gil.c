@@ -310,6 +310,15 @@ static void test_split(void **state)
 		"0.9500\t0.7000\t73.68\t\n");
 	free(text);
 	table_free(k);
+	/* 800 GIL samples a process fit 10 s at 100 Hz; 5 s allow 525 at most */
+	char msg[512];
+	assert_int_equal(gil_split_check_rate(gs, &g, msg, sizeof msg), 0);
+	struct gil_side short_g = { NULL, 0, 5, 100 };
+	assert_int_equal(gil_split_check_rate(gs, &short_g, msg, sizeof msg), -1);
+	assert_string_equal(msg, "the GIL profile of process 51231: /usr/bin/python3 -u train.py "
+			    "--local-rank=0 has 800 samples, more than 5 s at 100 Hz allow: only one "
+			    "thread holds a process's GIL at a time (wrong seconds or rate, or not a "
+			    "--gil profile?)");
 	gil_split_free(ts);
 	gil_split_free(gs);
 
