@@ -379,7 +379,7 @@ static void dump_thread_to_sink(void *ctx, const struct dump_thread *t)
 	if (c->opts->snapshot_fn)
 		c->opts->snapshot_fn(c->opts->consumer_ctx, (double)t->snapshot);
 	if (load_dump_thread(c->sink, t, c->opts->idle, c->opts->status) != 0)
-		c->status = 1;
+		c->status = EXIT_DATA;
 }
 
 static void doc_time_to_sink(void *ctx, const struct doc_time *when)
@@ -411,7 +411,7 @@ static void doc_stack_to_sink(void *ctx, const char *file, unsigned long lineno,
 	for (size_t i = 0; i < n; i++)
 		load_stack_frame(c->sink, frames[i].s, frames[i].len);
 	if (load_stack_end(c->sink, count) != 0)
-		c->status = 1;
+		c->status = EXIT_DATA;
 }
 
 int load_files(prof *p, char *const *paths, size_t npaths, const struct load_opts *opts,
@@ -421,7 +421,7 @@ int load_files(prof *p, char *const *paths, size_t npaths, const struct load_opt
 	struct load_stats st = { 0 };
 	int status = load_reader(p, in, opts, errs, &st);
 	if (in_failed(in))
-		status = 1;
+		status = EXIT_DATA;
 	if (stats)
 		*stats = st;
 	in_close(in);
@@ -500,7 +500,7 @@ int load_reader(prof *p, in_reader *in, const struct load_opts *opts, struct err
 		while (folded_next_frame_hashed(fl.stack, fl.len, &pos, &frame, &flen, &hash))
 			load_stack_frame_hashed(sink, frame, flen, hash);
 		if (load_stack_end(sink, fl.count) != 0) {
-			status = 1;
+			status = EXIT_DATA;
 			break;
 		}
 	}
@@ -514,7 +514,7 @@ int load_reader(prof *p, in_reader *in, const struct load_opts *opts, struct err
 		stats->rate = doc_rate_join(stats->rate, readers_stats(rd)->rate);
 	}
 	if (dc.status)
-		status = 1;
+		status = EXIT_DATA;
 	const struct load_stats *st = load_sink_stats(sink);
 	stats->samples_read += st->samples_read;
 	stats->samples_kept += st->samples_kept;

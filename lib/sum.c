@@ -190,9 +190,9 @@ static void *work(void *arg)
 		set_source(w->part.table, &w->opts, w->segs[i].path);
 		in_reader *in = in_open_range(w->segs[i].path, w->segs[i].start, w->segs[i].end);
 		if (load_reader(w->part.frames, in, &w->opts, &w->errs, &w->stats) != 0)
-			w->status = 1;
+			w->status = EXIT_DATA;
 		if (in_failed(in))
-			w->status = 1;
+			w->status = EXIT_DATA;
 		in_close(in);
 	}
 	return NULL;
@@ -284,7 +284,7 @@ static int sum_parallel(char *const *paths, size_t npaths, const struct load_opt
 		err_lines_replay(errs, &w[k].errs);
 		if (load_stats_add(stats, &w[k].stats) != 0) {
 			err_warn("sample counts add up past 2^64");
-			status = 1;
+			status = EXIT_DATA;
 		}
 		status |= w[k].status;
 		agg_merge(into->table, w[k].part.table);
@@ -356,7 +356,7 @@ int sum_files_tap(char *const *paths, size_t npaths, const struct load_opts *opt
 				status |= load_files(whole.frames, paths + f, npaths ? 1 : 0, &o, errs, &one);
 				if (load_stats_add(&out->stats, &one) != 0) {
 					err_warn("sample counts add up past 2^64");
-					status = 1;
+					status = EXIT_DATA;
 				}
 			}
 		}
@@ -430,7 +430,7 @@ int sum_files_each(char *const *paths, size_t npaths, const struct load_opts *op
 		agg_merge(pooled->table, one.table);
 		if (load_stats_add(&pooled->stats, &one.stats) != 0) {
 			err_warn("sample counts add up past 2^64");
-			status = 1;
+			status = EXIT_DATA;
 		}
 		pooled->stacks += one.stacks;
 		pooled->threads += one.threads;

@@ -1,5 +1,6 @@
 /* tputctx: training, evaluation or inference, by the words of a line. */
 #include "tputctx.h"
+#include "err.h"
 #include "tputbyte.h"
 
 #include <stdio.h>
@@ -47,7 +48,7 @@ void tputctx_init(struct tputctx_words *words)
 			size_t n = list[k].len, first = (size_t)(list[k].text[0] - 'a');
 			/* a word the table cannot hold would never be found: fail loudly */
 			if (first >= 26 || n >= 8 * sizeof words->lens[0] || n >= TPUTCTX_WORD_MAX) {
-				fprintf(stderr, "tputctx: context word '%s' out of the table's range\n", list[k].text);
+				err_warn("tputctx: context word '%s' out of the table's range", list[k].text);
 				abort();
 			}
 			words->lens[first] |= (uint16_t)(1u << n);

@@ -1,5 +1,6 @@
 /* tputkey: key and unit words, looked up through tables derived from them once per reader. */
 #include "tputkey.h"
+#include "err.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -484,7 +485,7 @@ const struct tputkey_info *tputkey_lookup(struct tputkey_cache *cache, const str
 static void table_word(const char *what, const char *text, size_t len, int ok)
 {
 	if (!ok) {
-		fprintf(stderr, "tputkey: %s '%.*s' out of the lookup tables' range\n", what, (int)len, text);
+		err_warn("tputkey: %s '%.*s' out of the lookup tables' range", what, (int)len, text);
 		abort();
 	}
 }

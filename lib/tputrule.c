@@ -1,5 +1,6 @@
 /* tputrule: the rules a reader was given and the search for their literals. */
 #include "tputrule.h"
+#include "err.h"
 #include "tputbyte.h"
 #include "tputkey.h"
 #include "tputnorm.h"
@@ -84,7 +85,7 @@ void tputrule_add_preset(struct tputrule_set *set, size_t index)
 	}
 	rx *re = rx_compile(p->pattern, strlen(p->pattern), err, sizeof err);
 	if (!re) {  /* built in: a broken preset is a bug, caught by the tests */
-		fprintf(stderr, "preset %s: %s\n", p->name, err);
+		err_warn("preset %s: %s", p->name, err);
 		abort();
 	}
 	struct tputrule *r = new_rule(set);
