@@ -171,7 +171,7 @@ static size_t add_kv(tput_ex *ex, int rule, const char *s, size_t len, const str
 			np++;
 		}
 		pts[at] = (struct tput_point){ lc->rank, -1, lc->have_time ? lc->time : NAN, kvs[k].value, u, NAN,
-					       rule, 0 };
+					       rule, 0, 0 };
 		from_kv_avg[at] = kvs[k].average;
 		loose[at] = kvs[k].loose;
 		col[at] = kvs[k].at;
@@ -287,6 +287,7 @@ static int frame_regex(tput_ex *ex, struct frame *f, size_t i, struct tputrule_s
 		f->closing = 1;
 		f->closing_pt = pt;
 		f->closing_pt.step = -1;  /* its count is the bar's total, no step */
+		f->closing_pt.bar = 1;
 		f->closing_col = col;
 		f->reason = tputcand_closing;
 	}
@@ -561,6 +562,18 @@ static int frame_new(tput_ex *ex, struct frame *f, tput_sink *sink, void *ctx)
 	return 1;
 }
 
+/* Is the frame a progress bar's: an N/M bar read as one, a tqdm bar with no total ("99it
+ * [00:10, 9.03it/s]"), or a bar drawn with "%|"? */
+static int frame_bar(const struct frame *f)
+{
+	if (!isnan(f->bar_total) || memmem(f->s, f->len, "%|", 2))
+		return 1;
+	for (const char *p = f->s, *end = f->s + f->len; (p = memmem(p, (size_t)(end - p), "it [", 4)) != NULL; p++)
+		if (p > f->s && tputbyte_digit(p[-1]) && p + 4 < end && tputbyte_digit(p[4]))
+			return 1;
+	return 0;
+}
+
 /* The figures sorted by unit; step, loss and time from the preset, the line, or the record's
  * header, whose record a line with a step of its own closes. */
 static void frame_fill(tput_ex *ex, struct frame *f)
@@ -586,8 +599,10 @@ static void frame_fill(tput_ex *ex, struct frame *f)
 			ex->bar.emit_line == c->prev_step_line &&
 			lc->lineno > c->prev_step_line && lc->lineno - c->prev_step_line <= 16 &&
 			memmem(f->s, f->len, "Effective Tera Flops", 20);
+	int bar = frame_bar(f);
 	for (size_t i = 0; i < f->np; i++) {
 		struct tput_point *pt = &pts[i];
+		pt->bar = bar;
 		if (pt->step < 0)
 			pt->step = base->step >= 0 ? base->step : info->step >= 0 ? info->step : under_header ? c->step : -1;
 		if (isnan(pt->loss))
@@ -622,7 +637,7 @@ static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx 
 	f.thin = -1;
 	memset(f.from_kv_avg, 0, sizeof f.from_kv_avg);
 	memset(f.loose, 0, sizeof f.loose);
-	f.base = (struct tput_point){ lc->rank, -1, NAN, NAN, TPUT_VALUE, NAN, 0, 0 };
+	f.base = (struct tput_point){ lc->rank, -1, NAN, NAN, TPUT_VALUE, NAN, 0, 0, 0 };
 	f.np = 0;
 	f.reason = "holds a throughput word but no rule matched";
 	f.info = (struct tputkv_line){ -1, 0, NAN, 0, 0 };

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+enum { SURE_LINES = 512 };  /* more than printed_once's most: 2 x 256 ranks */
+
 const char tputcand_closing[] = "a closing frame: the bar's average over the run";
 const char tputcand_loose[] = "a time beside a step, its key loose: a step time or a clock";
 
@@ -67,6 +69,7 @@ size_t tputcand_add(struct tputcand_set *set, const struct tput_point *pt, const
 		c->value_rises++;
 	c->last_value = pt->value;
 	c->losses += !isnan(pt->loss);
+	c->bars += pt->bar != 0;
 	c->n++;
 	unsigned r = (unsigned)((pt->rank + 1) & 255);
 	if (!(c->rank_bits[r >> 6] >> (r & 63) & 1)) {
@@ -133,6 +136,34 @@ static void take_loose(struct tputcand_set *set)
 	}
 }
 
+/* A bar that shows no loss, short of a series for sure (tputcand_sure), begun after taken
+ * bars of its unit that show one on most frames (gluonts' "99it [..., avg_epoch_loss=...]"
+ * and the "7it [...]" and "1/137" bars after it): the loss is training's, the quiet bars are
+ * evaluation's or prediction's. A bar's first frame, before it shows a loss, is its own. */
+static int quiet_bar(const struct tputcand *c)
+{
+	return c->taken && c->bars == c->n && c->losses == 0 && c->lines >= 2 && c->lines <= SURE_LINES;
+}
+
+static void quiet_bars_out(struct tputcand_set *set)
+{
+	for (size_t i = 0; i < set->n; i++) {
+		struct tputcand *c = &set->c[i];
+		if (!quiet_bar(c))
+			continue;
+		for (size_t j = 0; j < set->n; j++) {
+			const struct tputcand *d = &set->c[j];
+			if (j == i || !d->taken || d->unit != c->unit || d->bars != d->n || d->lines < 2 ||
+			    d->losses * 2 < d->n || d->first_line > c->first_line)
+				continue;
+			c->taken = 0;
+			snprintf(c->why, sizeof c->why, "a bar that shows no loss, beside #%d's bars that do: "
+				 "evaluation's", d->number);
+			break;
+		}
+	}
+}
+
 void tputcand_decide(struct tputcand_set *set)
 {
 	struct tputcand **order = xcalloc(set->n ? set->n : 1, sizeof *order);
@@ -191,6 +222,7 @@ void tputcand_decide(struct tputcand_set *set)
 			break;
 		}
 	}
+	quiet_bars_out(set);
 	/* bars drawn only when done (one closing frame a round, none before it): what their unit
 	 * has; when some of them show a loss, those are training's */
 	for (size_t i = 0; i < set->n; i++) {
@@ -211,7 +243,6 @@ void tputcand_decide(struct tputcand_set *set)
 	take_loose(set);
 }
 
-enum { SURE_LINES = 512 };  /* more than printed_once's most: 2 x 256 ranks */
 
 /* Is candidate i printed beside one begun a few lines before it (another template, its
  * unit)? Settled for good when there is none (none can come: a later one starts later), or
@@ -252,8 +283,9 @@ void tputcand_sure(struct tputcand_set *set)
 			settle_beside(set, i);
 		if (c->beside)
 			c->sure = -1;
-		else if (!c->left)
-			c->sure = c->apart && (c->lines > SURE_LINES || series_last >= c->first_line);
+		else if (!c->left)  /* a quiet bar may meet bars that show a loss (quiet_bars_out) */
+			c->sure = c->apart && (c->lines > SURE_LINES ||
+					       (series_last >= c->first_line && !(c->bars == c->n && c->losses == 0)));
 		else if (c->left == tputcand_closing || c->left == tputcand_loose)
 			c->sure = unit_series[c->unit] ? -1 : 0;
 		else

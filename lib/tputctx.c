@@ -120,6 +120,12 @@ static int qualifies_key(const unsigned char *t, size_t len, size_t st, size_t i
 		return 0;
 	while (i < len && (tputbyte_digit((char)t[i]) || t[i] == '.'))
 		i++;
+	/* "Running evaluation: 7it [00:00, 79.28it/s]": a bar's count, no key's figure */
+	size_t u = i;
+	while (u < len && tputbyte_alpha((char)t[u]))
+		u++;
+	if (u > i && u + 1 < len && t[u] == ' ' && t[u + 1] == '[')
+		return 0;
 	return i == len || (t[i] != '%' && t[i] != '|' && t[i] != '/');
 }
 

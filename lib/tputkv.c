@@ -387,10 +387,12 @@ static double kv_time_of_steps(const char *s, size_t at, size_t *n_at, size_t *n
  * its key names the iteration ("iter_time: 1.270s", "iter time: 522.10 ms"), and it has a
  * unit: kept on a line with a step and a loss. */
 /* KV_SAID_METER: "Time 0.427 (2.773)", an average meter's value and its running average
- * (PyTorch's ProgressMeter, Swin), kept on a line with a loss. */
-enum kv_said { KV_SAID_UNIT = 1, KV_SAID_TIMER = 2, KV_SAID_ITER = 4, KV_SAID_METER = 8 };
+ * (PyTorch's ProgressMeter, Swin), kept on a line with a loss. KV_SAID_RATE: a rate's word
+ * as the key with no ':' or '=' ("/ fps 1.0", "FPS 38."): kept on a line with a loss or a
+ * step, where "fps 30" is no video's setting. */
+enum kv_said { KV_SAID_UNIT = 1, KV_SAID_TIMER = 2, KV_SAID_ITER = 4, KV_SAID_METER = 8, KV_SAID_RATE = 16 };
 struct kv_saids {
-	uint64_t unit, timer, iter, meter; /* bit n: out[n] is so */
+	uint64_t unit, timer, iter, meter, rate; /* bit n: out[n] is so */
 	int part;                      /* the line gives a share of the iteration */
 	int cut;                       /* the line is the tail of a cut one */
 	int eval;                      /* the line counts an evaluation's steps */
@@ -412,10 +414,13 @@ static enum kv_what kv_figure(const char *s, size_t len, size_t numend, size_t a
 		int time_unit = strcmp(unit, "ms") == 0 || strcmp(unit, "s") == 0 || strcmp(unit, "sec") == 0;
 		/* "time/step: 0.755" (CLIP4Clip) is a time, "time/batch: 4" (Composer) a count */
 		int fraction = memchr(s + c->at, '.', numend - c->at) != NULL;
+		int loose_rate = !sep && kcls == KV_SAMPLES && !ki->compound && !unit[0];
 		if (kcls == KV_NONE || kcls >= KV_TIME_SAID || (ki->said_unit && !time_unit && !(sep && fraction)) ||
-		    (!sep && ((kcls == KV_TIME && !time_unit && !ki->ms && !ki->secs && !ki->step_time && !ki->composed) || (kcls != KV_TIME && !ki->compound && kcls != KV_TOKENS &&
+		    (!sep && !loose_rate && ((kcls == KV_TIME && !time_unit && !ki->ms && !ki->secs && !ki->step_time && !ki->composed) || (kcls != KV_TIME && !ki->compound && kcls != KV_TOKENS &&
 							     kcls != KV_TPS && kcls != KV_ITERS && kcls != KV_MFU))))
 			return KV_WHAT_NONE;
+		if (loose_rate)
+			c->said |= KV_SAID_RATE;
 		cls = kcls;
 		if (cls == KV_GFLOPS)
 			scale = 1e-3;
@@ -539,6 +544,24 @@ static int kv_spread(const char *s, size_t len, size_t after)
 	       s[after + (s[after] == ' ') + 1] == '-';
 }
 
+/* Where the figure ending its digits at end ends (numend: past a K/M suffix, "43.2K", when
+ * no letter follows) and what follows it starts (after: past "/M" of "N/M tok/s", N source
+ * and M target tokens, OpenNMT-py): 1 when such a pair, else 0. */
+static int kv_figure_span(const char *s, size_t len, size_t end, size_t *numend, size_t *after)
+{
+	*numend = end;
+	if (end < len && (s[end] == 'K' || s[end] == 'M' || s[end] == 'G' || s[end] == 'k') &&
+	    !(end + 1 < len && tputbyte_alnum(s[end + 1])))
+		*numend = end + 1;
+	*after = *numend;
+	if (*after + 1 < len && s[*after] == '/' && tputbyte_digit(s[*after + 1])) {
+		size_t e2 = kv_number(s, len, *after + 1);
+		*after = e2 ? e2 : *after + 1;
+		return 1;
+	}
+	return 0;
+}
+
 /* The figures of s[i, len) the reader may take, into c[0, max) (*nc of them): where the
  * scan stopped, len at the end. A key holds a letter: there is none before first_alpha. */
 static size_t kv_scan(const char *s, size_t len, size_t i, size_t first_alpha, struct tputkv_cand *c, size_t max,
@@ -557,30 +580,16 @@ static size_t kv_scan(const char *s, size_t len, size_t i, size_t first_alpha, s
 				i++;
 			continue;
 		}
-		/* K/M suffixes ("43.2K") when no letter follows */
-		size_t numend = end;
-		if (end < len && (s[end] == 'K' || s[end] == 'M' || s[end] == 'G' || s[end] == 'k') &&
-		    !(end + 1 < len && tputbyte_alnum(s[end + 1])))
-			numend = end + 1;
-		size_t at = i;
+		size_t at = i, numend, after;
 		int neg = i > 0 && s[i - 1] == '-' && (i < 2 || !tputbyte_alnum(s[i - 2]));
-		/* "N/M tok/s": N source and M target tokens (OpenNMT-py), two figures */
-		size_t after = numend;
-		int pair = 0;
-		if (after + 1 < len && s[after] == '/' && tputbyte_digit(s[after + 1])) {
-			size_t e2 = kv_number(s, len, after + 1);
-			if (e2 == 0)
-				e2 = after + 1;
-			after = e2;
-			pair = 1;
-		}
+		int pair = kv_figure_span(s, len, end, &numend, &after);
 		i = (after > i ? after : i + 1) - 1;
-		if (neg || (at >= 2 && s[at - 1] == ':' && tputbyte_alpha(s[at - 2]) && after < len && s[after] == ':'))
-			continue;  /* a negative figure; a count inside a name ("features:0:") */
+		if (at >= 2 && s[at - 1] == ':' && tputbyte_alpha(s[at - 2]) && after < len && s[after] == ':')
+			continue;  /* a count inside a name ("features:0:") */
 		int side;
 		size_t ulen = kv_unit_after(s, len, after, unit, sizeof unit, &side);
 		size_t kstart = 0, kend = 0;
-		int sep = at > first_alpha ? kv_key(s, at, &kstart, &kend) : 0;
+		int sep = at > first_alpha ? kv_key(s, neg ? at - 1 : at, &kstart, &kend) : 0;
 		/* the unit after it, when it is one */
 		struct tputkey_unit u = { KV_NONE, 1, 0, 0 };
 		if (ulen && tputkey_unit(tables, unit, ulen, &u))
@@ -593,6 +602,12 @@ static size_t kv_scan(const char *s, size_t len, size_t i, size_t first_alpha, s
 		if (kv_spread(s, len, after))
 			continue;
 		const struct tputkey_info *ki = kend ? tputkey_lookup(cache ? &cache->keys : NULL, tables, s + kstart, kend - kstart, &tmp) : NULL;
+		if (neg) {  /* no rate, time or step is negative; a loss may be (a likelihood's) */
+			if (ki && ki->loss && sep && !pair && !ulen)
+				c[(*nc)++] = (struct tputkv_cand){ (uint32_t)at - 1, (uint32_t)numend, 0, 0, 0, 1, KV_WHAT_NONE,
+							       KV_SECOND_NONE, 0, 0, 0, 0, 0, 1, 0 };
+			continue;
+		}
 		cls = kv_unit_by_key(s, len, after, unit, ulen, ki, sep, cls, &scale);
 		size_t timed_end = pair ? 0 : kv_step_times(s, len, at, numend, unit, ulen, ki && sep && ki->kcls == KV_TIME,
 							  &c[*nc]);
@@ -708,6 +723,7 @@ static size_t kv_take(const char *s, const struct tputkv_cand *c, size_t nc, str
 			said->timer |= (uint64_t)(c[k].said >> 1 & 1) << n;
 			said->iter |= (uint64_t)(c[k].said >> 2 & 1) << n;
 			said->meter |= (uint64_t)(c[k].said >> 3 & 1) << n;
+			said->rate |= (uint64_t)(c[k].said >> 4 & 1) << n;
 		}
 		if (c[k].second == KV_SECOND_FRAC && v <= 1)  /* an MFU above 1% is never written as 1 */
 			v *= 100;
@@ -743,7 +759,7 @@ static size_t kv_finish(struct tputkv_figure *out, size_t n, const struct tputkv
 {
 	/* A time from a loose key is the step's when the line shows it is (enum kv_said), and
 	 * no step time of a surer key is there */
-	uint64_t any = said->unit | said->timer | said->iter | said->meter;
+	uint64_t any = said->unit | said->timer | said->iter | said->meter | said->rate;
 	if (any) {
 		int rate = 0, surer = 0, trained = !isnan(info->loss);
 		for (size_t k = 0; k < n; k++) {
@@ -753,7 +769,7 @@ static size_t kv_finish(struct tputkv_figure *out, size_t n, const struct tputkv
 		size_t m = 0;
 		for (size_t k = 0; k < n; k++) {
 			uint64_t b = k < 64 ? 1ULL << k : 0;
-			if (!(any & b) ||
+			if (!(any & b) || ((said->rate & b) && (trained || info->step >= 0)) ||
 			    (!surer && (((said->unit & b) && rate) || ((said->timer & b) && (trained || info->step >= 0) && said->part) ||
 					((said->iter & b) && trained && info->step >= 0) || ((said->meter & b) && trained)))) {
 				out[m++] = out[k];
@@ -790,7 +806,7 @@ static size_t kv_read_uncached(const char *s, size_t len, struct tputkv_figure *
 {
 	*info = (struct tputkv_line){ -1, 0, NAN, kv_header(s, len), 0 };
 	size_t first_alpha = first_letter(s, len), n = 0, nc;
-	struct kv_saids said = { 0, 0, 0, 0, 0, 0, 0 };
+	struct kv_saids said = { 0, 0, 0, 0, 0, 0, 0, 0 };
 	struct tputkv_cand c[KV_SHAPE_CANDS];
 	for (size_t i = 0; i < len;) {
 		i = kv_scan(s, len, i, first_alpha, c, KV_SHAPE_CANDS, &nc, cache, tables);
@@ -836,7 +852,7 @@ size_t tputkv_read_shape(tputkv_cache *cache, const char *s, size_t len, struct 
 	if (!e)
 		return kv_read_uncached(s, len, out, max, info, cache, &cache->keys.tables);
 	*info = (struct tputkv_line){ -1, 0, NAN, e->header, 0 };
-	struct kv_saids said = { 0, 0, 0, 0, 0, 0, 0 };
+	struct kv_saids said = { 0, 0, 0, 0, 0, 0, 0, 0 };
 	size_t n = kv_take(s, e->cand, e->ncand, out, 0, max, info, &said);
 	return kv_finish(out, n, info, &said);
 }

@@ -35,6 +35,7 @@ struct tput_point {
 	double loss;           /* NaN when absent */
 	int rule;              /* index of the rule that matched */
 	uint64_t tmpl;         /* its record's template (tputtmpl_hash); 0 when unknown */
+	int bar;               /* a progress bar's rate (N/M or Nit before its clock) */
 };
 
 enum tput_result {

@@ -14,7 +14,7 @@
 static size_t add(struct tputcand_set *set, uint64_t tmpl, enum tput_unit unit, long rank, double value,
 		  unsigned long lineno, const char *left)
 {
-	struct tput_point pt = { rank, -1, NAN, value, unit, NAN, 0, tmpl };
+	struct tput_point pt = { rank, -1, NAN, value, unit, NAN, 0, tmpl, 0 };
 	return tputcand_add(set, &pt, left, lineno);
 }
 
@@ -66,7 +66,7 @@ static void test_once(void **state)
 	for (long r = 0; r < 8; r++)
 		add(&set, 2, TPUT_SAMPLES_S, r, 1, 200 + (unsigned long)r * 7, NULL);
 	for (unsigned long l = 300; l < 400; l += 5) {  /* a second phase: its steps count up */
-		struct tput_point pt = { -1, (long long)l, NAN, 1, TPUT_IT_S, NAN, 0, 4 };
+		struct tput_point pt = { -1, (long long)l, NAN, 1, TPUT_IT_S, NAN, 0, 4, 0 };
 		tputcand_add(&set, &pt, NULL, l);
 	}
 	tputcand_decide(&set);
@@ -116,12 +116,12 @@ static void test_closing(void **state)
 	(void)state;
 	struct tputcand_set set = { 0 };
 	for (unsigned long l = 1; l <= 4; l++) {
-		struct tput_point train = { -1, -1, NAN, 1.0, TPUT_IT_S, 0.5, 0, 1 };
-		struct tput_point valid = { -1, -1, NAN, 1.3, TPUT_IT_S, NAN, 0, 2 };
+		struct tput_point train = { -1, -1, NAN, 1.0, TPUT_IT_S, 0.5, 0, 1, 0 };
+		struct tput_point valid = { -1, -1, NAN, 1.3, TPUT_IT_S, NAN, 0, 2, 0 };
 		tputcand_add(&set, &train, tputcand_closing, l * 10);
 		tputcand_add(&set, &valid, tputcand_closing, l * 10 + 1);
 	}
-	struct tput_point once = { -1, -1, NAN, 9, TPUT_SAMPLES_S, NAN, 0, 3 };
+	struct tput_point once = { -1, -1, NAN, 9, TPUT_SAMPLES_S, NAN, 0, 3, 0 };
 	tputcand_add(&set, &once, tputcand_closing, 100);
 	tputcand_decide(&set);
 	assert_true(set.c[0].taken);
@@ -133,8 +133,8 @@ static void test_closing(void **state)
 	tputcand_set_free(&set);
 	/* a series of the unit read otherwise: closing frames stay out */
 	for (unsigned long l = 1; l <= 4; l++) {
-		struct tput_point frame = { -1, (long long)l, NAN, 1.0, TPUT_IT_S, NAN, 0, 1 };
-		struct tput_point closing = { -1, -1, NAN, 1.1, TPUT_IT_S, NAN, 0, 1 };
+		struct tput_point frame = { -1, (long long)l, NAN, 1.0, TPUT_IT_S, NAN, 0, 1, 0 };
+		struct tput_point closing = { -1, -1, NAN, 1.1, TPUT_IT_S, NAN, 0, 1, 0 };
 		tputcand_add(&set, &frame, NULL, l * 10);
 		tputcand_add(&set, &closing, tputcand_closing, l * 10 + 1);
 	}
@@ -240,12 +240,54 @@ static void test_sure(void **state)
 	tputcand_set_free(&set);
 }
 
+/* Bars that show no loss, begun after bars of their unit that do, are evaluation's: gluonts'
+ * epoch bars, then its "Running evaluation" and prediction bars. A bar's first frame before
+ * it shows a loss, and a quiet bar begun first, stay. */
+static void test_quiet_bars(void **state)
+{
+	(void)state;
+	struct tputcand_set set = { 0 };
+	struct tput_point first = { -1, -1, NAN, 7.0, TPUT_IT_S, NAN, 0, 4, 1 };
+	tputcand_add(&set, &first, NULL, 1);
+	for (unsigned long l = 1; l <= 5; l++) {
+		struct tput_point train = { -1, -1, NAN, 9.0, TPUT_IT_S, -43.1, 0, 1, 1 };
+		struct tput_point eval = { -1, -1, NAN, 80.0, TPUT_IT_S, NAN, 0, 2, 1 };
+		struct tput_point line = { -1, -1, NAN, 50.0, TPUT_TOKENS_S, NAN, 0, 3, 0 };
+		tputcand_add(&set, &train, NULL, l * 10);
+		if (l <= 3)  /* fewer than the training bars: no record's other half */
+			tputcand_add(&set, &eval, NULL, l * 10 + 1);
+		tputcand_add(&set, &line, NULL, l * 10 + 2);
+	}
+	tputcand_sure(&set);
+	assert_int_equal(set.c[2].sure, 0);  /* quiet bar: open until the input ends */
+	tputcand_decide(&set);
+	assert_true(set.c[0].taken);  /* the first frame, before the loss showed */
+	assert_true(set.c[1].taken);
+	assert_int_equal(set.c[1].bars, 5);
+	assert_false(set.c[2].taken);
+	assert_string_equal(set.c[2].why, "a bar that shows no loss, beside #2's bars that do: evaluation's");
+	assert_true(set.c[3].taken);  /* another unit, no bar: not this rule's */
+	tputcand_set_free(&set);
+	/* the quiet bar begun first is the run's, whatever shows a loss after it */
+	for (unsigned long l = 1; l <= 5; l++) {
+		struct tput_point quiet = { -1, -1, NAN, 9.0, TPUT_IT_S, NAN, 0, 1, 1 };
+		struct tput_point lossy = { -1, -1, NAN, 8.0, TPUT_IT_S, 2.0, 0, 2, 1 };
+		tputcand_add(&set, &quiet, NULL, l * 10);
+		if (l <= 3)
+			tputcand_add(&set, &lossy, NULL, l * 10 + 1);
+	}
+	tputcand_decide(&set);
+	assert_true(set.c[0].taken && set.c[1].taken);
+	tputcand_set_free(&set);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_series_and_summary),
 		cmocka_unit_test(test_once),
 		cmocka_unit_test(test_closing),
+		cmocka_unit_test(test_quiet_bars),
 		cmocka_unit_test(test_sure),
 		cmocka_unit_test(test_loose),
 		cmocka_unit_test(test_side_by_side),

@@ -34,6 +34,7 @@ static void test_context(void **state)
 		{ "fps step: 261574 fps step and policy inference: 230705 fps total: 181660 epoch: 376/500", TPUT_CTX_TRAIN },
 		{ "Running inference: 45%|####| 9/20 [00:01<00:02, 5.1it/s]", TPUT_CTX_INFERENCE },
 		{ "Running inference: 9/20 5.1it/s", TPUT_CTX_INFERENCE },
+		{ "Running evaluation: 7it [00:00, 79.28it/s]", TPUT_CTX_OTHER },
 		{ "inference: 230705 samples/s", TPUT_CTX_INFERENCE },
 		{ "Dev: time: 4.53s, speed: 724.57st/s; acc: 0.8325", TPUT_CTX_OTHER },
 		{ "Model Summary: 415 layers, 37196556 parameters, 37196556 gradients, 105.1 GFLOPS", TPUT_CTX_OTHER },

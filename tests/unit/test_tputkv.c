@@ -71,6 +71,14 @@ static void test_kv_reader(void **state)
 		/* a key per GPU written between the token and the second */
 		{ "step: 10   train loss: 3.11   test loss: 3.05   tokens/gpu/sec: 9378.40", 1, TPUT_TOKENS_S_GPU, 9378.4, 10, 3.11 },
 		{ "Batch time: 0.31(0.31)  Acc_iter 50", 1, TPUT_MS_STEP, 310, 50, NAN },
+		/* a loss may be negative (a likelihood's); a rate never is */
+		{ "99it [00:10,  9.03it/s, avg_epoch_loss=-43.1, epoch=0]", 1, TPUT_IT_S, 9.03, -1, -43.1 },
+		{ "step 3 loss=-0.5 tokens/s=100", 1, TPUT_TOKENS_S, 100, 3, -0.5 },
+		{ "step 3 loss=0.5 tokens/s=-100", 0, 0, 0, 3, 0.5 },
+		/* a rate's word as the key with no ':' or '=': a figure on a line with a loss or
+		 * a step (Dreamer's " / fps 1.0"), no video's setting alone */
+		{ "[6000] expl_amount 0.3 / model_loss 152175.0 / value_loss 6.3 / fps 1.0", 1, TPUT_SAMPLES_S, 1.0, 6000, 152175.0 },
+		{ "encoder fps 30", 0, 0, 0, -1, NAN },
 		/* an iteration timer: "time: V" in seconds beside a loss and a share of the
 		 * iteration (data_time, data, forward_time); "iter_time"/"iter time" with its unit
 		 * beside a step and a loss */
