@@ -384,8 +384,10 @@ static int kv_is_loss(const char *key)
 	/* a GAN's two: "Loss_D", "Err_G" (DCGAN) */
 	int gan = ((n == 6 && strncmp(key, "loss_", 5) == 0) || (n == 5 && strncmp(key, "err_", 4) == 0) ||
 		   (n == 4 && strncmp(key, "err", 3) == 0)) && (key[n - 1] == 'd' || key[n - 1] == 'g');
+	/* the whole loss named after the word: "Loss_all" (SRT), "loss_total" */
+	int whole = strcmp(key, "loss_all") == 0 || strcmp(key, "loss_total") == 0 || strcmp(key, "loss_sum") == 0;
 	if (!((n >= 4 && strcmp(key + n - 4, "loss") == 0) || strcmp(key, "xent") == 0 || strcmp(key, "loss_train") == 0 ||
-	      strstr(key, "loss/train") != NULL || gan))
+	      strstr(key, "loss/train") != NULL || gan || whole))
 		return 0;
 	return !kv_words(key, kv_skip_words + 3, 5);  /* eval, val, valid, validation, test */
 }

@@ -667,6 +667,11 @@ static size_t kv_scan(const char *s, size_t len, size_t i, size_t first_alpha, s
 		if (cls == KV_NONE) {
 			k.srank = ki->srank;
 			k.loss = !pair && ki->loss;
+			/* "epoch/iter: 10/2599": the key's parts name the pair's, the step is the last */
+			if (pair && ki->srank && memchr(s + kstart, '/', kend - kstart)) {
+				k.at = (uint32_t)numend + 1;
+				k.end = (uint32_t)after;
+			}
 		}
 		k.what = (unsigned char)kv_figure(s, len, numend, after, pair, side, sep, unit, cls, scale, invert, gpu, ki, &k);
 		k.part = cls == KV_NONE && ki->part ? KV_PART_SHARE : cls == KV_NONE && ki->srank && ki->evals ? KV_PART_EVAL : 0;
@@ -891,5 +896,5 @@ const char *const tputkv_literals[] = {
 	"k/s", "s/s", "e/s", "q/s", "g/s", "t/s", "P/s", "p/s", "/sec", "/Sec", "/step", "s/it", "/batch",
 	"per_s", "per s", "per-s", "PerSec", "LOPS", "lops", "LOPs", "tps", "wps", "ups=", "mfu", "MFU",
 	"tep_tim", "tep time", "atch_tim", "atch tim", "step_avg", "latency", "seconds:", "[step=", "[batch=", "metrics *****",
-	"ata_time", "iter_time", "iter time", " data: ", "rain_time", "ter/s", "\tTime ", "\ttime ", "/s/gpu", "ips: ", "atch_cost", "er Sec", "/ s", "Results Summary", "fps ", "tep-tim", "sec/", " iters)", " dt=", "  Time ", "imps:", "time (data)", "ime: ", "SPS", "sps", "imer: ", "updt_s", "\"dt\"", "steps in ", "/Batch", "fps:", "s/b ", "ime/step", "ime=", "ion_tim", NULL,
+	"ata_time", "iter_time", "iter time", " data: ", "rain_time", "ter/s", "\tTime ", "\ttime ", "/s/gpu", "ips: ", "atch_cost", "er Sec", "/ s", "Results Summary", "fps ", "tep-tim", "sec/", " iters)", " dt=", "  Time ", "imps:", "time (data)", "ime: ", "SPS", "sps", "imer: ", "updt_s", "\"dt\"", "steps in ", "/Batch", "fps:", "s/b ", "ime/step", "ime=", "ion_tim", "] Time ", NULL,
 };

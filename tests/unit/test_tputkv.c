@@ -79,6 +79,10 @@ static void test_kv_reader(void **state)
 		 * a step (Dreamer's " / fps 1.0"), no video's setting alone */
 		{ "[6000] expl_amount 0.3 / model_loss 152175.0 / value_loss 6.3 / fps 1.0", 1, TPUT_SAMPLES_S, 1.0, 6000, 152175.0 },
 		{ "encoder fps 30", 0, 0, 0, -1, NAN },
+		/* an average meter beside "Loss_all", the whole loss (SRT) */
+		{ "-->[train]: [epoch-000-150][010/247] Time 1.11 (2.38) Data 0.16 (0.67) Forward 0.20 (1.38) Loss_all 279.1572 (11552.4368)", 1, TPUT_MS_STEP, 1110, -1, 279.1572 },
+		/* "epoch/iter: N/M": the key's parts name the pair's figures, the step is M */
+		{ "epoch/iter: 10/2799  total_loss: 34.87  time: 0.2687  data_time: 0.0012", 1, TPUT_MS_STEP, 268.7, 2799, 34.87 },
 		/* an iteration timer: "time: V" in seconds beside a loss and a share of the
 		 * iteration (data_time, data, forward_time); "iter_time"/"iter time" with its unit
 		 * beside a step and a loss */
@@ -339,9 +343,9 @@ static void test_literals(void **state)
 	size_t n = 0;
 	while (tputkv_literals[n])
 		n++;
-	assert_int_equal(n, 70);
+	assert_int_equal(n, 71);
 	assert_string_equal(tputkv_literals[0], "k/s");
-	assert_string_equal(tputkv_literals[69], "ion_tim");
+	assert_string_equal(tputkv_literals[70], "] Time ");
 }
 
 /* A shape read once is given back for a line of that shape, and read from it again. */
