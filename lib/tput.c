@@ -672,6 +672,8 @@ static void line(tput_ex *ex, char *s, size_t len, struct tputrule_shape *shape,
 		len = tputnorm_strip_ansi(s, len);
 		shape = NULL;  /* its frames are not its bytes */
 	}
+	if (!tputbyte_ascii(s, len) && tputnorm_fix_utf8(s, len))
+		shape = NULL;
 	struct line_ctx lc = { shape, s, s, memchr(s, '\r', len) != NULL, 0, -1, 0, 0, lineno,
 			       tputrule_any_literal(&ex->rs, mask) };
 	if (lineno <= ex->carry.seen_line)  /* numbers start again: another input */
