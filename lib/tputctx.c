@@ -27,7 +27,9 @@ static const struct ctx_word other_words[] = {
 static const struct ctx_word inference_words[] = {
 	CW("inference"), CW("prompt"), CW("prompts"), CW("generation"), CW("generate"), CW("generating"),
 	CW("decode"), CW("decoding"), CW("request"), CW("requests"), CW("accepted"), CW("drafted"),
-	CW("predict"), CW("prediction"), CW("serving"), CW("generated"), { NULL, 0 },
+	CW("predict"), CW("prediction"), CW("serving"), CW("generated"),
+	/* Triton's "221.6 infer/sec"; an embedding service's "encoding 512 sentences" */
+	CW("infer"), CW("encode"), CW("encoding"), { NULL, 0 },
 };
 
 static int word_in(const char *w, size_t n, const struct ctx_word *list)

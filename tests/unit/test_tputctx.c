@@ -35,6 +35,8 @@ static void test_context(void **state)
 		{ "Running inference: 45%|####| 9/20 [00:01<00:02, 5.1it/s]", TPUT_CTX_INFERENCE },
 		{ "Running inference: 9/20 5.1it/s", TPUT_CTX_INFERENCE },
 		{ "Running evaluation: 7it [00:00, 79.28it/s]", TPUT_CTX_OTHER },
+		{ "Pass [1] throughput: 221.6 infer/sec. Avg latency: 4512 usec", TPUT_CTX_INFERENCE },
+		{ "encoding        512 sentences   0.34s   1492 samples/s   13859 tokens/s", TPUT_CTX_INFERENCE },
 		{ "inference: 230705 samples/s", TPUT_CTX_INFERENCE },
 		{ "Dev: time: 4.53s, speed: 724.57st/s; acc: 0.8325", TPUT_CTX_OTHER },
 		{ "Model Summary: 415 layers, 37196556 parameters, 37196556 gradients, 105.1 GFLOPS", TPUT_CTX_OTHER },
