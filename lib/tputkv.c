@@ -36,14 +36,15 @@ static size_t kv_number(const char *s, size_t len, size_t i)
 
 /* Where a key ending at s[end] starts, read back from s[from] (at most 80 bytes): at a stop
  * byte, or at a blank unless the key may be words, and then at a blank after a figure
- * ("Speed: 1.2 samples/sec lr: 5") or after another blank. */
+ * ("Speed: 1.2 samples/sec lr: 5"), a ')' ("(404/404) Data: 0.000s") or another blank. */
 static size_t kv_key_start(const char *s, size_t from, size_t end, int words)
 {
 	size_t start = from;
 	for (; start > 0 && end - start < 80; start--) {
 		char c = s[start - 1];
 		if (tputbyte_key_stop(c) ||
-		    (c == ' ' && (!words || (start >= 2 && (s[start - 2] == ' ' || tputbyte_digit(s[start - 2]))))))
+		    (c == ' ' && (!words || (start >= 2 && (s[start - 2] == ' ' || s[start - 2] == ')' ||
+							       tputbyte_digit(s[start - 2]))))))
 			break;
 	}
 	return start;
@@ -544,6 +545,33 @@ static int kv_spread(const char *s, size_t len, size_t after)
 	       s[after + (s[after] == ' ') + 1] == '-';
 }
 
+/* How a figure with no class of its own is a time said loosely (enum kv_said), 0 when not:
+ * said only by its unit, after a key as loose as "time", or a " | "-separated field of its
+ * own ("| 8060.78ms |"), kept when the line has a rate too; an iteration timer's key; a
+ * step's key with a time's unit ("| Batch: 0.031s |", bearpaw's progress bar); an average
+ * meter. */
+static int kv_time_said(const char *s, size_t len, size_t at, size_t after, const char *unit, size_t ulen, int timed,
+			int sep, const struct tputkey_info *ki)
+{
+	if (!ki)
+		return timed && kv_lone_field(s, len, at, after, ulen) ? KV_SAID_UNIT : 0;
+	if (sep && ki->kcls >= KV_TIME_SAID) {
+		/* a plain number is seconds; not a clock's or a date's first figure
+		 * ("time: 12:03:44") */
+		int plain = (!ulen || tputkey_unit_word(unit)) && !(after < len && (s[after] == ':' || s[after] == '-'));
+		if (ki->kcls == KV_TIME_SAID)
+			return timed ? KV_SAID_UNIT | KV_SAID_TIMER : plain ? KV_SAID_TIMER : 0;
+		if (ki->kcls == KV_TIME_ITER)
+			return timed ? KV_SAID_UNIT | KV_SAID_TIMER | KV_SAID_ITER : 0;
+		return timed || plain ? KV_SAID_TIMER : 0;
+	}
+	if (sep && ki->srank && timed)
+		return KV_SAID_UNIT | KV_SAID_TIMER;
+	if (!sep && ki->kcls == KV_TIME_SAID && !ulen)  /* "Time 0.427 (2.773)"; "Time 0.558\t ..." */
+		return kv_meter(s, len, after) ? KV_SAID_METER : after < len && s[after] == '\t' ? KV_SAID_TIMER : 0;
+	return 0;
+}
+
 /* Where the figure ending its digits at end ends (numend: past a K/M suffix, "43.2K", when
  * no letter follows) and what follows it starts (after: past "/M" of "N/M tok/s", N source
  * and M target tokens, OpenNMT-py): 1 when such a pair, else 0. */
@@ -622,26 +650,8 @@ static size_t kv_scan(const char *s, size_t len, size_t i, size_t first_alpha, s
 						       KV_SECOND_NONE, 0, 0, 0, 0, 0, 1, 0 };
 			continue;
 		}
-		/* a time said only by its unit: after a key as loose as "time", or a " | "-separated
-		 * field of its own ("| 8060.78ms |"); kept when the line has a rate too */
-		int said = 0, timed = ulen && (strcmp(unit, "ms") == 0 || strcmp(unit, "s") == 0 || strcmp(unit, "sec") == 0);
-		if (cls == KV_NONE && timed && !pair && !ki && kv_lone_field(s, len, at, after, ulen))
-			said = KV_SAID_UNIT;
-		else if (cls == KV_NONE && !pair && ki && sep && ki->kcls >= KV_TIME_SAID) {
-			/* an iteration timer's key: a plain number is seconds; not a clock's or a
-			 * date's first figure ("time: 12:03:44") */
-			int plain = (!ulen || tputkey_unit_word(unit)) && !(after < len && (s[after] == ':' || s[after] == '-'));
-			if (ki->kcls == KV_TIME_SAID)
-				said = timed ? KV_SAID_UNIT | KV_SAID_TIMER : plain ? KV_SAID_TIMER : 0;
-			else if (ki->kcls == KV_TIME_ITER)
-				said = timed ? KV_SAID_UNIT | KV_SAID_TIMER | KV_SAID_ITER : 0;
-			else
-				said = timed || plain ? KV_SAID_TIMER : 0;
-		} else if (cls == KV_NONE && !pair && ki && !sep && ki->kcls == KV_TIME_SAID && !ulen) {
-			/* "Time 0.427 (2.773)", an average meter; "Time 0.558\t Images/sec 179\t Loss
-			 * 9.5", a plain one: loose (kv_finish) */
-			said = kv_meter(s, len, after) ? KV_SAID_METER : after < len && s[after] == '\t' ? KV_SAID_TIMER : 0;
-		}
+		int timed = ulen && (strcmp(unit, "ms") == 0 || strcmp(unit, "s") == 0 || strcmp(unit, "sec") == 0);
+		int said = cls == KV_NONE && !pair ? kv_time_said(s, len, at, after, unit, ulen, timed, sep, ki) : 0;
 		if (said) {
 			cls = KV_TIME;
 			scale = timed && unit[0] == 'm' ? 1 : 1000;
@@ -896,5 +906,5 @@ const char *const tputkv_literals[] = {
 	"k/s", "s/s", "e/s", "q/s", "g/s", "t/s", "P/s", "p/s", "/sec", "/Sec", "/step", "s/it", "/batch",
 	"per_s", "per s", "per-s", "PerSec", "LOPS", "lops", "LOPs", "tps", "wps", "ups=", "mfu", "MFU",
 	"tep_tim", "tep time", "atch_tim", "atch tim", "step_avg", "latency", "seconds:", "[step=", "[batch=", "metrics *****",
-	"ata_time", "iter_time", "iter time", " data: ", "rain_time", "ter/s", "\tTime ", "\ttime ", "/s/gpu", "ips: ", "atch_cost", "er Sec", "/ s", "Results Summary", "fps ", "tep-tim", "sec/", " iters)", " dt=", "  Time ", "imps:", "time (data)", "ime: ", "SPS", "sps", "imer: ", "updt_s", "\"dt\"", "steps in ", "/Batch", "fps:", "s/b ", "ime/step", "ime=", "ion_tim", "] Time ", NULL,
+	"ata_time", "iter_time", "iter time", " data: ", "rain_time", "ter/s", "\tTime ", "\ttime ", "/s/gpu", "ips: ", "atch_cost", "er Sec", "/ s", "Results Summary", "fps ", "tep-tim", "sec/", " iters)", " dt=", "  Time ", "imps:", "time (data)", "ime: ", "SPS", "sps", "imer: ", "updt_s", "\"dt\"", "steps in ", "/Batch", "fps:", "s/b ", "ime/step", "ime=", "ion_tim", "] Time ", "| Batch: ", NULL,
 };

@@ -81,6 +81,10 @@ static void test_kv_reader(void **state)
 		{ "encoder fps 30", 0, 0, 0, -1, NAN },
 		/* an average meter beside "Loss_all", the whole loss (SRT) */
 		{ "-->[train]: [epoch-000-150][010/247] Time 1.11 (2.38) Data 0.16 (0.67) Forward 0.20 (1.38) Loss_all 279.1572 (11552.4368)", 1, TPUT_MS_STEP, 1110, -1, 279.1572 },
+		/* a step's key with a time's unit is that step's time, beside a loss and a share
+		 * (bearpaw's progress bar); with no unit it stays the step */
+		{ "Epoch 10 Iter: 1 Training Net |####| (404/404) Data: 0.000s | Batch: 0.031s | Total: 0:00:12 | ETA: 0:00:01 | Loss_pi: 0.9987", 1, TPUT_MS_STEP, 31, 1, NAN },
+		{ "Epoch 1 | Batch: 10 | loss 0.5 | 1200 samples/s", 1, TPUT_SAMPLES_S, 1200, 10, 0.5 },
 		/* "epoch/iter: N/M": the key's parts name the pair's figures, the step is M */
 		{ "epoch/iter: 10/2799  total_loss: 34.87  time: 0.2687  data_time: 0.0012", 1, TPUT_MS_STEP, 268.7, 2799, 34.87 },
 		/* an iteration timer: "time: V" in seconds beside a loss and a share of the
@@ -343,9 +347,9 @@ static void test_literals(void **state)
 	size_t n = 0;
 	while (tputkv_literals[n])
 		n++;
-	assert_int_equal(n, 71);
+	assert_int_equal(n, 72);
 	assert_string_equal(tputkv_literals[0], "k/s");
-	assert_string_equal(tputkv_literals[70], "] Time ");
+	assert_string_equal(tputkv_literals[71], "| Batch: ");
 }
 
 /* A shape read once is given back for a line of that shape, and read from it again. */
