@@ -387,6 +387,10 @@ static int frame_kv(tput_ex *ex, struct frame *f, const uint64_t *mask, tput_sin
 	return 1;
 }
 
+/* Why a frame's figures are not training's (the series stage looks for the first). */
+static const char tput_left_inference[] = "inference, not training";
+static const char tput_left_other[] = "not training (eval, checkpoint, ...)";
+
 /* The frame's training context, once per shape of the frame or of its line where the shape
  * tells it (tputctx_read_shaped). */
 static enum tput_context frame_context(tput_ex *ex, const struct frame *f)
@@ -481,7 +485,10 @@ static int frame_new(tput_ex *ex, struct frame *f, tput_sink *sink, void *ctx)
 		if (f->closing) {  /* the series stage may take bars drawn only when done */
 			if (isnan(f->closing_pt.loss))
 				f->closing_pt.loss = f->info.loss;
-			sink(ctx, lc->lineno, TPUT_LEFT, &f->closing_pt, tputcand_closing);
+			enum tput_context where = frame_context(ex, f);
+			ex->inference += where == TPUT_CTX_INFERENCE;
+			sink(ctx, lc->lineno, TPUT_LEFT, &f->closing_pt, where == TPUT_CTX_TRAIN ? tputcand_closing :
+			     where == TPUT_CTX_INFERENCE ? tput_left_inference : tput_left_other);
 		}
 		if (f->info.inference)
 			ex->inference++;
@@ -494,7 +501,7 @@ static int frame_new(tput_ex *ex, struct frame *f, tput_sink *sink, void *ctx)
 	if (where != TPUT_CTX_TRAIN) {
 		if (where == TPUT_CTX_INFERENCE)
 			ex->inference++;
-		leave(ex, f, where == TPUT_CTX_INFERENCE ? "inference, not training" : "not training (eval, checkpoint, ...)",
+		leave(ex, f, where == TPUT_CTX_INFERENCE ? tput_left_inference : tput_left_other,
 		      sink, ctx);
 		return 0;
 	}
