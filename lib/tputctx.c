@@ -20,6 +20,8 @@ static const struct ctx_word other_words[] = {
 	CW("weights"), CW("download"), CW("downloading"), CW("tokenize"), CW("tokenizing"),
 	CW("tokenization"), CW("tokenizer"), CW("map50"), CW("filter"), CW("filtering"), CW("preprocess"),
 	CW("preprocessing"), CW("shuffling"), CW("casting"), CW("concatenating"),
+	/* the Hugging Face hub's "Fetching 14 files", a trainer's "caching" of latents */
+	CW("fetching"), CW("caching"),
 	/* a model's summary ("415 layers, 37196556 parameters, 0 gradients, 105.1 GFLOPS"):
 	 * its FLOPs are the model's size, no rate */
 	CW("gradients"), { NULL, 0 },
@@ -66,6 +68,13 @@ void tputctx_init(struct tputctx_words *words)
 static const struct ctx_word score_words[] = {
 	CW("loss"), CW("acc"), CW("accuracy"), CW("ppl"), CW("perplexity"), { NULL, 0 },
 };
+
+/* Is w[0, n) (lower case) a score's word, alone or first before a '_'? */
+static int score_word(const char *w, size_t n)
+{
+	const char *u = memchr(w, '_', n);
+	return word_in(w, u ? (size_t)(u - w) : n, score_words);
+}
 
 /* Does the word after a context word ending at t[i] (past blanks, or one '.' or '/') name
  * a score, alone or first in a word of '_' ("loss_ce")? Only looked at once a context word
@@ -169,6 +178,10 @@ enum tput_context tputctx_read_shaped(const struct tputctx_words *words, const c
 		if (n == 3 && ((st > 0 && t[st - 1] == '/') || (i < len && t[i] == '/')))
 			continue;
 		if (word_in(w, n, other_words) && !qualifies_score(t, len, i) && !qualifies_key(t, len, st, i))
+			ctx = TPUT_CTX_OTHER;
+		/* "eval_pred: 100%|", "eval_runtime": evaluation's words joined by '_', but for a
+		 * score ("eval_loss" on a training line names that figure) */
+		if (n > 5 && memcmp(w, "eval_", 5) == 0 && !score_word(w + 5, n - 5))
 			ctx = TPUT_CTX_OTHER;
 	}
 	return ctx;

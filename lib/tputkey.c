@@ -366,7 +366,7 @@ static int kv_step_rank(const char *key)
 	size_t n = strlen(key);
 	static const struct { const char *k; int rank; } steps[] = {
 		{ "global_step", 4 }, { "num_updates", 3 }, { "step", 2 }, { "iter", 2 }, { "iters", 2 }, { "iteration", 2 },
-		{ "batch", 2 },
+		{ "batch", 2 }, { "updates", 2 },  /* pytorch-a2c-ppo-acktr's "Updates 10, num timesteps 3520" */
 	};
 	if (strcmp(key, "it") == 0)  /* DLRM's "Finished training it 16/150": alone, it is the word */
 		return 2;

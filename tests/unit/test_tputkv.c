@@ -85,6 +85,10 @@ static void test_kv_reader(void **state)
 		 * (bearpaw's progress bar); with no unit it stays the step */
 		{ "Epoch 10 Iter: 1 Training Net |####| (404/404) Data: 0.000s | Batch: 0.031s | Total: 0:00:12 | ETA: 0:00:01 | Loss_pi: 0.9987", 1, TPUT_MS_STEP, 31, 1, NAN },
 		{ "Epoch 1 | Batch: 10 | loss 0.5 | 1200 samples/s", 1, TPUT_SAMPLES_S, 1200, 10, 0.5 },
+		/* pytorch-a2c-ppo-acktr: "Updates N" is the step, "FPS" samples with no ':' */
+		{ "Updates 10, num timesteps 3520, FPS 663", 1, TPUT_SAMPLES_S, 663, 10, NAN },
+		/* a step written "1001k" is rounded, no step */
+		{ "| Epoch: 2/3846 (520/520) | Loss: 4.2304 | 4.1 steps/s | Step: 1001k |", 1, TPUT_IT_S, 4.1, -1, 4.2304 },
 		/* "epoch/iter: N/M": the key's parts name the pair's figures, the step is M */
 		{ "epoch/iter: 10/2799  total_loss: 34.87  time: 0.2687  data_time: 0.0012", 1, TPUT_MS_STEP, 268.7, 2799, 34.87 },
 		/* an iteration timer: "time: V" in seconds beside a loss and a share of the
@@ -347,9 +351,9 @@ static void test_literals(void **state)
 	size_t n = 0;
 	while (tputkv_literals[n])
 		n++;
-	assert_int_equal(n, 72);
+	assert_int_equal(n, 73);
 	assert_string_equal(tputkv_literals[0], "k/s");
-	assert_string_equal(tputkv_literals[71], "| Batch: ");
+	assert_string_equal(tputkv_literals[72], "FPS ");
 }
 
 /* A shape read once is given back for a line of that shape, and read from it again. */
