@@ -395,18 +395,21 @@ static const char tput_left_other[] = "not training (eval, checkpoint, ...)";
  * tells it (tputctx_read_shaped). */
 static enum tput_context frame_context(tput_ex *ex, const struct frame *f)
 {
+	/* what a callback glues after a bar's record ("...1.61img/s, loss=0.119]INFO: Validation
+	 * Dice score: 0.94") is not the bar's to be judged by */
+	size_t len = f->rec_end ? f->rec_end : f->len;
 	if (f->shape)
-		return tputkv_context(&ex->ctxwords, f->shape, f->s, f->len);
+		return tputkv_context(&ex->ctxwords, f->shape, f->s, len);
 	struct tputrule_shape *ls = f->lc->split ? NULL : f->lc->shape;
 	uint32_t at = (uint32_t)(f->s - f->lc->start);
-	if (ls && ls->context >= 0 && ls->ctx_at == at && ls->ctx_len == f->len)
+	if (ls && ls->context >= 0 && ls->ctx_at == at && ls->ctx_len == len)
 		return (enum tput_context)ls->context;
 	int by_shape;
-	enum tput_context where = tputctx_read_shaped(&ex->ctxwords, f->s, f->len, &by_shape);
+	enum tput_context where = tputctx_read_shaped(&ex->ctxwords, f->s, len, &by_shape);
 	if (ls && by_shape) {
 		ls->context = (signed char)where;
 		ls->ctx_at = at;
-		ls->ctx_len = (uint32_t)f->len;
+		ls->ctx_len = (uint32_t)len;
 	}
 	return where;
 }

@@ -132,6 +132,7 @@ static const struct {
 	{ "utterances", KV_SAMPLES }, { "record", KV_SAMPLES }, { "records", KV_SAMPLES },
 	{ "instance", KV_SAMPLES }, { "instances", KV_SAMPLES }, { "doc", KV_SAMPLES }, { "docs", KV_SAMPLES },
 	{ "image", KV_IMAGES }, { "images", KV_IMAGES }, { "img", KV_IMAGES }, { "imgs", KV_IMAGES },
+	{ "im", KV_IMAGES },  /* retinanet-examples' "32.1 im/s" */
 	{ "it", KV_ITERS }, { "iter", KV_ITERS }, { "iters", KV_ITERS }, { "iteration", KV_ITERS },
 	{ "iterations", KV_ITERS }, { "step", KV_ITERS }, { "steps", KV_ITERS }, { "update", KV_ITERS },
 	{ "updates", KV_ITERS }, { "batch", KV_ITERS }, { "batches", KV_ITERS },
@@ -205,8 +206,17 @@ int tputkey_compose(const char *u, size_t n, struct tputkey_unit *out)
 		*out = (struct tputkey_unit){ cls, many * 1000 / ms, 0, gpu };
 		return 1;
 	}
+	/* "s/10-batch": the time of a count of them (retinanet-examples) */
+	size_t d = b;
+	double count = 0;
+	while (d < n && tputbyte_digit(u[d]) && d - b < 6)
+		count = count * 10 + (u[d++] - '0');
+	if (d > b && d + 1 < n && (u[d] == '-' || u[d] == '_') && count > 0)
+		b = d + 1;
+	else
+		count = 1;
 	cls = unit_noun(u + b, n - b, &many);
-	ms = unit_time_ms(u, a);
+	ms = unit_time_ms(u, a) / count;
 	if (cls == KV_NONE || ms <= 0)
 		return 0;
 	if (cls == KV_ITERS)  /* a time per step */

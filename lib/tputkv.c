@@ -195,8 +195,9 @@ static size_t kv_unit_after(const char *s, size_t len, size_t j, char *unit, siz
 	}
 	for (int round = 0; round < 2; round++) {
 		size_t st = k;
-		while (k < len && (tputbyte_alnum(s[k]) || s[k] == '/' || s[k] == '%' || s[k] == '_'))
-			k++;
+		while (k < len && (tputbyte_alnum(s[k]) || s[k] == '/' || s[k] == '%' || s[k] == '_' ||
+				   (s[k] == '-' && k > st && tputbyte_digit(s[k - 1]) && k + 1 < len && tputbyte_alpha(s[k + 1]))))
+			k++;  /* "s/10-batch": a count of the noun */
 		if (k == st) {  /* most figures: no word after them */
 			unit[0] = '\0';
 			return 0;
@@ -907,5 +908,5 @@ const char *const tputkv_literals[] = {
 	"k/s", "s/s", "e/s", "q/s", "g/s", "t/s", "P/s", "p/s", "/sec", "/Sec", "/step", "s/it", "/batch",
 	"per_s", "per s", "per-s", "PerSec", "LOPS", "lops", "LOPs", "tps", "wps", "ups=", "mfu", "MFU",
 	"tep_tim", "tep time", "atch_tim", "atch tim", "step_avg", "latency", "seconds:", "[step=", "[batch=", "metrics *****",
-	"ata_time", "iter_time", "iter time", " data: ", "rain_time", "ter/s", "\tTime ", "\ttime ", "/s/gpu", "ips: ", "atch_cost", "er Sec", "/ s", "Results Summary", "fps ", "tep-tim", "sec/", " iters)", " dt=", "  Time ", "imps:", "time (data)", "ime: ", "SPS", "sps", "imer: ", "updt_s", "\"dt\"", "steps in ", "/Batch", "fps:", "s/b ", "ime/step", "ime=", "ion_tim", "] Time ", "| Batch: ", "FPS ", NULL,
+	"ata_time", "iter_time", "iter time", " data: ", "rain_time", "ter/s", "\tTime ", "\ttime ", "/s/gpu", "ips: ", "atch_cost", "er Sec", "/ s", "Results Summary", "fps ", "tep-tim", "sec/", " iters)", " dt=", "  Time ", "imps:", "time (data)", "ime: ", "SPS", "sps", "imer: ", "updt_s", "\"dt\"", "steps in ", "/Batch", "fps:", "s/b ", "ime/step", "ime=", "ion_tim", "] Time ", "| Batch: ", "FPS ", "m/s", NULL,
 };

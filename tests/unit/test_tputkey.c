@@ -61,7 +61,8 @@ static void test_units(void **state)
 		{ "ms/sample", KV_SAMPLES, 1e3, 1, 0 }, { "sec/iter", KV_TIME, 1000, 0, 0 },
 		{ "min/epoch", KV_NONE, 0, 0, 0 }, { "s_per_batch", KV_TIME, 1000, 0, 0 },
 		{ "updates/s/device", KV_ITERS, 1, 0, 1 }, { "/s", KV_SAMPLES, 1, 0, 0 },
-		{ "img/sec/core", KV_IMAGES, 1, 0, 1 },
+		{ "img/sec/core", KV_IMAGES, 1, 0, 1 }, { "im/s", KV_IMAGES, 1, 0, 0 },
+		{ "s/10-batch", KV_TIME, 100, 0, 0 }, { "ms/4_samples", KV_SAMPLES, 4000, 1, 0 },
 	};
 	for (size_t i = 0; i < sizeof composed / sizeof composed[0]; i++) {
 		int ok = tputkey_unit(&t, composed[i].unit, strlen(composed[i].unit), &u);

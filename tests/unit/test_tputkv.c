@@ -85,6 +85,8 @@ static void test_kv_reader(void **state)
 		 * (bearpaw's progress bar); with no unit it stays the step */
 		{ "Epoch 10 Iter: 1 Training Net |####| (404/404) Data: 0.000s | Batch: 0.031s | Total: 0:00:12 | ETA: 0:00:01 | Loss_pi: 0.9987", 1, TPUT_MS_STEP, 31, 1, NAN },
 		{ "Epoch 1 | Batch: 10 | loss 0.5 | 1200 samples/s", 1, TPUT_SAMPLES_S, 1200, 10, 0.5 },
+		/* the time of ten batches; "im/s" images (retinanet-examples) */
+		{ "[15876/30000] focal loss: 0.955, box loss: 0.319, 0.312s/10-batch (fw: 0.111s, bw: 0.197s), 32.1 im/s, lr: 0.0005", 2, TPUT_MS_STEP, 31.2, -1, 0.955 },
 		/* pytorch-a2c-ppo-acktr: "Updates N" is the step, "FPS" samples with no ':' */
 		{ "Updates 10, num timesteps 3520, FPS 663", 1, TPUT_SAMPLES_S, 663, 10, NAN },
 		/* a step written "1001k" is rounded, no step */
@@ -351,9 +353,9 @@ static void test_literals(void **state)
 	size_t n = 0;
 	while (tputkv_literals[n])
 		n++;
-	assert_int_equal(n, 73);
+	assert_int_equal(n, 74);
 	assert_string_equal(tputkv_literals[0], "k/s");
-	assert_string_equal(tputkv_literals[72], "FPS ");
+	assert_string_equal(tputkv_literals[73], "m/s");
 }
 
 /* A shape read once is given back for a line of that shape, and read from it again. */
