@@ -287,6 +287,36 @@ static int kv_unit_said(const char *rest)
 
 /* The class of the earliest table word the key holds; one pass over the key, the table
  * looked at only where two letters may start a word of it (most keys name no rate). */
+/* A key of words that say the time of one step and nothing else ("time_each_step", PaddleX;
+ * "time per iteration", "mean_batch_time"): KV_TIME; else KV_NONE. */
+static enum tputkey_class kv_step_time_words(const char *key)
+{
+	static const char *const steps[] = { "step", "iter", "iteration", "batch" };
+	static const char *const glue[] = { "per", "each", "a", "one", "of", "avg", "mean", "average" };
+	int time = 0, step = 0;
+	for (const char *w = key; *w;) {
+		while (*w && kv_sep(*w))
+			w++;
+		size_t n = 0;
+		while (w[n] && !kv_sep(w[n]))
+			n++;
+		if (n == 0)
+			break;
+		int known = 0;
+		if (n == 4 && memcmp(w, "time", 4) == 0)
+			known = time = 1;
+		for (size_t i = 0; !known && i < sizeof steps / sizeof steps[0]; i++)
+			if (strlen(steps[i]) == n && memcmp(w, steps[i], n) == 0)
+				known = step = 1;
+		for (size_t i = 0; !known && i < sizeof glue / sizeof glue[0]; i++)
+			known = strlen(glue[i]) == n && memcmp(w, glue[i], n) == 0;
+		if (!known)
+			return KV_NONE;
+		w += n;
+	}
+	return time && step ? KV_TIME : KV_NONE;
+}
+
 static enum tputkey_class kv_key_class(const struct tputkey_tables *tables, const char *key)
 {
 	size_t klen = strlen(key), n = sizeof kv_keys / sizeof kv_keys[0], best = n;
@@ -312,7 +342,7 @@ static enum tputkey_class kv_key_class(const struct tputkey_tables *tables, cons
 			break;
 		}
 	}
-	return best == n ? KV_NONE : (enum tputkey_class)kv_keys[best].cls;
+	return best == n ? kv_step_time_words(key) : (enum tputkey_class)kv_keys[best].cls;
 }
 
 /* Does the key start with a word that is a rate when it is the whole key ("fps_step")? */

@@ -125,6 +125,13 @@ static void test_lookup(void **state)
 	assert_true(ki->kcls == KV_TOKENS && ki->gpu && ki->compound);
 	ki = tputkey_lookup(cache, &cache->tables, "Avg prompt throughput", 21, &tmp);
 	assert_true(ki->infer && ki->avg);
+	/* words that say a step's time and nothing else; a step key's words with another */
+	ki = tputkey_lookup(NULL, &cache->tables, "time_each_step", 14, &tmp);
+	assert_int_equal(ki->kcls, KV_TIME);
+	ki = tputkey_lookup(NULL, &cache->tables, "mean batch time", 15, &tmp);
+	assert_int_equal(ki->kcls, KV_TIME);
+	ki = tputkey_lookup(NULL, &cache->tables, "step_count", 10, &tmp);
+	assert_int_equal(ki->kcls, KV_NONE);
 	ki = tputkey_lookup(NULL, &cache->tables, "iter time", 9, &tmp);
 	assert_ptr_equal(ki, &tmp);
 	assert_int_equal(ki->kcls, KV_TIME_ITER);

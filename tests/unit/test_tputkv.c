@@ -85,6 +85,8 @@ static void test_kv_reader(void **state)
 		 * (bearpaw's progress bar); with no unit it stays the step */
 		{ "Epoch 10 Iter: 1 Training Net |####| (404/404) Data: 0.000s | Batch: 0.031s | Total: 0:00:12 | ETA: 0:00:01 | Loss_pi: 0.9987", 1, TPUT_MS_STEP, 31, 1, NAN },
 		{ "Epoch 1 | Batch: 10 | loss 0.5 | 1200 samples/s", 1, TPUT_SAMPLES_S, 1200, 10, 0.5 },
+		/* a key of words that say a step's time and nothing else (PaddleX) */
+		{ "[TRAIN] Epoch=191/300, Step=10/37, loss=4.732473, lr=0.000125, time_each_step=4.3s, eta=0:09:12", 1, TPUT_MS_STEP, 4300, 10, 4.732473 },
 		/* the time of ten batches; "im/s" images (retinanet-examples) */
 		{ "[15876/30000] focal loss: 0.955, box loss: 0.319, 0.312s/10-batch (fw: 0.111s, bw: 0.197s), 32.1 im/s, lr: 0.0005", 2, TPUT_MS_STEP, 31.2, -1, 0.955 },
 		/* pytorch-a2c-ppo-acktr: "Updates N" is the step, "FPS" samples with no ':' */
@@ -353,9 +355,9 @@ static void test_literals(void **state)
 	size_t n = 0;
 	while (tputkv_literals[n])
 		n++;
-	assert_int_equal(n, 74);
+	assert_int_equal(n, 75);
 	assert_string_equal(tputkv_literals[0], "k/s");
-	assert_string_equal(tputkv_literals[73], "m/s");
+	assert_string_equal(tputkv_literals[74], "each_step");
 }
 
 /* A shape read once is given back for a line of that shape, and read from it again. */
