@@ -68,6 +68,9 @@ size_t tputcand_add(struct tputcand_set *set, const struct tput_point *pt, const
 	if (c->n > 0 && pt->value > c->last_value)
 		c->value_rises++;
 	c->last_value = pt->value;
+	if (c->n > 0 && !isnan(pt->loss) && !isnan(c->last_loss) && pt->loss != c->last_loss)
+		c->loss_changes++;
+	c->last_loss = pt->loss;
 	c->losses += !isnan(pt->loss);
 	c->bars += pt->bar != 0;
 	c->n++;
@@ -95,13 +98,14 @@ static int by_first_line(const void *a, const void *b)
 
 /* Printed once: on at most two lines, or once per rank, or as one burst of copies (every
  * rank's, no rank prefix): lines close together, their steps not counting up, their
- * figures mostly the same. */
+ * figures mostly the same, and so their losses (Keras's epoch lines, one a fit's epoch,
+ * show a new loss each). */
 static int printed_once(const struct tputcand *c)
 {
 	if (c->lines <= 2 || c->lines <= 2 * c->nranks)
 		return 1;
 	return c->lines <= 64 && c->last_line - c->first_line < 4 * c->lines + 16 && c->rises * 2 < c->n &&
-	       c->changes * 2 < c->n;
+	       c->changes * 2 < c->n && c->loss_changes * 2 < c->n;
 }
 
 /* Are b's lines side by side with a's: as many, b's first a few lines after a's first and

@@ -30,6 +30,8 @@ struct tputcand {
 	size_t changes;            /* figures other than the one before */
 	size_t value_rises;        /* figures above the one before (a clock's readings rise) */
 	size_t losses;             /* figures with a loss beside them */
+	double last_loss;
+	size_t loss_changes;       /* figures whose loss is another than the one before's */
 	size_t bars;               /* figures that are a progress bar's rate */
 	uint64_t rank_bits[4];     /* which ranks: (rank + 1) mod 256 */
 	double *values;            /* the figures, when kept (--explain's median) */

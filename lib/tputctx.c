@@ -21,7 +21,7 @@ static const struct ctx_word other_words[] = {
 	CW("tokenization"), CW("tokenizer"), CW("map50"), CW("filter"), CW("filtering"), CW("preprocess"),
 	CW("preprocessing"), CW("shuffling"), CW("casting"), CW("concatenating"),
 	/* the Hugging Face hub's "Fetching 14 files", a trainer's "caching" of latents */
-	CW("fetching"), CW("caching"),
+	CW("fetching"), CW("caching"), CW("shard"), CW("shards"),
 	/* a model's summary ("415 layers, 37196556 parameters, 0 gradients, 105.1 GFLOPS"):
 	 * its FLOPs are the model's size, no rate */
 	CW("gradients"), { NULL, 0 },

@@ -281,6 +281,38 @@ static void test_quiet_bars(void **state)
 	tputcand_set_free(&set);
 }
 
+/* Keras's epoch lines of a later fit, after the first fit's: the same ms/step, line after
+ * line, but a new loss each, are no burst of copies (a summary), they are the fit's. */
+static void test_burst_needs_one_loss(void **state)
+{
+	(void)state;
+	struct tputcand_set set = { 0 };
+	for (unsigned long l = 1; l <= 12; l += 2) {
+		struct tput_point first = { -1, -1, NAN, 265.0, TPUT_MS_STEP, 1.0 / (double)l, 0, 1, 0 };
+		tputcand_add(&set, &first, NULL, l);
+	}
+	for (unsigned long l = 20; l < 60; l += 2) {
+		struct tput_point later = { -1, -1, NAN, 68.0, TPUT_MS_STEP, 2.0 / (double)l, 0, 2, 0 };
+		tputcand_add(&set, &later, NULL, l);
+	}
+	tputcand_decide(&set);
+	assert_true(set.c[0].taken && set.c[1].taken);
+	assert_int_equal(set.c[1].loss_changes, 19);
+	tputcand_set_free(&set);
+	/* the same loss each time: a burst of copies after the series, a summary */
+	for (unsigned long l = 1; l <= 12; l += 2) {
+		struct tput_point first = { -1, -1, NAN, 265.0, TPUT_MS_STEP, 1.0 / (double)l, 0, 1, 0 };
+		tputcand_add(&set, &first, NULL, l);
+	}
+	for (unsigned long l = 20; l < 30; l++) {
+		struct tput_point copy = { -1, -1, NAN, 68.0, TPUT_MS_STEP, 0.5, 0, 2, 0 };
+		tputcand_add(&set, &copy, NULL, l);
+	}
+	tputcand_decide(&set);
+	assert_false(set.c[1].taken);
+	tputcand_set_free(&set);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -288,6 +320,7 @@ int main(void)
 		cmocka_unit_test(test_once),
 		cmocka_unit_test(test_closing),
 		cmocka_unit_test(test_quiet_bars),
+		cmocka_unit_test(test_burst_needs_one_loss),
 		cmocka_unit_test(test_sure),
 		cmocka_unit_test(test_loose),
 		cmocka_unit_test(test_side_by_side),

@@ -38,6 +38,7 @@ static void test_context(void **state)
 		{ "eval_pred: 100%|##########| 34/34 [00:00<00:00, 725.38it/s]", TPUT_CTX_OTHER },
 		{ "step 100 eval_loss 2.3 tokens/s 5000", TPUT_CTX_TRAIN },  /* names its figure */
 		{ "Fetching 14 files:  21%|##        | 3/14 [00:00<00:00, 29.34it/s]", TPUT_CTX_OTHER },
+		{ "Writing model shards: 100%|##########| 1/1 [00:00<00:00,  1.63it/s]", TPUT_CTX_OTHER },
 		{ "Pass [1] throughput: 221.6 infer/sec. Avg latency: 4512 usec", TPUT_CTX_INFERENCE },
 		{ "encoding        512 sentences   0.34s   1492 samples/s   13859 tokens/s", TPUT_CTX_INFERENCE },
 		{ "inference: 230705 samples/s", TPUT_CTX_INFERENCE },
