@@ -164,6 +164,11 @@ enum tput_context tputctx_read_shaped(const struct tputctx_words *words, const c
 		size_t n = i - st;
 		if (n < 3 || n >= TPUTCTX_WORD_MAX || t[st] == '_')
 			continue;
+		/* "Epoch(val)", "[val]": MMEngine's validation loop; "val" alone is too common
+		 * ("loss train: 1.062, val: 1.057" on a training line) */
+		if (n == 3 && (t[st] | 32) == 'v' && (t[st + 1] | 32) == 'a' && (t[st + 2] | 32) == 'l' && st > 0 &&
+		    (t[st - 1] == '(' || t[st - 1] == '[') && i < len && (t[i] == ')' || t[i] == ']'))
+			ctx = TPUT_CTX_OTHER;
 		char c = (char)(t[st] | 32);
 		if (c < 'a' || c > 'z' || !(words->lens[c - 'a'] >> n & 1))
 			continue;

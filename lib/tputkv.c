@@ -250,8 +250,10 @@ struct tputkv_cache {
  * figures are left out (pasted, they repeat figures of lines whole elsewhere). */
 /* KV_PART_EVAL: an evaluation's step ("val step:0", "eval_step: 3"): the line's figures are
  * the evaluation's. */
-enum kv_part { KV_PART_SHARE = 1, KV_PART_LEAD = 2, KV_PART_EVAL = 3, KV_PART_CLOCK = 4 };
-/* KV_PART_CLOCK: the figure is a clock, H:MM:SS, in seconds (llama.cpp finetune's "dt=00:12:57"). */
+enum kv_part { KV_PART_SHARE = 1, KV_PART_LEAD = 2, KV_PART_EVAL = 3, KV_PART_CLOCK = 4, KV_PART_COUNT = 5 };
+/* KV_PART_CLOCK: the figure is a clock, H:MM:SS, in seconds (llama.cpp finetune's "dt=00:12:57").
+ * KV_PART_COUNT: a bracketed "[ 417/1669]" counts the epoch's iterations: the line is a
+ * step's, but its count starts again each epoch ("[1/1]" a line), so it is no step. */
 
 /* Where the clock "H:MM:SS" at s[at] ends; 0 when none is there. */
 static size_t kv_clock(const char *s, size_t len, size_t at, double *seconds)
@@ -402,6 +404,7 @@ struct kv_saids {
 	int part;                      /* the line gives a share of the iteration */
 	int cut;                       /* the line is the tail of a cut one */
 	int eval;                      /* the line counts an evaluation's steps */
+	int counted;                   /* the line counts an epoch's iterations (KV_PART_COUNT) */
 };
 
 /* The figure the key/value reader takes from a number at s[at, numend), followed by
@@ -511,6 +514,22 @@ static int kv_bracket_step(const char *s, size_t len, size_t at, size_t end)
 	while (b > 0 && s[b - 1] == ' ')
 		b--;
 	return b == 0 || (s[b - 1] != ':' && s[b - 1] != '=' && !tputbyte_alnum(s[b - 1]));
+}
+
+/* Is the pair N/M at s[at, after) alone in brackets with fields after it ("[ 417/1669]  eta:",
+ * the MetricLogger's; "Epoch: [0][10/1563]\tTime", PyTorch's ImageNet example)? Its N is the
+ * step, less sure than a step key. A pair followed by another bracket is the epoch's. */
+static int kv_bracket_pair(const char *s, size_t len, size_t at, size_t after)
+{
+	size_t b = at;
+	while (b > 0 && s[b - 1] == ' ')
+		b--;
+	if (b == 0 || s[b - 1] != '[' || after >= len || s[after] != ']')
+		return 0;
+	size_t k = after + 1;
+	while (k < len && (s[k] == ' ' || s[k] == '\t'))
+		k++;
+	return k < len && tputbyte_alpha(s[k]);
 }
 
 /* Is the word after a figure (ending at s[after]) followed by blanks and another figure? */
@@ -675,6 +694,11 @@ static size_t kv_scan(const char *s, size_t len, size_t i, size_t first_alpha, s
 						       KV_SECOND_NONE, 0, 0, 0, 0, 0, 1, 0 };
 			continue;
 		}
+		if (cls == KV_NONE && !ki && pair && kv_bracket_pair(s, len, at, after)) {
+			c[(*nc)++] = (struct tputkv_cand){ (uint32_t)at, (uint32_t)end, 0, 0, 0, 0, KV_WHAT_NONE,
+						       KV_SECOND_NONE, 0, 0, 0, 0, 0, 1, KV_PART_COUNT };
+			continue;
+		}
 		/* most figures (clocks, sizes, counts) name nothing the reader takes */
 		if (cls == KV_NONE && (!ki || (!ki->srank && !ki->loss && ki->kcls == KV_NONE && !ki->part)))
 			continue;
@@ -706,9 +730,10 @@ static size_t kv_take(const char *s, const struct tputkv_cand *c, size_t nc, str
 			info->inference = 2;
 			continue;
 		}
-		if (c[k].part == KV_PART_SHARE || c[k].part == KV_PART_EVAL) {
+		if (c[k].part == KV_PART_SHARE || c[k].part == KV_PART_EVAL || c[k].part == KV_PART_COUNT) {
 			said->part |= c[k].part == KV_PART_SHARE;
 			said->eval |= c[k].part == KV_PART_EVAL;
+			said->counted |= c[k].part == KV_PART_COUNT;
 			continue;
 		}
 		if (c[k].part == KV_PART_CLOCK ? !kv_clock(s, c[k].end, c[k].at, &v)
@@ -791,7 +816,8 @@ static size_t kv_finish(struct tputkv_figure *out, size_t n, const struct tputkv
 		for (size_t k = 0; k < n; k++) {
 			uint64_t b = k < 64 ? 1ULL << k : 0;
 			if (!(any & b) || ((said->rate & b) && (trained || info->step >= 0)) ||
-			    (!surer && (((said->unit & b) && rate) || ((said->timer & b) && (trained || info->step >= 0) && said->part) ||
+			    (!surer && (((said->unit & b) && rate) ||
+					((said->timer & b) && (trained || info->step >= 0 || said->counted) && said->part) ||
 					((said->iter & b) && trained && info->step >= 0) || ((said->meter & b) && trained)))) {
 				out[m++] = out[k];
 			} else if (!surer && (said->timer & b) && trained && (info->step >= 0 || rate)) {
@@ -827,7 +853,7 @@ static size_t kv_read_uncached(const char *s, size_t len, struct tputkv_figure *
 {
 	*info = (struct tputkv_line){ -1, 0, NAN, kv_header(s, len), 0 };
 	size_t first_alpha = first_letter(s, len), n = 0, nc;
-	struct kv_saids said = { 0, 0, 0, 0, 0, 0, 0, 0 };
+	struct kv_saids said = { 0, 0, 0, 0, 0, 0, 0, 0, 0 };
 	struct tputkv_cand c[KV_SHAPE_CANDS];
 	for (size_t i = 0; i < len;) {
 		i = kv_scan(s, len, i, first_alpha, c, KV_SHAPE_CANDS, &nc, cache, tables);
@@ -873,7 +899,7 @@ size_t tputkv_read_shape(tputkv_cache *cache, const char *s, size_t len, struct 
 	if (!e)
 		return kv_read_uncached(s, len, out, max, info, cache, &cache->keys.tables);
 	*info = (struct tputkv_line){ -1, 0, NAN, e->header, 0 };
-	struct kv_saids said = { 0, 0, 0, 0, 0, 0, 0, 0 };
+	struct kv_saids said = { 0, 0, 0, 0, 0, 0, 0, 0, 0 };
 	size_t n = kv_take(s, e->cand, e->ncand, out, 0, max, info, &said);
 	return kv_finish(out, n, info, &said);
 }

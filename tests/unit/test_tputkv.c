@@ -85,6 +85,9 @@ static void test_kv_reader(void **state)
 		 * (bearpaw's progress bar); with no unit it stays the step */
 		{ "Epoch 10 Iter: 1 Training Net |####| (404/404) Data: 0.000s | Batch: 0.031s | Total: 0:00:12 | ETA: 0:00:01 | Loss_pi: 0.9987", 1, TPUT_MS_STEP, 31, 1, NAN },
 		{ "Epoch 1 | Batch: 10 | loss 0.5 | 1200 samples/s", 1, TPUT_SAMPLES_S, 1200, 10, 0.5 },
+		/* a bracketed count of the epoch's iterations shows a step's line, no step (VAR's
+		 * MetricLogger, its losses "Lm" and "Lt" no loss key) */
+		{ "[Ep]: [   0/200]  [ 417/1669]  eta: 0:28:12  tlr: 2e-05  Lm: 8.184 (8.184)  time: 1.3325  data: 0.4040", 1, TPUT_MS_STEP, 1332.5, -1, NAN },
 		/* JSON's figures written as text: each named by the key before its quote */
 		{ "[train_inner][INFO] - {\"epoch\": 1, \"loss\": \"0.264\", \"wps\": \"218.2\", \"ups\": \"6.83\", \"num_updates\": \"200\"}", 2, TPUT_TOKENS_S, 218.2, 200, 0.264 },
 		/* a key of words that say a step's time and nothing else (PaddleX) */
