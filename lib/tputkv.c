@@ -57,8 +57,8 @@ static int kv_key(const char *s, size_t i, size_t *kstart, size_t *kend)
 	*kstart = *kend = 0;
 	size_t j = i;
 	/* a figure in quotes, JSON's written as text ("wps": "218.2", fairseq's hydra logs;
-	 * Detectron's json_stats): its key is the one before the quote */
-	if (j >= 2 && s[j - 1] == '"' && (s[j - 2] == ' ' || s[j - 2] == ':'))
+	 * Detectron's json_stats; TRL's {'step_time': '82.01'}): its key is the one before */
+	if (j >= 2 && (s[j - 1] == '"' || s[j - 1] == '\'') && (s[j - 2] == ' ' || s[j - 2] == ':'))
 		j--;
 	while (j > 0 && (s[j - 1] == ' ' || s[j - 1] == '\t'))
 		j--;

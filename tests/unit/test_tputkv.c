@@ -90,6 +90,7 @@ static void test_kv_reader(void **state)
 		{ "[Ep]: [   0/200]  [ 417/1669]  eta: 0:28:12  tlr: 2e-05  Lm: 8.184 (8.184)  time: 1.3325  data: 0.4040", 1, TPUT_MS_STEP, 1332.5, -1, NAN },
 		/* JSON's figures written as text: each named by the key before its quote */
 		{ "[train_inner][INFO] - {\"epoch\": 1, \"loss\": \"0.264\", \"wps\": \"218.2\", \"ups\": \"6.83\", \"num_updates\": \"200\"}", 2, TPUT_TOKENS_S, 218.2, 200, 0.264 },
+		{ "{'loss': '-0.03717', 'grad_norm': '0.2405', 'step_time': '82.01', 'epoch': '0.1'}", 1, TPUT_MS_STEP, 82010, -1, -0.03717 },
 		/* a key of words that say a step's time and nothing else (PaddleX) */
 		{ "[TRAIN] Epoch=191/300, Step=10/37, loss=4.732473, lr=0.000125, time_each_step=4.3s, eta=0:09:12", 1, TPUT_MS_STEP, 4300, 10, 4.732473 },
 		/* the time of ten batches; "im/s" images (retinanet-examples) */
