@@ -393,8 +393,22 @@ static const char tput_left_other[] = "not training (eval, checkpoint, ...)";
 
 /* The frame's training context, once per shape of the frame or of its line where the shape
  * tells it (tputctx_read_shaped). */
+/* Does the bar's description (before its "%|") name a dataset ("Tokenizing train dataset",
+ * "Adding EOS to train dataset": TRL's and datasets' preparation)? Only a bar's: a training
+ * line may well say which dataset it reads. */
+static int bar_on_dataset(const struct frame *f)
+{
+	const char *bar = memmem(f->s, f->len, "%|", 2);
+	if (!bar)
+		return 0;
+	size_t n = (size_t)(bar - f->s);
+	return memmem(f->s, n, "dataset", 7) || memmem(f->s, n, "Dataset", 7);
+}
+
 static enum tput_context frame_context(tput_ex *ex, const struct frame *f)
 {
+	if (bar_on_dataset(f))
+		return TPUT_CTX_OTHER;
 	/* what a callback glues after a bar's record ("...1.61img/s, loss=0.119]INFO: Validation
 	 * Dice score: 0.94") is not the bar's to be judged by */
 	size_t len = f->rec_end ? f->rec_end : f->len;
