@@ -365,9 +365,7 @@ int main(int argc, char **argv)
 	struct load_opts lopts = { 0 };
 	struct err_lines errs;
 
-	err_set_prog(argv[0]);
-	char *outbuf = err_buffer_stdout();
-	err_lines_init(&errs);
+	char *outbuf = err_start(argv[0], &errs);
 	int first = parse_options(argc, argv, &o, &lopts, &ropts, &errs);
 	take_sides(&o, &lopts, argv + first, argc - first);
 
@@ -384,8 +382,7 @@ int main(int argc, char **argv)
 		status = EXIT_DATA; /* a side that parsed nothing makes no comparison */
 	else
 		status |= compare(&sd, &o, &unknown);
-	err_close_stdout();
-	free(outbuf);
+	err_finish(outbuf);
 
 	sides_free(&sd, &o);
 	for (int s = 0; s < 2; s++)

@@ -51,9 +51,7 @@ int main(int argc, char **argv)
 	int key, first;
 	enum to to = TO_FOLDED;
 
-	err_set_prog(argv[0]);
-	char *outbuf = err_buffer_stdout();
-	err_lines_init(&errs);
+	char *outbuf = err_start(argv[0], &errs);
 	while ((key = cli_next(&spec, argc, argv, &v, &first)) != -1)
 		if (key == OPT_TO && timewin_parse_seconds(v.text, &(double){ 0 }) == 0)
 			profopt_handle(&spec, PROFOPT_TO, &v, &opts, &errs);
@@ -91,8 +89,7 @@ int main(int argc, char **argv)
 		pprofout_write(p, r, load_rate_recorded(&st, &opts), stdout);
 	else
 		prof_write_folded(p, stdout);
-	err_close_stdout();
-	free(outbuf);
+	err_finish(outbuf);
 	prof_free(p);
 	rules_free(r);
 	rules_opts_free(&ropts);

@@ -308,17 +308,14 @@ int main(int argc, char **argv)
 	struct load_opts lopts = { 0 };
 	struct err_lines errs;
 
-	err_set_prog(argv[0]);
-	char *outbuf = err_buffer_stdout();
-	err_lines_init(&errs);
+	char *outbuf = err_start(argv[0], &errs);
 	int first = parse_options(argc, argv, &o, &lopts, &ropts, &errs);
 	int status;
 	if (o.dumps)
 		status = run_dumps(argv + first, (size_t)(argc - first), &o, &errs, lopts.from);
 	else
 		status = run_profiles(&o, &lopts, &errs);
-	err_close_stdout();
-	free(outbuf);
+	err_finish(outbuf);
 	free(o.total.files);
 	free(o.gil.files);
 	profopt_free(&lopts);

@@ -58,9 +58,7 @@ int main(int argc, char **argv)
 	struct cli_value v;
 	int key, first;
 
-	err_set_prog(argv[0]);
-	char *outbuf = err_buffer_stdout();
-	err_lines_init(&errs);
+	char *outbuf = err_start(argv[0], &errs);
 	while ((key = cli_next(&spec, argc, argv, &v, &first)) != -1) {
 		switch (key) {
 		case OPT_TERMINAL: o.page.terminal = (enum gnuplot_terminal)v.choice; break;
@@ -98,8 +96,7 @@ int main(int argc, char **argv)
 			 "that wrote it printed an empty table; check its input and options)", t.file,
 			 chart_kind_name(kind));
 	chart_write(stdout, kind, &t, &s, &o);
-	err_close_stdout();
-	free(outbuf);
+	err_finish(outbuf);
 	tsv_free(&t);
 	return status;
 }

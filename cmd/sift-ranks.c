@@ -134,9 +134,7 @@ int main(int argc, char **argv)
 {
 	struct opts o = { TABLE_TEXT, 0, LOAD_AUTO, 0, 0, { 0 } };
 	struct err_lines errs;
-	err_set_prog(argv[0]);
-	char *outbuf = err_buffer_stdout();
-	err_lines_init(&errs);
+	char *outbuf = err_start(argv[0], &errs);
 	int first = parse(argc, argv, &o, &errs);
 
 	ranks *r = ranks_new(&o.ranks, &errs);
@@ -159,8 +157,7 @@ int main(int argc, char **argv)
 	} else {
 		write_table(r, o.format, o.wide, &found, errs.bad);
 	}
-	err_close_stdout();
-	free(outbuf);
+	err_finish(outbuf);
 
 	ranks_free(r);
 	rx_free(o.ranks.thread);

@@ -130,9 +130,7 @@ int main(int argc, char **argv)
 	struct cli_value v;
 	int key, first, prefix_thread = 0;
 
-	err_set_prog(argv[0]);
-	char *outbuf = err_buffer_stdout();
-	err_lines_init(&errs);
+	char *outbuf = err_start(argv[0], &errs);
 	while ((key = cli_next(&spec, argc, argv, &v, &first)) != -1) {
 		if (key == OPT_PREFIX_THREAD)
 			prefix_thread = 1;
@@ -157,8 +155,7 @@ int main(int argc, char **argv)
 	prof_sort(out);
 	if (!refused)
 		prof_write_folded(out, stdout);
-	err_close_stdout();
-	free(outbuf);
+	err_finish(outbuf);
 	prof_free(in);
 	prof_free(out);
 	rules_free(r);

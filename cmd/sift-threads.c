@@ -96,9 +96,7 @@ int main(int argc, char **argv)
 	struct opts o = { TABLE_TEXT, 0, LOAD_AUTO, NULL, { 0 } };
 	struct err_lines errs;
 
-	err_set_prog(argv[0]);
-	char *outbuf = err_buffer_stdout();
-	err_lines_init(&errs);
+	char *outbuf = err_start(argv[0], &errs);
 	int first = parse_options(argc, argv, &o, &errs);
 
 	rules *r = rules_opts_load(&o.ropts); /* read (and checked) before any input */
@@ -132,8 +130,7 @@ int main(int argc, char **argv)
 	}
 	if (!no_dumps)
 		table_write(t, stdout, o.format, o.wide);
-	err_close_stdout();
-	free(outbuf);
+	err_finish(outbuf);
 
 	table_free(t);
 	threadtab_free(threads);

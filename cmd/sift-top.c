@@ -191,9 +191,7 @@ int main(int argc, char **argv)
 	struct agg_spec aspec;
 	struct err_lines errs;
 
-	err_set_prog(argv[0]);
-	char *outbuf = err_buffer_stdout();
-	err_lines_init(&errs);
+	char *outbuf = err_start(argv[0], &errs);
 	int first = parse_options(argc, argv, &o, &window, &lopts, &ropts, &errs);
 	check_options(&o, window, &lopts, &ropts, &aspec);
 
@@ -214,8 +212,7 @@ int main(int argc, char **argv)
 		if (print_summary_and_table(a, pk, &o, &sum, &errs))
 			status = EXIT_DATA;
 	}
-	err_close_stdout();
-	free(outbuf);
+	err_finish(outbuf);
 
 	sum_result_free(&sum);
 	peek_free(pk);

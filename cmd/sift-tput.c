@@ -314,9 +314,7 @@ int main(int argc, char **argv)
 	struct cli_value v;
 	int key, first;
 
-	err_set_prog(argv[0]);
-	err_lines_init(&errs);
-	char *outbuf = err_buffer_stdout();
+	char *outbuf = err_start(argv[0], &errs);
 	o.read = (struct tputread_opts){ -1, -1, 0, 0, 0, NULL, 0 };
 	o.keep = (struct series_keep){ 0, 1, 10 };
 	o.fail_below = NAN;
@@ -329,8 +327,7 @@ int main(int argc, char **argv)
 	if (o.list) {
 		opts_free(&o, files);
 		tputout_presets(stdout, o.format);
-		err_close_stdout();
-		free(outbuf);
+		err_finish(outbuf);
 		return EXIT_OK;
 	}
 	check_sides(&o, files, nfiles);
@@ -350,8 +347,7 @@ int main(int argc, char **argv)
 			err_warn("--take %s: no candidate of that number or key (see --explain)", o.read.take[t]);
 	if (errs.bad && !errs.verbose)
 		err_warn("%lu bad line%s left out (-v names them)", errs.bad, errs.bad == 1 ? "" : "s");
-	err_close_stdout();
-	free(outbuf);
+	err_finish(outbuf);
 	tputread_free(&r);
 	tput_ex_free(ex);
 	opts_free(&o, files);

@@ -160,3 +160,16 @@ char *err_buffer_stdout(void)
 		setvbuf(stdout, buf, _IOFBF, SIZE);
 	return buf;
 }
+
+char *err_start(const char *argv0, struct err_lines *lines)
+{
+	err_set_prog(argv0);
+	err_lines_init(lines);
+	return err_buffer_stdout();
+}
+
+void err_finish(char *outbuf)
+{
+	err_close_stdout();
+	free(outbuf);
+}

@@ -51,4 +51,10 @@ void err_close_stdout(void);
  * the buffer (or NULL), to be freed only after err_close_stdout. */
 char *err_buffer_stdout(void);
 
+/* A tool's start: the program's name, its bad-line counts, stdout buffered; returns the
+ * buffer for err_finish. */
+char *err_start(const char *argv0, struct err_lines *lines);
+/* A tool's end: stdout flushed and checked (err_close_stdout), the buffer freed. */
+void err_finish(char *outbuf);
+
 #endif

@@ -1,49 +1,9 @@
 /* folded: the count is after the last space; frames split on ';' outside process command lines. */
 #include "folded.h"
 #include "intern.h"
+#include "utf8.h"
 
 #include <string.h>
-
-int folded_valid_utf8(const char *str, size_t len)
-{
-	const unsigned char *s = (const unsigned char *)str;
-	size_t i = 0;
-	while (i < len) {
-		/* ASCII runs are the common case: 8 bytes a step. */
-		while (i + 8 <= len) {
-			uint64_t w;
-			memcpy(&w, s + i, 8);
-			if (w & 0x8080808080808080ull)
-				break;
-			i += 8;
-		}
-		if (i >= len)
-			break;
-		unsigned char c = s[i];
-		if (c < 0x80) {
-			i++;
-			continue;
-		}
-		size_t need;
-		uint32_t cp;
-		if (c >= 0xC2 && c <= 0xDF) { need = 1; cp = c & 0x1F; }
-		else if (c >= 0xE0 && c <= 0xEF) { need = 2; cp = c & 0x0F; }
-		else if (c >= 0xF0 && c <= 0xF4) { need = 3; cp = c & 0x07; }
-		else return 0;
-		if (i + need >= len)
-			return 0;
-		for (size_t k = 1; k <= need; k++) {
-			if ((s[i + k] & 0xC0) != 0x80)
-				return 0;
-			cp = (cp << 6) | (s[i + k] & 0x3F);
-		}
-		if ((need == 2 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
-		    (need == 3 && (cp < 0x10000 || cp > 0x10FFFF)))
-			return 0;
-		i += need + 1;
-	}
-	return 1;
-}
 
 enum folded_result folded_parse(const char *line, size_t len, struct folded_line *out,
 				const char **reason)
@@ -93,7 +53,7 @@ enum folded_result folded_parse(const char *line, size_t len, struct folded_line
 		end--;
 	if (lead > end) /* an empty stack, " 4" */
 		lead = end;
-	if (!folded_valid_utf8(line + lead, end - lead)) {
+	if (!utf8_valid(line + lead, end - lead)) {
 		*reason = "invalid UTF-8";
 		return FOLDED_BAD;
 	}

@@ -26,7 +26,5 @@ int folded_next_frame(const char *stack, size_t len, size_t *pos, const char **f
 int folded_next_frame_hashed(const char *stack, size_t len, size_t *pos, const char **frame,
 			     size_t *frame_len, uint64_t *hash);
 
-/* Non-zero when s[0..len) is valid UTF-8. */
-int folded_valid_utf8(const char *s, size_t len);
 
 #endif

@@ -14,6 +14,7 @@
 #include "tputrule.h"
 #include "tputtmpl.h"
 #include "tputunit.h"
+#include "utf8.h"
 #include "xalloc.h"
 
 #include <limits.h>
@@ -393,22 +394,8 @@ static const char tput_left_other[] = "not training (eval, checkpoint, ...)";
 
 /* The frame's training context, once per shape of the frame or of its line where the shape
  * tells it (tputctx_read_shaped). */
-/* Does the bar's description (before its "%|") name a dataset ("Tokenizing train dataset",
- * "Adding EOS to train dataset": TRL's and datasets' preparation)? Only a bar's: a training
- * line may well say which dataset it reads. */
-static int bar_on_dataset(const struct frame *f)
-{
-	const char *bar = memmem(f->s, f->len, "%|", 2);
-	if (!bar)
-		return 0;
-	size_t n = (size_t)(bar - f->s);
-	return memmem(f->s, n, "dataset", 7) || memmem(f->s, n, "Dataset", 7);
-}
-
 static enum tput_context frame_context(tput_ex *ex, const struct frame *f)
 {
-	if (bar_on_dataset(f))
-		return TPUT_CTX_OTHER;
 	/* what a callback glues after a bar's record ("...1.61img/s, loss=0.119]INFO: Validation
 	 * Dice score: 0.94") is not the bar's to be judged by */
 	size_t len = f->rec_end ? f->rec_end : f->len;
@@ -696,7 +683,8 @@ static void line(tput_ex *ex, char *s, size_t len, struct tputrule_shape *shape,
 		len = tputnorm_strip_ansi(s, len);
 		shape = NULL;  /* its frames are not its bytes */
 	}
-	if (!tputbyte_ascii(s, len) && tputnorm_fix_utf8(s, len))
+	/* PCRE2 matches no byte that is no UTF-8: written as '?', patterns match across them */
+	if (!utf8_ascii(s, len) && utf8_fix(s, len))
 		shape = NULL;
 	struct line_ctx lc = { shape, s, s, memchr(s, '\r', len) != NULL, 0, -1, 0, 0, lineno,
 			       tputrule_any_literal(&ex->rs, mask) };

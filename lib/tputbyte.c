@@ -62,17 +62,3 @@ size_t tputbyte_set(const char *key, size_t len)
 	h ^= h >> 29;  /* the set from the high bits, which every byte reached */
 	return (size_t)((h * 0xc4ceb9fe1a85ec53ULL) >> 57);
 }
-
-int tputbyte_ascii(const char *s, size_t len)
-{
-	size_t i = 0;
-	uint64_t any = 0;
-	for (; i + 8 <= len; i += 8) {
-		uint64_t w;
-		memcpy(&w, s + i, sizeof w);
-		any |= w;
-	}
-	for (; i < len; i++)
-		any |= (unsigned char)s[i];
-	return !(any & 0x8080808080808080ULL);
-}

@@ -25,8 +25,6 @@ static inline int tputbyte_key_stop(char c)
 /* The first digit in s[i, len), len when none. */
 size_t tputbyte_next_digit(const char *s, size_t len, size_t i);
 static inline int tputbyte_has_digit(const char *s, size_t len) { return tputbyte_next_digit(s, len, 0) < len; }
-/* Is s[0, len) ASCII (no byte past 0x7f)? Eight bytes at a time. */
-int tputbyte_ascii(const char *s, size_t len);
 /* s[0, len) with every digit a '0', into out (len bytes): the line's shape. */
 void tputbyte_shape(const char *s, size_t len, char *out);
 

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* Lower-cased words that say a line is not training; inference ones are counted apart.
  * Lengths written down: every word of every line with figures is looked up. */
@@ -152,6 +153,10 @@ enum tput_context tputctx_read_shaped(const struct tputctx_words *words, const c
 		lead++;
 	if (len - lead >= 5 && memcmp(s + lead, "Map", 3) == 0 && (s[lead + 3] == ':' || memcmp(s + lead + 3, " (", 2) == 0))
 		return TPUT_CTX_OTHER;
+	/* a bar whose description names a dataset prepares data ("Tokenizing train dataset",
+	 * TRL's); a training line may well say which dataset it reads */
+	const char *bar = memmem(s, len, "%|", 2);
+	size_t described = bar ? (size_t)(bar - s) : 0;
 	for (size_t i = 0; i < len;) {
 		while (i < len && !words->word[t[i]])
 			i++;
@@ -164,6 +169,9 @@ enum tput_context tputctx_read_shaped(const struct tputctx_words *words, const c
 		size_t n = i - st;
 		if (n < 3 || n >= TPUTCTX_WORD_MAX || t[st] == '_')
 			continue;
+		if (st < described && (n == 7 || (n == 8 && (t[st + 7] | 32) == 's')) &&
+		    strncasecmp((const char *)t + st, "dataset", 7) == 0)
+			ctx = TPUT_CTX_OTHER;
 		/* "Epoch(val)", "[val]": MMEngine's validation loop; "val" alone is too common
 		 * ("loss train: 1.062, val: 1.057" on a training line) */
 		if (n == 3 && (t[st] | 32) == 'v' && (t[st + 1] | 32) == 'a' && (t[st + 2] | 32) == 'l' && st > 0 &&

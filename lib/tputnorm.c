@@ -29,44 +29,6 @@ size_t tputnorm_strip_ansi(char *s, size_t len)
 	return out;
 }
 
-/* The length of the UTF-8 character at s[i, len), 0 when the bytes are none (overlong
- * forms, surrogates and code points past U+10FFFF included). */
-static size_t utf8_char(const unsigned char *s, size_t len, size_t i)
-{
-	unsigned c = s[i];
-	size_t n = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 ? 2 : 0;
-	if (n == 0 || c > 0xf4 || i + n > len)
-		return 0;
-	for (size_t k = 1; k < n; k++)
-		if ((s[i + k] & 0xc0) != 0x80)
-			return 0;
-	unsigned second = s[i + 1];
-	if ((c == 0xe0 && second < 0xa0) || (c == 0xed && second > 0x9f) || (c == 0xf0 && second < 0x90) ||
-	    (c == 0xf4 && second > 0x8f))
-		return 0;
-	return n;
-}
-
-size_t tputnorm_fix_utf8(char *text, size_t len)
-{
-	unsigned char *s = (unsigned char *)text;
-	size_t fixed = 0;
-	for (size_t i = 0; i < len;) {
-		if (s[i] < 0x80) {
-			i++;
-			continue;
-		}
-		size_t n = utf8_char(s, len, i);
-		if (n) {
-			i += n;
-			continue;
-		}
-		s[i++] = '?';
-		fixed++;
-	}
-	return fixed;
-}
-
 static size_t read_uint(const char *s, size_t len, size_t i, long *v)
 {
 	size_t start = i;

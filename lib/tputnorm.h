@@ -7,10 +7,6 @@
 
 /* Remove ANSI escape sequences in place; returns the new length. */
 size_t tputnorm_strip_ansi(char *text, size_t len);
-/* Bytes that are no UTF-8 (a GBK console's bar glyphs, a character cut in two) written as
- * '?' in place, so that patterns match across them (PCRE2 matches no invalid byte): how
- * many were. */
-size_t tputnorm_fix_utf8(char *text, size_t len);
 /* A rank prefix at the start ("[rank3]:", "[default7]:", "[Rank 3]", "0: ", srun's padded
  * " 0: ", "worker-0:"): bytes it takes (0 when none), rank in *rank. */
 size_t tputnorm_rank_prefix(const char *text, size_t len, long *rank);

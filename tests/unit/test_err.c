@@ -161,6 +161,36 @@ static void write_small_to_full(void *arg)
 	_exit(0);
 }
 
+/* A tool's start and end as the tools call them: its name, zeroed counts, stdout buffered
+ * in 1 MB (10,000 lines stay unwritten until the end), a full disk named at err_finish. */
+static void tool_to_full(void *arg)
+{
+	(void)arg;
+	if (!freopen("/dev/full", "w", stdout))
+		_exit(99);
+	struct err_lines lines;
+	memset(&lines, 0xff, sizeof lines);
+	char *outbuf = err_start("/usr/bin/sift-tool", &lines);
+	if (!outbuf || lines.bad != 0 || lines.limit != 10)
+		_exit(98);
+	for (int i = 0; i < 10000; i++)
+		printf("line %d\n", i);
+	if (ferror(stdout))  /* a 4 KB buffer would have failed a write by now */
+		_exit(97);
+	err_finish(outbuf);
+	_exit(0);
+}
+
+static void test_start_finish(void **state)
+{
+	(void)state;
+	struct captured c;
+	capture_run(tool_to_full, NULL, &c);
+	assert_int_equal(c.status, 1);
+	assert_string_equal(c.err, "sift-tool: write error: No space left on device\n");
+	err_set_prog("sift-test");
+}
+
 static void test_close_stdout_full(void **state)
 {
 	(void)state;
@@ -202,6 +232,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_prog_name),
+		cmocka_unit_test(test_start_finish),
 		cmocka_unit_test(test_warn_exit),
 		cmocka_unit_test(test_bad_lines_limit),
 		cmocka_unit_test(test_bad_lines_verbose),

@@ -59,16 +59,6 @@ static void test_bad_counts(void **state)
 	assert_string_equal(reason, "invalid UTF-8");
 }
 
-static void test_utf8(void **state)
-{
-	(void)state;
-	assert_true(folded_valid_utf8("caf\xc3\xa9 \xe2\x96\x88 \xf0\x9f\x94\xa5", 14));
-	assert_false(folded_valid_utf8("\xc0\x80", 2));          /* overlong */
-	assert_false(folded_valid_utf8("\xed\xa0\x80", 3));      /* surrogate */
-	assert_false(folded_valid_utf8("abc\xe2\x96", 5));       /* cut short */
-	assert_true(folded_valid_utf8("plain ascii text here", 21));
-}
-
 static int frames(const char *stack, const char **out, size_t *lens, int max)
 {
 	size_t pos = 0, len;
@@ -113,7 +103,6 @@ int main(void)
 		cmocka_unit_test(test_count_after_last_space),
 		cmocka_unit_test(test_indentation_and_empty_stack),
 		cmocka_unit_test(test_bad_counts),
-		cmocka_unit_test(test_utf8),
 		cmocka_unit_test(test_process_cmdline_keeps_semicolons),
 		cmocka_unit_test(test_empty_frames_are_visible),
 	};

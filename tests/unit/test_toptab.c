@@ -44,31 +44,36 @@ static void test_schema(void **state)
 		assert_string_equal(toptab_columns[c], want[c]);
 }
 
+/* The table of p's stacks by keys, sorted by order, its first top rows (0: all), its
+ * percentages of samples: written as TSV, as want. */
+static void expect(prof *p, const struct agg_spec *keys, enum agg_order order, size_t top, uint64_t samples,
+		   const char *want)
+{
+	agg *a = agg_new_spec(p, keys);
+	agg_sort(a, order);
+	table *t = toptab_table(a, keys, order, top, samples);
+	char *out = tsv(t);
+	assert_string_equal(out, want);
+	free(out);
+	table_free(t);
+	agg_free(a);
+}
+
 static void test_one_key(void **state)
 {
 	(void)state;
 	prof *p = sample();
 	struct agg_spec keys = { { KEY_FUNCTION, KEY_FUNCTION }, 1, NULL, 0 };
-	agg *a = agg_new_spec(p, &keys);
-	agg_sort(a, AGG_BY_SELF);
-	table *t = toptab_table(a, &keys, AGG_BY_SELF, 0, 10);
-	char *out = tsv(t);
-	assert_string_equal(out, "function\tself\tself_pct\ttotal\ttotal_pct\tcum_pct\n"
-				 "g (a.py)\t6\t60.00\t6\t60.00\t60.00\n"
-				 "f (a.py)\t2\t20.00\t8\t80.00\t80.00\n"
-				 "h (b.py)\t2\t20.00\t2\t20.00\t100.00\n");
-	free(out);
-	table_free(t);
+	expect(p, &keys, AGG_BY_SELF, 0, 10,
+	       "function\tself\tself_pct\ttotal\ttotal_pct\tcum_pct\n"
+	       "g (a.py)\t6\t60.00\t6\t60.00\t60.00\n"
+	       "f (a.py)\t2\t20.00\t8\t80.00\t80.00\n"
+	       "h (b.py)\t2\t20.00\t2\t20.00\t100.00\n");
 	/* --top 2, by total, percentages of 20 samples (all read, more than kept). */
-	agg_sort(a, AGG_BY_TOTAL);
-	t = toptab_table(a, &keys, AGG_BY_TOTAL, 2, 20);
-	out = tsv(t);
-	assert_string_equal(out, "function\tself\tself_pct\ttotal\ttotal_pct\tcum_pct\n"
-				 "f (a.py)\t2\t10.00\t8\t40.00\t40.00\n"
-				 "g (a.py)\t6\t30.00\t6\t30.00\t70.00\n");
-	free(out);
-	table_free(t);
-	agg_free(a);
+	expect(p, &keys, AGG_BY_TOTAL, 2, 20,
+	       "function\tself\tself_pct\ttotal\ttotal_pct\tcum_pct\n"
+	       "f (a.py)\t2\t10.00\t8\t40.00\t40.00\n"
+	       "g (a.py)\t6\t30.00\t6\t30.00\t70.00\n");
 	prof_free(p);
 }
 
@@ -77,15 +82,9 @@ static void test_pair(void **state)
 	(void)state;
 	prof *p = sample();
 	struct agg_spec keys = { { KEY_THREAD, KEY_FUNCTION }, 2, NULL, 0 };
-	agg *a = agg_new_spec(p, &keys);
-	agg_sort(a, AGG_BY_SELF);
-	table *t = toptab_table(a, &keys, AGG_BY_SELF, 1, 10);
-	char *out = tsv(t);
-	assert_string_equal(out, "thread\tfunction\tself\tself_pct\ttotal\ttotal_pct\tcum_pct\n"
-				 "thread (1): t1\tg (a.py)\t6\t60.00\t6\t60.00\t60.00\n");
-	free(out);
-	table_free(t);
-	agg_free(a);
+	expect(p, &keys, AGG_BY_SELF, 1, 10,
+	       "thread\tfunction\tself\tself_pct\ttotal\ttotal_pct\tcum_pct\n"
+	       "thread (1): t1\tg (a.py)\t6\t60.00\t6\t60.00\t60.00\n");
 	prof_free(p);
 }
 

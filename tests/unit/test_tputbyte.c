@@ -57,15 +57,6 @@ static void test_sets(void **state)
 	assert_true(tputbyte_set("step_time", 9) != tputbyte_set("step_tim0", 9));
 }
 
-static void test_ascii(void **state)
-{
-	(void)state;
-	assert_true(tputbyte_ascii("", 0));
-	assert_true(tputbyte_ascii("step 10 | 980 tok/s, loss 2.1", 29));
-	assert_false(tputbyte_ascii("step 10 | 980 tok/s \xe2\x96\x88", 23));  /* in the tail */
-	assert_false(tputbyte_ascii("\x80" "bcdefgh", 8));  /* in a word */
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -73,7 +64,6 @@ int main(void)
 		cmocka_unit_test(test_next_digit),
 		cmocka_unit_test(test_shape),
 		cmocka_unit_test(test_sets),
-		cmocka_unit_test(test_ascii),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -39,6 +39,8 @@ static void test_context(void **state)
 		{ "step 100 eval_loss 2.3 tokens/s 5000", TPUT_CTX_TRAIN },  /* names its figure */
 		{ "Fetching 14 files:  21%|##        | 3/14 [00:00<00:00, 29.34it/s]", TPUT_CTX_OTHER },
 		{ "Writing model shards: 100%|##########| 1/1 [00:00<00:00,  1.63it/s]", TPUT_CTX_OTHER },
+		{ "Tokenizing train dataset:   5%|4         | 421/8939 [00:00<00:02, 4177.86 examples/s]", TPUT_CTX_OTHER },
+		{ "step 10 | dataset: c4 | loss 2.1 | 980 tok/s", TPUT_CTX_TRAIN },  /* no bar: which data */
 		{ "06/15 10:00:00 - mmengine - INFO - Epoch(val)  [2][ 50/500]    eta: 0:00:10  time: 0.0500", TPUT_CTX_OTHER },
 		{ "Epoch 4 | iter 961 step 961 | loss train: 1.062, val: 1.057 | iter time: 529.46 ms (step)", TPUT_CTX_TRAIN },
 		{ "Pass [1] throughput: 221.6 infer/sec. Avg latency: 4512 usec", TPUT_CTX_INFERENCE },

@@ -99,31 +99,12 @@ static void test_ansi_strip(void **state)
 	assert_memory_equal(s, "red plain", 9);
 }
 
-/* Bytes that are no UTF-8 become '?'; UTF-8 of every length stays. */
-static void test_fix_utf8(void **state)
-{
-	(void)state;
-	char gbk[] = "Epoch 1:   2%|\xa8\x87         | 1/48 [00:00<00:38,  1.23it/s]";
-	assert_int_equal(tputnorm_fix_utf8(gbk, strlen(gbk)), 2);
-	assert_string_equal(gbk, "Epoch 1:   2%|??         | 1/48 [00:00<00:38,  1.23it/s]");
-	char good[] = "\xe2\x96\x88\xe2\x96\x8c caf\xc3\xa9 \xf0\x9f\x9a\x80";
-	char copy[sizeof good];
-	memcpy(copy, good, sizeof good);
-	assert_int_equal(tputnorm_fix_utf8(good, strlen(good)), 0);
-	assert_string_equal(good, copy);
-	/* overlong, a surrogate, past U+10FFFF, a character cut at the end */
-	char bad[] = "\xc0\xaf \xed\xa0\x80 \xf4\x90\x80\x80 \xe2\x96";
-	assert_int_equal(tputnorm_fix_utf8(bad, strlen(bad)), 11);
-	assert_string_equal(bad, "?? ??? ???? ??");
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rank_prefixes),
 		cmocka_unit_test(test_timestamps),
 		cmocka_unit_test(test_ansi_strip),
-		cmocka_unit_test(test_fix_utf8),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,36 @@
+/* utf8: UTF-8 as every reader checks it: a character's length, a text's validity, bytes that
+ * are no UTF-8 written as '?'. */
+#ifndef SIFT_UTF8_H
+#define SIFT_UTF8_H
+
+#include <stddef.h>
+
+/* The length of the UTF-8 character at s[i, len) (1 for ASCII), 0 when the bytes are none:
+ * a stray continuation byte, an overlong form, a surrogate, past U+10FFFF, or cut short. */
+static inline size_t utf8_char(const unsigned char *s, size_t len, size_t i)
+{
+	unsigned c = s[i];
+	if (c < 0x80)
+		return 1;
+	size_t n = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 ? 2 : 0;
+	if (n == 0 || c > 0xf4 || i + n > len)
+		return 0;
+	for (size_t k = 1; k < n; k++)
+		if ((s[i + k] & 0xc0) != 0x80)
+			return 0;
+	unsigned second = s[i + 1];
+	if ((c == 0xe0 && second < 0xa0) || (c == 0xed && second > 0x9f) || (c == 0xf0 && second < 0x90) ||
+	    (c == 0xf4 && second > 0x8f))
+		return 0;
+	return n;
+}
+
+/* Is s[0, len) ASCII (no byte past 0x7f)? Eight bytes at a time. */
+int utf8_ascii(const char *s, size_t len);
+/* Is s[0, len) valid UTF-8? ASCII runs eight bytes at a time. */
+int utf8_valid(const char *s, size_t len);
+/* Bytes of s[0, len) that are no UTF-8 (a GBK console's bar glyphs, a character cut in two)
+ * written as '?' in place: how many were. */
+size_t utf8_fix(char *s, size_t len);
+
+#endif

@@ -1,0 +1,74 @@
+/* test_utf8: a character's length, a text's validity (folded lines), ASCII eight bytes at a
+ * time, and bytes that are no UTF-8 written as '?' (sift-tput's lines). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "utf8.h"
+
+static void test_char(void **state)
+{
+	(void)state;
+	const unsigned char *s = (const unsigned char *)"a\xc3\xa9\xe2\x96\x88\xf0\x9f\x94\xa5";
+	assert_int_equal(utf8_char(s, 10, 0), 1);
+	assert_int_equal(utf8_char(s, 10, 1), 2);
+	assert_int_equal(utf8_char(s, 10, 3), 3);
+	assert_int_equal(utf8_char(s, 10, 6), 4);
+	assert_int_equal(utf8_char(s, 9, 6), 0);  /* cut short */
+	assert_int_equal(utf8_char(s, 10, 2), 0); /* a continuation byte alone */
+}
+
+static void test_valid(void **state)
+{
+	(void)state;
+	assert_true(utf8_valid("caf\xc3\xa9 \xe2\x96\x88 \xf0\x9f\x94\xa5", 14));
+	assert_false(utf8_valid("\xc0\x80", 2));          /* overlong */
+	assert_false(utf8_valid("\xe0\x9f\xbf", 3));      /* overlong, three bytes */
+	assert_false(utf8_valid("\xed\xa0\x80", 3));      /* surrogate */
+	assert_false(utf8_valid("\xf4\x90\x80\x80", 4));  /* past U+10FFFF */
+	assert_false(utf8_valid("abc\xe2\x96", 5));       /* cut short */
+	assert_true(utf8_valid("plain ascii text here", 21));
+	assert_false(utf8_valid("plain ascii text \xff here", 23));  /* after an 8-byte run */
+	assert_true(utf8_valid("", 0));
+}
+
+static void test_ascii(void **state)
+{
+	(void)state;
+	assert_true(utf8_ascii("", 0));
+	assert_true(utf8_ascii("step 10 | 980 tok/s, loss 2.1", 29));
+	assert_false(utf8_ascii("step 10 | 980 tok/s \xe2\x96\x88", 23));  /* in the tail */
+	assert_false(utf8_ascii("\x80" "bcdefgh", 8));  /* in a word */
+}
+
+/* Bytes that are no UTF-8 become '?'; UTF-8 of every length stays. */
+static void test_fix(void **state)
+{
+	(void)state;
+	char gbk[] = "Epoch 1:   2%|\xa8\x87         | 1/48 [00:00<00:38,  1.23it/s]";
+	assert_int_equal(utf8_fix(gbk, strlen(gbk)), 2);
+	assert_string_equal(gbk, "Epoch 1:   2%|??         | 1/48 [00:00<00:38,  1.23it/s]");
+	char good[] = "\xe2\x96\x88\xe2\x96\x8c caf\xc3\xa9 \xf0\x9f\x9a\x80";
+	char copy[sizeof good];
+	memcpy(copy, good, sizeof good);
+	assert_int_equal(utf8_fix(good, strlen(good)), 0);
+	assert_string_equal(good, copy);
+	/* overlong, a surrogate, past U+10FFFF, a character cut at the end */
+	char bad[] = "\xc0\xaf \xed\xa0\x80 \xf4\x90\x80\x80 \xe2\x96";
+	assert_int_equal(utf8_fix(bad, strlen(bad)), 11);
+	assert_string_equal(bad, "?? ??? ???? ??");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_char),
+		cmocka_unit_test(test_valid),
+		cmocka_unit_test(test_ascii),
+		cmocka_unit_test(test_fix),
+	};
+	return cmocka_run_group_tests_name("utf8", tests, NULL, NULL);
+}
