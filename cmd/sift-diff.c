@@ -179,8 +179,7 @@ static void take_option(struct opts *o, int key, const struct cli_value *v, stru
 		o->work[1] = strtod(v->list[1], NULL);
 		return;
 	default:
-		if (!rules_opts_handle(ropts, key, v->text) && !profopt_handle(&spec, key, v, lopts, errs))
-			cli_usage_error(&spec, NULL);
+		profopt_take(&spec, key, v, lopts, ropts, errs);
 		return;
 	}
 	for (const struct cli_option *r = options; r->long_name; r++)

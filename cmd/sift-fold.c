@@ -57,9 +57,8 @@ int main(int argc, char **argv)
 			profopt_handle(&spec, PROFOPT_TO, &v, &opts, &errs);
 		else if (key == OPT_TO)
 			to = (enum to)cli_choice(&spec, "--to", v.text, to_names);
-		else if (!rules_opts_handle(&ropts, key, v.text) &&
-			 !profopt_handle(&spec, key, &v, &opts, &errs))
-			cli_usage_error(&spec, NULL);
+		else
+			profopt_take(&spec, key, &v, &opts, &ropts, &errs);
 	if (to == TO_PPROF && isatty(STDOUT_FILENO))
 		cli_usage_error(&spec, "--to pprof writes gzipped binary: redirect standard output to a file or pipe");
 	if (ropts.nfiles && to != TO_PPROF)

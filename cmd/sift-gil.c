@@ -181,8 +181,7 @@ static void take_option(struct opts *o, int key, const struct cli_value *v, stru
 	case OPT_DUMPS: o->dumps = 1; break;
 	case OPT_PID: o->pid = v->text; break;
 	default:
-		if (!rules_opts_handle(ropts, key, v->text) && !profopt_handle(&spec, key, v, lopts, errs))
-			cli_usage_error(&spec, NULL);
+		profopt_take(&spec, key, v, lopts, ropts, errs);
 	}
 }
 

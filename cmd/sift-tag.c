@@ -134,9 +134,8 @@ int main(int argc, char **argv)
 	while ((key = cli_next(&spec, argc, argv, &v, &first)) != -1) {
 		if (key == OPT_PREFIX_THREAD)
 			prefix_thread = 1;
-		else if (!rules_opts_handle(&ropts, key, v.text) &&
-			 !profopt_handle(&spec, key, &v, &lopts, &errs))
-			cli_usage_error(&spec, NULL);
+		else
+			profopt_take(&spec, key, &v, &lopts, &ropts, &errs);
 	}
 	rules *r = rules_opts_load(&ropts);
 	if (!r)

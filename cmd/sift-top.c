@@ -151,8 +151,7 @@ static int parse_options(int argc, char **argv, struct top_opts *o, double *wind
 		case OPT_WIDE: o->wide = TABLE_TEXT_WIDE; break;
 		case TABLE_KEY_FORMAT: o->format = (enum table_format)v.choice; break;
 		default:
-			if (!rules_opts_handle(ropts, key, v.text) && !profopt_handle(&spec, key, &v, lopts, errs))
-				cli_usage_error(&spec, NULL);
+			profopt_take(&spec, key, &v, lopts, ropts, errs);
 		}
 	}
 	return first;

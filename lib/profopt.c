@@ -108,3 +108,10 @@ void profopt_free(struct load_opts *opts)
 	opts->labels = NULL;
 	opts->nlabels = 0;
 }
+
+void profopt_take(const struct cli_spec *spec, int key, const struct cli_value *value, struct load_opts *opts,
+		  struct rules_opts *ropts, struct err_lines *errs)
+{
+	if (!rules_opts_handle(ropts, key, value->text) && !profopt_handle(spec, key, value, opts, errs))
+		cli_usage_error(spec, NULL);
+}

@@ -5,6 +5,7 @@
 #include "cli.h"
 #include "err.h"
 #include "load.h"
+#include "rules.h"
 
 enum {
 	PROFOPT_FOCUS = 0x1000, PROFOPT_IGNORE, PROFOPT_THREAD, PROFOPT_NO_LINES,
@@ -82,6 +83,10 @@ enum {
 /* Handle key if it is one of the rows above: 1 handled, 0 not ours. Bad values exit 2. */
 int profopt_handle(const struct cli_spec *spec, int key, const struct cli_value *value,
 		   struct load_opts *opts, struct err_lines *errs);
+/* A profile tool's other options: the rules' (rules_opts_handle), then the rows above;
+ * any other key is a usage error (exit 2). */
+void profopt_take(const struct cli_spec *spec, int key, const struct cli_value *value, struct load_opts *opts,
+		  struct rules_opts *ropts, struct err_lines *errs);
 void profopt_free(struct load_opts *opts);
 
 /* Compile a user pattern, or exit 2 naming the option. */

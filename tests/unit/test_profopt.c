@@ -182,6 +182,40 @@ static void test_bad_values(void **state)
 	check_bad(PROFOPT_LABEL, "base", NULL, "test_profopt: invalid value for --label: 'base' (NAME=FILE)\n" USAGE);
 }
 
+/* profopt_take: the rules' options, then ours; a key of neither is a usage error. */
+static void take_unknown(void *arg)
+{
+	(void)arg;
+	struct load_opts o = { 0 };
+	struct rules_opts r = { 0 };
+	struct err_lines errs;
+	err_lines_init(&errs);
+	struct cli_value v = { NULL, 0, 0, 0, NULL, 0 };
+	profopt_take(&spec, 'x', &v, &o, &r, &errs);
+	printf("accepted\n");
+}
+
+static void test_take(void **state)
+{
+	(void)state;
+	struct load_opts o = { 0 };
+	struct rules_opts r = { 0 };
+	struct err_lines errs;
+	err_lines_init(&errs);
+	struct cli_value v = { NULL, 0, 0, 0, NULL, 0 };
+	profopt_take(&spec, RULES_OPT_INCLUSIVE, &v, &o, &r, &errs);
+	profopt_take(&spec, PROFOPT_NO_LINES, &v, &o, &r, &errs);
+	assert_int_equal(r.inclusive, 1);
+	assert_int_equal(o.no_lines, 1);
+	struct captured *c = malloc(sizeof *c);
+	assert_non_null(c);
+	capture_run(take_unknown, NULL, c);
+	assert_int_equal(c->status, 2);
+	assert_string_equal(c->out, "");
+	assert_string_equal(c->err, USAGE);
+	free(c);
+}
+
 int main(void)
 {
 	err_set_prog("test_profopt");
@@ -190,6 +224,7 @@ int main(void)
 		cmocka_unit_test(test_regexes),
 		cmocka_unit_test(test_from_to_rate_label),
 		cmocka_unit_test(test_bad_values),
+		cmocka_unit_test(test_take),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
