@@ -107,12 +107,19 @@ static int run_dumps(char **files, size_t nfiles, const struct opts *o, struct e
 	int status = sniff_read_dumps(files, nfiles, from, errs, gil_dumps_thread, d, &found);
 	uint64_t snapshots = found.snapshots;
 	err_lines_finish(errs);
-	if (sniff_report_no_dumps(&found))
-		exit(EXIT_DATA);
-	if (snapshots == 0)
-		err_exit(EXIT_DATA, "no py-spy dump snapshots in the input");
-	if (o->pid && gil_dumps_processes(d) == 0)
-		err_exit(EXIT_DATA, "no snapshot of process %s in the input", o->pid);
+	/* no answer: said, and the tool ends as it does after any data error */
+	int none = sniff_report_no_dumps(&found);
+	if (!none && snapshots == 0) {
+		err_warn("no py-spy dump snapshots in the input");
+		none = 1;
+	} else if (!none && o->pid && gil_dumps_processes(d) == 0) {
+		err_warn("no snapshot of process %s in the input", o->pid);
+		none = 1;
+	}
+	if (none) {
+		gil_dumps_free(d);
+		return EXIT_DATA;
+	}
 	if (o->pid)
 		snapshots = gil_dumps_process_snapshots(d, 0);
 	table *keys = o->only != GIL_SUMMARY ? gil_dumps_table(d, snapshots, o->limit) : NULL;
@@ -271,18 +278,25 @@ static int run_profiles(struct opts *o, const struct load_opts *lopts, struct er
 	err_lines_finish(errs);
 	int rate_assumed = set_rates(o, tsplit, gsplit);
 	size_t nprocs = gil_split_align(tsplit, gsplit, o->pid);
-	if (nprocs == 0)
-		err_exit(EXIT_DATA, "no process %s in the profiles", o->pid);
 	o->ts.samples = o->gs.samples = 0;
 	for (size_t i = 0; i < nprocs; i++) {
 		o->ts.samples += gil_split_proc(tsplit, i)->samples;
 		o->gs.samples += gil_split_proc(gsplit, i)->samples;
 	}
-	if (o->ts.samples == 0)
-		err_exit(EXIT_DATA, "the all-threads profile (%s) has no samples", o->total.files[0]);
-	char msg[512];
-	if (gil_split_check_rate(gsplit, &o->gs, msg, sizeof msg) < 0)
-		err_exit(EXIT_DATA, "%s", msg);
+	/* no answer: said, and the tool ends as it does after any data error */
+	char msg[512] = "";
+	if (nprocs == 0)
+		snprintf(msg, sizeof msg, "no process %s in the profiles", o->pid);
+	else if (o->ts.samples == 0)
+		snprintf(msg, sizeof msg, "the all-threads profile (%s) has no samples", o->total.files[0]);
+	else
+		gil_split_check_rate(gsplit, &o->gs, msg, sizeof msg);
+	if (msg[0]) {
+		err_warn("%s", msg);
+		gil_split_free(tsplit);
+		gil_split_free(gsplit);
+		return EXIT_DATA;
+	}
 	if (!lopts->assume_cpu)
 		gil_split_note_idle(tsplit, "the all-threads profile");
 	if (o->gs.samples == 0 && status == EXIT_OK) /* an unreadable file was named already */
