@@ -12,6 +12,7 @@
 #include "tputpreset.h"
 #include "tputrec.h"
 #include "tputrule.h"
+#include "tputtab.h"
 #include "tputtmpl.h"
 #include "tputunit.h"
 #include "utf8.h"
@@ -59,6 +60,8 @@ struct tput_ex {
 	struct tputctx_words ctxwords;
 	struct tputtmpl_set tmpls; /* the templates that gave figures, an example of each */
 	uint64_t noted[TPUT_NUNITS]; /* the template noted last in each unit */
+	struct tputtab tab;        /* a table's header: the rows right under it are named by it */
+	unsigned long tab_next;    /* the line the table's next row must be on */
 };
 
 /* Another input: nothing of the last one carries over, nor waits. */
@@ -66,6 +69,7 @@ static void start_input(tput_ex *ex)
 {
 	memset(&ex->carry, 0, sizeof ex->carry);
 	tputbar_reset(&ex->bar);
+	tputtab_close(&ex->tab);
 }
 
 tput_ex *tput_ex_new(void)
@@ -88,6 +92,7 @@ void tput_ex_free(tput_ex *ex)
 	free(ex->last_frame);
 	tputbar_free(&ex->bar);
 	tputtmpl_set_free(&ex->tmpls);
+	tputtab_free(&ex->tab);
 	free(ex);
 }
 
@@ -701,6 +706,10 @@ static void line(tput_ex *ex, char *s, size_t len, struct tputrule_shape *shape,
 	s += skip;
 	len -= skip;
 	lc.body = s + ts;
+	if (!lc.split && tputtab_header(&ex->tab, lc.body, len - ts)) {  /* its rows follow */
+		ex->tab_next = lineno + 1;
+		return;
+	}
 	if (!lc.split) {  /* one frame: most lines */
 		if (len > 0)
 			frame(ex, s, len, &lc, mask, sink, ctx);
@@ -719,11 +728,41 @@ static void line(tput_ex *ex, char *s, size_t len, struct tputrule_shape *shape,
 	}
 }
 
+/* The line at s (n bytes, numbered lineno) as the next row of the table open, when it is
+ * one: read as its "name: figure" pairs (the line's prefix kept), for the rules whose
+ * literals the names hold. A line that is no row closes the table. */
+static int table_row(tput_ex *ex, const char *s, size_t n, unsigned long lineno, tput_sink *sink, void *ctx)
+{
+	if (!ex->tab.cols)
+		return 0;
+	if (lineno != ex->tab_next) {
+		tputtab_close(&ex->tab);
+		return 0;
+	}
+	n -= n > 0 && s[n - 1] == '\r';
+	long rank;
+	double t;
+	size_t skip = tputnorm_rank_prefix(s, n, &rank);
+	skip += tputnorm_timestamp_end(s + skip, n - skip, &t);
+	size_t rl = tputtab_row(&ex->tab, s, n, skip), rule, hit;
+	if (!rl) {
+		tputtab_close(&ex->tab);
+		return 0;
+	}
+	ex->tab_next = lineno + 1;
+	hit = tputrule_find(&ex->rs, ex->tab.row, rl, &rule);
+	if (hit < rl && tputrule_in_line(&ex->rs, ex->tab.row, rl, hit, rule, ex->rs.join_mask))
+		line(ex, ex->tab.row, rl, NULL, lineno, ex->rs.join_mask, sink, ctx);
+	return 1;
+}
+
 void tput_ex_line(tput_ex *ex, char *s, size_t len, unsigned long lineno, tput_sink *sink, void *ctx)
 {
 	if (lineno <= 1)  /* an input's first line: nothing carries over from another */
 		start_input(ex);
 	tputrule_sync(&ex->rs);
+	if (table_row(ex, s, len, lineno, sink, ctx))
+		return;
 	size_t rule, hit = tputrule_find(&ex->rs, s, len, &rule);
 	if (tputrule_in_line(&ex->rs, s, len, hit, rule, ex->rs.line_mask))
 		line(ex, s, len, NULL, lineno, ex->rs.line_mask, sink, ctx);
@@ -780,6 +819,16 @@ static void walk_line(tput_ex *ex, struct walk *w, size_t n, struct tputrule_sha
 	w->done = w->at;
 }
 
+/* The line at w->at (n bytes) as a row of the table open: on past it when it is one. */
+static int walk_row(tput_ex *ex, struct walk *w, size_t n)
+{
+	if (!ex->tab.cols || !table_row(ex, w->at, n, w->lineno, w->sink, w->ctx))
+		return 0;
+	walk_past(w, n);
+	w->done = w->at;
+	return 1;
+}
+
 /* The rules of the line at w->at (n bytes): by its shape when shapes tell, else searched. */
 static const uint64_t *walk_rules(tput_ex *ex, struct walk *w, size_t n, int *known, struct tputrule_shape **shape)
 {
@@ -797,6 +846,8 @@ static void block_every_line(tput_ex *ex, struct walk *w)
 {
 	while (w->at < w->end) {
 		size_t n = tputrec_line_len(w->at, w->end);
+		if (walk_row(ex, w, n))
+			continue;
 		int known;
 		struct tputrule_shape *shape;
 		const uint64_t *mask = walk_rules(ex, w, n, &known, &shape);
@@ -816,6 +867,8 @@ static void block_by_shape(tput_ex *ex, struct walk *w)
 			tried = missed = 0;
 		}
 		size_t n = tputrec_line_len(w->at, w->end);
+		if (walk_row(ex, w, n))
+			continue;
 		int known;
 		struct tputrule_shape *shape;
 		const uint64_t *mask = tputrule_line(&ex->rs, w->at, n, &known, &shape);
@@ -868,6 +921,21 @@ static void block_by_search(tput_ex *ex, struct walk *w)
 		}
 		line(ex, start, n - (n > 0 && start[n - 1] == '\r'), NULL, w->lineno, mask, w->sink, w->ctx);
 		at = w->done = line_end + (line_end < end);
+		/* a table's rows, right under its header, hold no literal: read here */
+		while (ex->tab.cols && at < end) {
+			size_t rn = tputrec_line_len(at, end);
+			if (!table_row(ex, at, rn, w->lineno + 1, w->sink, w->ctx))
+				break;
+			w->lineno++;
+			w->newlines++;
+			counted = at;
+			line_end = at + rn;
+			at = w->done = line_end + (line_end < end);
+		}
+		if (more < (size_t)(end - next) && next + more < at) {
+			more = tputrule_next(&ex->rs, w->text, at, end, &next_rule);
+			next = at;
+		}
 		hit = more == (size_t)(end - next) ? (size_t)(end - at) : (size_t)(next + more - at);
 		rule = next_rule;
 	}
