@@ -163,6 +163,18 @@ static int kv_lone_field(const char *s, size_t len, size_t at, size_t after, siz
 	return b == 0 ? e < len && s[e] == '|' : left && right;
 }
 
+/* Is the figure s[at, after) and its unit (ulen bytes) the record's last words, alone in
+ * parentheses: "... train_loss: 5.663 (632.5 ms)"? */
+static int kv_tail_paren(const char *s, size_t len, size_t at, size_t after, size_t ulen)
+{
+	size_t e = after + (after < len && s[after] == ' ') + ulen;
+	if (at == 0 || s[at - 1] != '(' || e >= len || s[e] != ')')
+		return 0;
+	for (e++; e < len && (s[e] == ' ' || s[e] == '\t'); e++)
+		;
+	return e == len;
+}
+
 /* " per GPU" (or gpu, device) at s[k]: the unit before it is per device (Horovod's
  * "108.3 img/sec per GPU"). */
 static int kv_per_device_after(const char *s, size_t len, size_t k)
@@ -398,9 +410,12 @@ static double kv_time_of_steps(const char *s, size_t at, size_t *n_at, size_t *n
  * (PyTorch's ProgressMeter, Swin), kept on a line with a loss. KV_SAID_RATE: a rate's word
  * as the key with no ':' or '=' ("/ fps 1.0", "FPS 38."): kept on a line with a loss or a
  * step, where "fps 30" is no video's setting. */
-enum kv_said { KV_SAID_UNIT = 1, KV_SAID_TIMER = 2, KV_SAID_ITER = 4, KV_SAID_METER = 8, KV_SAID_RATE = 16 };
+/* KV_SAID_TAIL: said only by its unit, alone in parentheses at the record's end ("...
+ * train_loss: 5.663 (632.5 ms)"): a loose time on a line with a loss. */
+enum kv_said { KV_SAID_UNIT = 1, KV_SAID_TIMER = 2, KV_SAID_ITER = 4, KV_SAID_METER = 8, KV_SAID_RATE = 16,
+	       KV_SAID_TAIL = 32 };
 struct kv_saids {
-	uint64_t unit, timer, iter, meter, rate; /* bit n: out[n] is so */
+	uint64_t unit, timer, iter, meter, rate, tail; /* bit n: out[n] is so */
 	int part;                      /* the line gives a share of the iteration */
 	int cut;                       /* the line is the tail of a cut one */
 	int eval;                      /* the line counts an evaluation's steps */
@@ -578,7 +593,8 @@ static int kv_time_said(const char *s, size_t len, size_t at, size_t after, cons
 			int sep, const struct tputkey_info *ki)
 {
 	if (!ki)
-		return timed && kv_lone_field(s, len, at, after, ulen) ? KV_SAID_UNIT : 0;
+		return !timed ? 0 : kv_lone_field(s, len, at, after, ulen) ? KV_SAID_UNIT
+		       : kv_tail_paren(s, len, at, after, ulen)        ? KV_SAID_TAIL : 0;
 	if (sep && ki->kcls >= KV_TIME_SAID) {
 		/* a plain number is seconds; not a clock's or a date's first figure
 		 * ("time: 12:03:44") */
@@ -770,6 +786,7 @@ static size_t kv_take(const char *s, const struct tputkv_cand *c, size_t nc, str
 			said->iter |= (uint64_t)(c[k].said >> 2 & 1) << n;
 			said->meter |= (uint64_t)(c[k].said >> 3 & 1) << n;
 			said->rate |= (uint64_t)(c[k].said >> 4 & 1) << n;
+			said->tail |= (uint64_t)(c[k].said >> 5 & 1) << n;
 		}
 		if (c[k].second == KV_SECOND_FRAC && v <= 1)  /* an MFU above 1% is never written as 1 */
 			v *= 100;
@@ -805,7 +822,7 @@ static size_t kv_finish(struct tputkv_figure *out, size_t n, const struct tputkv
 {
 	/* A time from a loose key is the step's when the line shows it is (enum kv_said), and
 	 * no step time of a surer key is there */
-	uint64_t any = said->unit | said->timer | said->iter | said->meter | said->rate;
+	uint64_t any = said->unit | said->timer | said->iter | said->meter | said->rate | said->tail;
 	if (any) {
 		int rate = 0, surer = 0, trained = !isnan(info->loss);
 		for (size_t k = 0; k < n; k++) {
@@ -820,7 +837,8 @@ static size_t kv_finish(struct tputkv_figure *out, size_t n, const struct tputkv
 					((said->timer & b) && (trained || info->step >= 0 || said->counted) && said->part) ||
 					((said->iter & b) && trained && info->step >= 0) || ((said->meter & b) && trained)))) {
 				out[m++] = out[k];
-			} else if (!surer && (said->timer & b) && trained && (info->step >= 0 || rate)) {
+			} else if (!surer && (((said->timer & b) && (info->step >= 0 || rate)) ||
+					      (said->tail & b)) && trained) {
 				/* "Iter:[100/247], Time: 0.95, lr: ..., Loss: 0.126": a time beside a step
 				 * and a loss, no share of it said; a clock's reading rises, a step's does
 				 * not: the series stage looks at the column (tputcand_loose) */
@@ -853,7 +871,7 @@ static size_t kv_read_uncached(const char *s, size_t len, struct tputkv_figure *
 {
 	*info = (struct tputkv_line){ -1, 0, NAN, kv_header(s, len), 0 };
 	size_t first_alpha = first_letter(s, len), n = 0, nc;
-	struct kv_saids said = { 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+	struct kv_saids said = { 0 };
 	struct tputkv_cand c[KV_SHAPE_CANDS];
 	for (size_t i = 0; i < len;) {
 		i = kv_scan(s, len, i, first_alpha, c, KV_SHAPE_CANDS, &nc, cache, tables);
@@ -899,7 +917,7 @@ size_t tputkv_read_shape(tputkv_cache *cache, const char *s, size_t len, struct 
 	if (!e)
 		return kv_read_uncached(s, len, out, max, info, cache, &cache->keys.tables);
 	*info = (struct tputkv_line){ -1, 0, NAN, e->header, 0 };
-	struct kv_saids said = { 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+	struct kv_saids said = { 0 };
 	size_t n = kv_take(s, e->cand, e->ncand, out, 0, max, info, &said);
 	return kv_finish(out, n, info, &said);
 }
@@ -938,5 +956,5 @@ const char *const tputkv_literals[] = {
 	"k/s", "s/s", "e/s", "q/s", "g/s", "t/s", "P/s", "p/s", "/sec", "/Sec", "/step", "s/it", "/batch",
 	"per_s", "per s", "per-s", "PerSec", "LOPS", "lops", "LOPs", "tps", "wps", "ups=", "mfu", "MFU",
 	"tep_tim", "tep time", "atch_tim", "atch tim", "step_avg", "latency", "seconds:", "[step=", "[batch=", "metrics *****",
-	"ata_time", "iter_time", "iter time", " data: ", "rain_time", "ter/s", "\tTime ", "\ttime ", "/s/gpu", "ips: ", "atch_cost", "er Sec", "/ s", "Results Summary", "fps ", "tep-tim", "sec/", " iters)", " dt=", "  Time ", "imps:", "time (data)", "ime: ", "SPS", "sps", "imer: ", "updt_s", "\"dt\"", "steps in ", "/Batch", "fps:", "s/b ", "ime/step", "ime=", "ion_tim", "] Time ", "| Batch: ", "FPS ", "m/s", "each_step", NULL,
+	"ata_time", "iter_time", "iter time", " data: ", "rain_time", "ter/s", "\tTime ", "\ttime ", "/s/gpu", "ips: ", "atch_cost", "er Sec", "/ s", "Results Summary", "fps ", "tep-tim", "sec/", " iters)", " dt=", "  Time ", "imps:", "time (data)", "ime: ", "SPS", "sps", "imer: ", "updt_s", "\"dt\"", "steps in ", "/Batch", "fps:", "s/b ", "ime/step", "ime=", "ion_tim", "] Time ", "| Batch: ", "FPS ", "m/s", "each_step", " ms)", NULL,
 };

@@ -265,6 +265,11 @@ static void test_kv_reader(void **state)
 		{ "Epoch: [2] Time: 0.324  Err_G: 1.8233", 0, 0, 0, -1, 1.8233 },
 		{ "Epoch: [2] Time: 0.324  DataTime: 0.000  Err: 1.8", 0, 0, 0, -1, NAN },
 		{ "| step 100 | loss 3.2 | 8060.78ms |", 0, 0, 0, 100, 3.2 },  /* a cell of two words: no key */
+		/* a time alone in parentheses at the record's end, beside a loss: loose (I-JEPA) */
+		{ "INFO:root:[15,   100/  476] train_loss: 5.633 [wd: 1.15e-01] (615.1 ms)", 1, TPUT_MS_STEP, 615.1, -1, 5.633 },
+		{ "INFO:root:[15,   100/  476] train_acc: 5.633 (615.1 ms)", 0, 0, 0, -1, NAN },  /* no loss */
+		{ "INFO:root:[15,   100/  476] train_loss: 5.633 (615.1 ms) done", 0, 0, 0, -1, 5.633 },  /* not the end */
+		{ "INFO:root:[15,   100/  476] train_loss: 5.633 (615.1 MB)", 0, 0, 0, -1, 5.633 },  /* no time */
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		struct tputkv_figure kv[8];
@@ -279,7 +284,7 @@ static void test_kv_reader(void **state)
 		/* the loose times among the cases: a time beside a step and a loss, nothing else */
 		size_t ll = strlen(cases[i].line);
 		int is_loose = strstr(cases[i].line, "Iter:[100/247]") || strstr(cases[i].line, "timer:") ||
-			       strstr(cases[i].line, "Time 0.558") ||
+			       strstr(cases[i].line, "Time 0.558") || strstr(cases[i].line, "(615.1 ms)") ||
 			       (ll > 16 && strcmp(cases[i].line + ll - 16, "Time: 1638.07 ms") == 0) ||
 			       (ll > 12 && strcmp(cases[i].line + ll - 12, "time: 0.3322") == 0);
 		if (n > 0 && is_loose)
@@ -361,9 +366,9 @@ static void test_literals(void **state)
 	size_t n = 0;
 	while (tputkv_literals[n])
 		n++;
-	assert_int_equal(n, 75);
+	assert_int_equal(n, 76);
 	assert_string_equal(tputkv_literals[0], "k/s");
-	assert_string_equal(tputkv_literals[74], "each_step");
+	assert_string_equal(tputkv_literals[75], " ms)");
 }
 
 /* A shape read once is given back for a line of that shape, and read from it again. */
