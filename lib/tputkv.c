@@ -677,6 +677,15 @@ static size_t kv_scan(const char *s, size_t len, size_t i, size_t first_alpha, s
 			continue;
 		}
 		cls = kv_unit_by_key(s, len, after, unit, ulen, ki, sep, cls, &scale);
+		/* "(236.009 pos/s)" ending a record: a rate of items no table names, with no key,
+		 * is a sample rate on a line with a step or a loss (KV_SAID_RATE) */
+		int tail_rate = 0;
+		if (cls == KV_NONE && ulen && !ki && kv_tail_paren(s, len, at, after, ulen) &&
+		    tputkey_items_rate(unit, ulen, &u)) {
+			cls = u.cls;
+			scale = u.scale;
+			tail_rate = KV_SAID_RATE;
+		}
 		size_t timed_end = pair ? 0 : kv_step_times(s, len, at, numend, unit, ulen, ki && sep && ki->kcls == KV_TIME,
 							  &c[*nc]);
 		if (timed_end) {
@@ -718,7 +727,7 @@ static size_t kv_scan(const char *s, size_t len, size_t i, size_t first_alpha, s
 		/* most figures (clocks, sizes, counts) name nothing the reader takes */
 		if (cls == KV_NONE && (!ki || (!ki->srank && !ki->loss && ki->kcls == KV_NONE && !ki->part)))
 			continue;
-		struct tputkv_cand k = { (uint32_t)at, (uint32_t)numend, 0, 0, 0, 0, 0, KV_SECOND_NONE, 0, 0, 0, 0, (unsigned char)said, 1, 0 };
+		struct tputkv_cand k = { (uint32_t)at, (uint32_t)numend, 0, 0, 0, 0, 0, KV_SECOND_NONE, 0, 0, 0, 0, (unsigned char)(said | tail_rate), 1, 0 };
 		if (cls == KV_NONE) {
 			k.srank = ki->srank;
 			k.loss = !pair && ki->loss;

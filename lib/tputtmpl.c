@@ -76,6 +76,8 @@ static size_t unit_after(const char *s, size_t len, size_t at, size_t *ulen)
 	size_t j = i;
 	while (j < len && key_byte(s[j]))
 		j++;
+	if (j > i && s[j - 1] == ')' && !memchr(s + i, '(', j - i))  /* "(236.0 pos/s)" */
+		j--;
 	*ulen = j - i;
 	return i;
 }

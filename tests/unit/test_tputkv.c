@@ -270,6 +270,11 @@ static void test_kv_reader(void **state)
 		{ "INFO:root:[15,   100/  476] train_acc: 5.633 (615.1 ms)", 0, 0, 0, -1, NAN },  /* no loss */
 		{ "INFO:root:[15,   100/  476] train_loss: 5.633 (615.1 ms) done", 0, 0, 0, -1, 5.633 },  /* not the end */
 		{ "INFO:root:[15,   100/  476] train_loss: 5.633 (615.1 MB)", 0, 0, 0, -1, 5.633 },  /* no time */
+		/* a rate of items no table names, alone in parentheses at the end: on a line with a
+		 * step or a loss (Leela Zero's positions) */
+		{ "step 577000, policy=1.71688 mse=0.192603 total=2.58732 (236.009 pos/s)", 1, TPUT_SAMPLES_S, 236.009, 577000, NAN },
+		{ "policy=1.71688 reg=0.100024 (236.009 pos/s)", 0, 0, 0, -1, NAN },
+		{ "step 577000, total=2.58732 (236.009 MB/s)", 0, 0, 0, 577000, NAN },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		struct tputkv_figure kv[8];

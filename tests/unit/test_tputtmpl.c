@@ -65,6 +65,9 @@ static void test_key(void **state)
 	assert_key("|    fps             | 1406  |", "1406", "fps");
 	assert_key("kimg 20.0  sec/kimg 235.59  maintenance 7.7", "235.59", "sec/kimg");
 	assert_key("'memory(GiB)': 18.54, 'train_speed(iter/s)': 0.121, 'epoch'", "0.121", "train_speed(iter/s)");
+	/* a unit closing a parenthesis is not the parenthesis's */
+	assert_key("total=2.58732 (236.009 pos/s)", "236.009", "pos/s");
+	assert_key("train_loss: 5.663 (632.5 ms)", "632.5", "ms");
 	/* nothing beside it */
 	assert_key("[ 42 ]", "42", "");
 	char tiny[4];
