@@ -590,6 +590,23 @@ static int frame_bar(const struct frame *f)
 	return 0;
 }
 
+/* Figures a and b of the frame change places, with all that is kept of each. */
+static void swap_figures(struct frame *f, size_t a, size_t b)
+{
+	struct tput_point t = f->pts[a];
+	f->pts[a] = f->pts[b];
+	f->pts[b] = t;
+	uint32_t col = f->col[a];
+	f->col[a] = f->col[b];
+	f->col[b] = col;
+	int x = f->from_kv_avg[a];
+	f->from_kv_avg[a] = f->from_kv_avg[b];
+	f->from_kv_avg[b] = x;
+	x = f->loose[a];
+	f->loose[a] = f->loose[b];
+	f->loose[b] = x;
+}
+
 /* The figures sorted by unit; step, loss and time from the preset, the line, or the record's
  * header, whose record a line with a step of its own closes. */
 static void frame_fill(tput_ex *ex, struct frame *f)
@@ -601,11 +618,8 @@ static void frame_fill(tput_ex *ex, struct frame *f)
 	const struct tputkv_line *info = &f->info;
 	int header_ok = c->lineno && lc->lineno >= c->lineno && lc->lineno - c->lineno < 256;
 	for (size_t i = 1; i < f->np; i++)
-		for (size_t j = i; j > 0 && pts[j].unit < pts[j - 1].unit; j--) {
-			struct tput_point t = pts[j];
-			pts[j] = pts[j - 1];
-			pts[j - 1] = t;
-		}
+		for (size_t j = i; j > 0 && pts[j].unit < pts[j - 1].unit; j--)
+			swap_figures(f, j - 1, j);
 	int under_header = header_ok && base->step < 0 && info->step < 0;
 	if (!under_header && !info->header)
 		c->lineno = 0;

@@ -41,6 +41,7 @@ static const struct kw kv_keys[] = {
 	KW("time/batch", KV_TIME, 2), KW("time/step", KV_TIME, 2), KW("time/iter", KV_TIME, 2),
 	KW("imps", KV_IMAGES, 2),  /* images a second (IRN) */
 	KW("sps", KV_ITERS, 2),  /* environment steps a second (CleanRL, acme) */
+	KW("batchtime", KV_TIME, 2), KW("steptime", KV_TIME, 2),  /* Retinaface's "Batchtime: 0.2298 s" */
 	KW("seconds", KV_TIME, 1), KW("time", KV_TIME_SAID, 2), KW("iter_time", KV_TIME_ITER, 2),
 	KW("timer", KV_TIME_SAID, 2),  /* ssd.pytorch's "timer: 0.2051 sec." */
 	KW("s/b", KV_TIME, 2),  /* seconds a batch (HiFi-GAN's "s/b : 1.128") */
@@ -133,6 +134,7 @@ static const struct {
 	{ "instance", KV_SAMPLES }, { "instances", KV_SAMPLES }, { "doc", KV_SAMPLES }, { "docs", KV_SAMPLES },
 	{ "image", KV_IMAGES }, { "images", KV_IMAGES }, { "img", KV_IMAGES }, { "imgs", KV_IMAGES },
 	{ "im", KV_IMAGES },  /* retinanet-examples' "32.1 im/s" */
+	{ "pic", KV_IMAGES }, { "pics", KV_IMAGES },  /* PocketFlow's "72.74 pics / sec" */
 	{ "it", KV_ITERS }, { "iter", KV_ITERS }, { "iters", KV_ITERS }, { "iteration", KV_ITERS },
 	{ "iterations", KV_ITERS }, { "step", KV_ITERS }, { "steps", KV_ITERS }, { "update", KV_ITERS },
 	{ "updates", KV_ITERS }, { "batch", KV_ITERS }, { "batches", KV_ITERS },
@@ -453,8 +455,10 @@ static void kv_key_info(const struct tputkey_tables *tables, const char *key, st
 	ki->infer = (unsigned char)kv_words(key, INFER_WORDS);
 	size_t klen = strlen(key);
 	int rate_total = ki->kcls != KV_NONE && klen > 6 && kv_total_of(key, klen, klen - 6);
+	/* an elapsed time is a clock's unless it says per what ("elapsed_time_per_iteration") */
+	int clock = kv_has(key, "elapsed", 1) && !strstr(key, "per");
 	ki->skip = (kv_words(key, SKIP_WORDS) && !rate_total) || strncmp(key, "val_", 4) == 0 || strncmp(key, "eval_", 5) == 0 ||
-		   kv_partial(key);
+		   kv_partial(key) || clock;
 	ki->gpu = ki->gpu || kv_has(key, "device", 0) || kv_has(key, "gpu", 0) || kv_has(key, "core", 1) ||
 		  (klen > 4 && strcmp(key + klen - 4, "/dev") == 0);  /* "tok/s/dev" */
 	ki->running = kv_has(key, "running", 0) != 0;

@@ -230,6 +230,17 @@ static size_t kv_unit_after(const char *s, size_t len, size_t j, char *unit, siz
 		    memcmp(s + k, " per second", 11) == 0) {
 			return (size_t)snprintf(unit, cap, "%s/s", unit[0] == 't' ? "tokens" : "samples");
 		}
+		/* "72.74 pics / sec": a rate spaced around its '/' (a time per item so spaced,
+		 * "(3.5625 s / it)", is MetricLogger's epoch total) */
+		if (k + 3 < len && memcmp(s + k, " / ", 3) == 0 && tputbyte_alpha(s[k + 3]) && n + 2 < cap &&
+		    tputkey_unit_word(unit) && strcmp(unit, "seconds") != 0) {
+			size_t e = k + 3;
+			while (e < len && tputbyte_alpha(s[e]) && e - k < 12)
+				e++;
+			unit[n] = '/';
+			size_t m = tputkey_norm(s + k + 3, e - k - 3, unit + n + 1, cap - n - 1);
+			return n + 1 + m;
+		}
 		if (k < len && s[k] == ' ' && kv_per_device_after(s, len, k))
 			*side = 3;
 		if (k < len && (s[k] == ':' || s[k] == '=')) {  /* "10 images/sec: 139.6": the next one's key */
@@ -589,8 +600,8 @@ static int kv_spread(const char *s, size_t len, size_t after)
  * own ("| 8060.78ms |"), kept when the line has a rate too; an iteration timer's key; a
  * step's key with a time's unit ("| Batch: 0.031s |", bearpaw's progress bar); an average
  * meter. */
-static int kv_time_said(const char *s, size_t len, size_t at, size_t after, const char *unit, size_t ulen, int timed,
-			int sep, const struct tputkey_info *ki)
+static int kv_time_said(const char *s, size_t len, size_t at, size_t kstart, size_t after, const char *unit, size_t ulen,
+			int timed, int sep, const struct tputkey_info *ki)
 {
 	if (!ki)
 		return !timed ? 0 : kv_lone_field(s, len, at, after, ulen) ? KV_SAID_UNIT
@@ -601,14 +612,19 @@ static int kv_time_said(const char *s, size_t len, size_t at, size_t after, cons
 		int plain = (!ulen || tputkey_unit_word(unit)) && !(after < len && (s[after] == ':' || s[after] == '-'));
 		if (ki->kcls == KV_TIME_SAID)
 			return timed ? KV_SAID_UNIT | KV_SAID_TIMER : plain ? KV_SAID_TIMER : 0;
+		/* a plain figure under an iteration timer's key: on a line with a step and a loss
+		 * (DINOv2's {"iteration": 120, "iter_time": 3.607, ..., "total_loss": 14.6}) */
 		if (ki->kcls == KV_TIME_ITER)
-			return timed ? KV_SAID_UNIT | KV_SAID_TIMER | KV_SAID_ITER : 0;
+			return timed ? KV_SAID_UNIT | KV_SAID_TIMER | KV_SAID_ITER : plain ? KV_SAID_ITER : 0;
 		return timed || plain ? KV_SAID_TIMER : 0;
 	}
 	if (sep && ki->srank && timed)
 		return KV_SAID_UNIT | KV_SAID_TIMER;
-	if (!sep && ki->kcls == KV_TIME_SAID && !ulen)  /* "Time 0.427 (2.773)"; "Time 0.558\t ..." */
-		return kv_meter(s, len, after) ? KV_SAID_METER : after < len && s[after] == '\t' ? KV_SAID_TIMER : 0;
+	/* "Time 0.427 (2.773)"; "Time 0.558\t ..."; "| Time 0.9820 |", a field of its own */
+	if (!sep && ki->kcls == KV_TIME_SAID && !ulen)
+		return kv_meter(s, len, after)                         ? KV_SAID_METER
+		       : after < len && s[after] == '\t'               ? KV_SAID_TIMER
+		       : kv_lone_field(s, len, kstart, after, 0) && kstart ? KV_SAID_TIMER : 0;
 	return 0;
 }
 
@@ -700,7 +716,7 @@ static size_t kv_scan(const char *s, size_t len, size_t i, size_t first_alpha, s
 			continue;
 		}
 		int timed = ulen && (strcmp(unit, "ms") == 0 || strcmp(unit, "s") == 0 || strcmp(unit, "sec") == 0);
-		int said = cls == KV_NONE && !pair ? kv_time_said(s, len, at, after, unit, ulen, timed, sep, ki) : 0;
+		int said = cls == KV_NONE && !pair ? kv_time_said(s, len, at, kstart, after, unit, ulen, timed, sep, ki) : 0;
 		if (said) {
 			cls = KV_TIME;
 			scale = timed && unit[0] == 'm' ? 1 : 1000;
@@ -965,5 +981,5 @@ const char *const tputkv_literals[] = {
 	"k/s", "s/s", "e/s", "q/s", "g/s", "t/s", "P/s", "p/s", "/sec", "/Sec", "/step", "s/it", "/batch",
 	"per_s", "per s", "per-s", "PerSec", "LOPS", "lops", "LOPs", "tps", "wps", "ups=", "mfu", "MFU",
 	"tep_tim", "tep time", "atch_tim", "atch tim", "step_avg", "latency", "seconds:", "[step=", "[batch=", "metrics *****",
-	"ata_time", "iter_time", "iter time", " data: ", "rain_time", "ter/s", "\tTime ", "\ttime ", "/s/gpu", "ips: ", "atch_cost", "er Sec", "/ s", "Results Summary", "fps ", "tep-tim", "sec/", " iters)", " dt=", "  Time ", "imps:", "time (data)", "ime: ", "SPS", "sps", "imer: ", "updt_s", "\"dt\"", "steps in ", "/Batch", "fps:", "s/b ", "ime/step", "ime=", "ion_tim", "] Time ", "| Batch: ", "FPS ", "m/s", "each_step", " ms)", NULL,
+	"ata_time", "iter_time", "iter time", " data: ", "rain_time", "ter/s", "\tTime ", "\ttime ", "/s/gpu", "ips: ", "atch_cost", "er Sec", "/ s", "Results Summary", "fps ", "tep-tim", "sec/", " iters)", " dt=", "  Time ", "imps:", "time (data)", "ime: ", "SPS", "sps", "imer: ", "updt_s", "\"dt\"", "steps in ", "/Batch", "fps:", "s/b ", "ime/step", "ime=", "ion_tim", "] Time ", "| Batch: ", "FPS ", "m/s", "each_step", " ms)", "atchtime", "teptime", NULL,
 };

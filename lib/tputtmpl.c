@@ -6,6 +6,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static int word_byte(char c) { return tputbyte_alpha(c) || c == '_'; }
 
@@ -29,6 +30,8 @@ uint64_t tputtmpl_hash(const char *s, size_t len)
 		/* a duration's days, written only when there are some ("eta: 1 day, 7:08:03") */
 		numbers |= (j - i == 3 || (j - i == 4 && s[i + 3] == 's')) && memcmp(s + i, "day", 3) == 0 && i > 1 &&
 			   s[i - 1] == ' ' && tputbyte_digit(s[i - 2]);
+		/* a figure that is no number ("Speed (samples/sec) nan") stands where its numbers do */
+		numbers |= j - i == 3 && (strncasecmp(s + i, "nan", 3) == 0 || strncasecmp(s + i, "inf", 3) == 0);
 		if (!numbers) {
 			if (n + (j - i) + 1 > sizeof buf) {
 				h = h * 31 + intern_hash(buf, n);

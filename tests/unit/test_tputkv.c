@@ -275,6 +275,18 @@ static void test_kv_reader(void **state)
 		{ "step 577000, policy=1.71688 mse=0.192603 total=2.58732 (236.009 pos/s)", 1, TPUT_SAMPLES_S, 236.009, 577000, NAN },
 		{ "policy=1.71688 reg=0.100024 (236.009 pos/s)", 0, 0, 0, -1, NAN },
 		{ "step 577000, total=2.58732 (236.009 MB/s)", 0, 0, 0, 577000, NAN },
+		/* a step time's key in one word; pictures are images; an elapsed time is a clock's
+		 * unless it says per what */
+		{ "Epoch:1/250 || Epochiter: 2/403 || Iter: 2/100750 || Loc: 4.33 || Batchtime: 0.2298 s || ETA: 6:25:50", 1, TPUT_MS_STEP, 229.8, 2, NAN },
+		{ "INFO:tensorflow:iter #10200: lr = 1e-05 | loss = 0.9141 | speed = 72.74 pics / sec", 1, TPUT_IMAGES_S, 72.74, -1, 0.9141 },
+		{ "Elapsed seconds: 0.678 s", 0, 0, 0, -1, NAN },
+		{ "elapsed time per iteration (ms): 123.4", 1, TPUT_MS_STEP, 123.4, -1, NAN },
+		/* "| Time V |", a field of its own beside a step and a loss: loose */
+		{ "Epoch 00000 | Step 00020 | Loss 1.9194 | Train Acc 0.5801 | Time 0.9820 | GPU 0.0 MB", 1, TPUT_MS_STEP, 982, 20, 1.9194 },
+		{ "Epoch 00000 | Step 00020 | Loss 1.9194 | Time 0.9820 sleeping | GPU 0.0 MB", 0, 0, 0, 20, 1.9194 },
+		/* a plain iteration time beside a step and a loss (DINOv2's JSON) */
+		{ "{\"iteration\": 120, \"iter_time\": 3.607, \"data_time\": 0.935, \"total_loss\": 14.645}", 1, TPUT_MS_STEP, 3607, 120, 14.645 },
+		{ "{\"iter_time\": 3.607, \"data_time\": 0.935, \"total_loss\": 14.645}", 0, 0, 0, -1, 14.645 },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		struct tputkv_figure kv[8];
@@ -290,6 +302,7 @@ static void test_kv_reader(void **state)
 		size_t ll = strlen(cases[i].line);
 		int is_loose = strstr(cases[i].line, "Iter:[100/247]") || strstr(cases[i].line, "timer:") ||
 			       strstr(cases[i].line, "Time 0.558") || strstr(cases[i].line, "(615.1 ms)") ||
+			       strstr(cases[i].line, "| Time 0.9820 |") ||
 			       (ll > 16 && strcmp(cases[i].line + ll - 16, "Time: 1638.07 ms") == 0) ||
 			       (ll > 12 && strcmp(cases[i].line + ll - 12, "time: 0.3322") == 0);
 		if (n > 0 && is_loose)
@@ -371,9 +384,9 @@ static void test_literals(void **state)
 	size_t n = 0;
 	while (tputkv_literals[n])
 		n++;
-	assert_int_equal(n, 76);
+	assert_int_equal(n, 78);
 	assert_string_equal(tputkv_literals[0], "k/s");
-	assert_string_equal(tputkv_literals[75], " ms)");
+	assert_string_equal(tputkv_literals[77], "teptime");
 }
 
 /* A shape read once is given back for a line of that shape, and read from it again. */

@@ -38,6 +38,12 @@ static void test_hash(void **state)
 		a[i] = b[i] = ' ';
 	b[1995] = 'y';
 	assert_true(tputtmpl_hash(a, sizeof a) != tputtmpl_hash(b, sizeof b));
+	/* a figure that is no number stands where its numbers do */
+	const char *n1 = "iter 3010: loss nan, time 1019.95ms", *n2 = "iter 3020: loss 2.31, time 1018.2ms";
+	assert_int_equal(tputtmpl_hash(n1, strlen(n1)), tputtmpl_hash(n2, strlen(n2)));
+	const char *i1 = "| Speed (samples/sec) inf |", *i2 = "| Speed (samples/sec) 519.3 |", *w = "| Speed (samples/sec) information |";
+	assert_int_equal(tputtmpl_hash(i1, strlen(i1)), tputtmpl_hash(i2, strlen(i2)));
+	assert_true(tputtmpl_hash(w, strlen(w)) != tputtmpl_hash(i2, strlen(i2)));
 }
 
 static void assert_key(const char *line, const char *figure, const char *want)
