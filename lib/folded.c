@@ -18,7 +18,8 @@ enum folded_result folded_parse(const char *line, size_t len, struct folded_line
 		lead++;
 	if (lead == len)
 		return FOLDED_BLANK;
-	if (memchr(line, '\0', len)) {
+	unsigned bytes = utf8_nul_high(line, len);  /* both checks in one pass */
+	if (bytes & UTF8_NUL) {
 		*reason = "NUL byte in line";
 		return FOLDED_BAD;
 	}
@@ -56,7 +57,7 @@ enum folded_result folded_parse(const char *line, size_t len, struct folded_line
 		end--;
 	if (lead > end) /* an empty stack, " 4" */
 		lead = end;
-	if (!utf8_valid(line + lead, end - lead)) {
+	if ((bytes & UTF8_HIGH) && !utf8_valid(line + lead, end - lead)) {
 		*reason = "invalid UTF-8";
 		return FOLDED_BAD;
 	}
