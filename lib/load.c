@@ -260,7 +260,8 @@ void load_stack_frame_hashed(load_sink *s, const char *frame, size_t len, uint64
 		return;
 	if ((r->flags & COLLAPSED) && s->depth > 0 && s->stack[s->depth - 1] == r->out)
 		return; /* a run of addresses in one library is one frame */
-	s->stack = xgrow(s->stack, &s->stack_cap, s->depth + 1, sizeof *s->stack);
+	if (s->depth == s->stack_cap)  /* no call on the per-frame path */
+		s->stack = xgrow(s->stack, &s->stack_cap, s->depth + 1, sizeof *s->stack);
 	s->stack[s->depth++] = r->out;
 }
 

@@ -62,7 +62,8 @@ static void take_stack(void *ctx, const uint32_t *ids, size_t n, uint64_t count)
 	struct part *pt = ctx;
 	const intern *frames = prof_frames_const(pt->frames);
 	agg_add(pt->table, ids, n, count);
-	uint64_t h = INTERN_HASH_SEED;
+	/* The stack's hash in two lanes (frames alternate), so frames do not wait on each other. */
+	uint64_t h = INTERN_HASH_SEED, h2 = ~INTERN_HASH_SEED;
 	for (size_t f = 0; f < n; f++) {
 		uint32_t id = ids[f];
 		if (id >= pt->cap) {
@@ -90,8 +91,11 @@ static void take_stack(void *ctx, const uint32_t *ids, size_t n, uint64_t count)
 			pt->thread[id] = parts.kind == FRAME_THREAD;
 		}
 		pt->used[id] = 1;
-		h = intern_hash_word(h, pt->frame_hash[id]);
+		uint64_t next = intern_hash_word(h, pt->frame_hash[id]);
+		h = h2;
+		h2 = next;
 	}
+	h ^= h2 << 32 | h2 >> 32;
 	/* The innermost thread pseudo-frame is the stack's own thread. */
 	for (size_t f = n; f-- > 0;) {
 		if (pt->thread[ids[f]]) {
