@@ -115,7 +115,8 @@ static void keyer_free(struct keyer *k)
 
 static void keyer_push(struct keyer *k, uint32_t v)
 {
-	k->vals = xgrow(k->vals, &k->cap, k->nvals + 1, sizeof *k->vals);
+	if (k->nvals == k->cap)  /* no call on the per-frame path */
+		k->vals = xgrow(k->vals, &k->cap, k->nvals + 1, sizeof *k->vals);
 	k->vals[k->nvals++] = v;
 }
 

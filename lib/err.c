@@ -119,6 +119,12 @@ void err_skip_line(struct err_lines *lines, const char *file, unsigned long line
 	va_end(ap);
 }
 
+void err_lines_shift(struct err_lines *lines, size_t from, size_t to, unsigned long by)
+{
+	for (size_t i = from; i < to && i < lines->nkept; i++)
+		lines->kept[i].lineno += by;
+}
+
 void err_lines_replay(struct err_lines *to, struct err_lines *from)
 {
 	for (size_t i = 0; i < from->nkept; i++) {

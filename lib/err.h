@@ -41,6 +41,9 @@ void err_skip_line(struct err_lines *lines, const char *file, unsigned long line
 /* Give what `from` kept (a reader on another thread) to `to` as if its lines had been
  * read there, in order; then release from's messages. */
 void err_lines_replay(struct err_lines *to, struct err_lines *from);
+/* Add by to the line numbers of held messages [from, to) (of nkept): a part of a file read
+ * on its own, its lines numbered from 1, takes its place after the lines before it. */
+void err_lines_shift(struct err_lines *lines, size_t from, size_t to, unsigned long by);
 /* After input: "prog: N more bad lines" when some were not named. */
 void err_lines_finish(const struct err_lines *lines);
 

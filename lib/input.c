@@ -686,6 +686,30 @@ in_reader *in_open_chunk(const char *path, unsigned long long start, unsigned lo
 	return r;
 }
 
+unsigned long in_lines_before(in_reader *r)
+{
+	if (!r->relative || r->range_start == 0)
+		return 0;
+	int fd = open(r->paths[0], O_RDONLY);
+	unsigned long lines = 0;
+	unsigned long long done = 0;
+	char *buf = xmalloc(RAW_SIZE), last = '\n';
+	while (fd >= 0 && done < r->range_start) {
+		size_t want = r->range_start - done < RAW_SIZE ? (size_t)(r->range_start - done) : RAW_SIZE;
+		ssize_t n = pread(fd, buf, want, (off_t)done);
+		if (n <= 0)
+			break;
+		for (const char *p = buf, *end = p + n; (p = memchr(p, '\n', (size_t)(end - p))); p++)
+			lines++;
+		last = buf[n - 1];
+		done += (unsigned long long)n;
+	}
+	free(buf);
+	if (fd >= 0)
+		close(fd);
+	return lines + (last != '\n');  /* a line cut by the range's start began before it */
+}
+
 unsigned long in_lineno(in_reader *r)
 {
 	count_block(r);

@@ -29,6 +29,9 @@ in_reader *in_open_range(const char *path, unsigned long long start, unsigned lo
 /* As in_open_range, but the first line that starts in the range is line 1: what comes
  * before is not read (a caller reading a file in chunks adds up the lines itself). */
 in_reader *in_open_chunk(const char *path, unsigned long long start, unsigned long long end);
+/* For in_open_chunk's reader, the lines that begin before its range (counted now, reading the
+ * file from its start: for a message that needs the line's number in the file); else 0. */
+unsigned long in_lines_before(in_reader *reader);
 /* The number of the last line handed out from the open (or last) file. */
 unsigned long in_lineno(in_reader *reader);
 /* 1 with a line, 0 when every file is done. Unreadable files are reported and skipped. */

@@ -31,21 +31,7 @@ struct intern {
 	size_t free_left;
 };
 
-uint64_t intern_hash(const void *data, size_t len)
-{
-	/* 8 bytes a step; the last 0-7 bytes as one zero-padded word. */
-	const unsigned char *p = data;
-	uint64_t h = INTERN_HASH_SEED, w;
-	size_t n = len;
-	for (; n >= 8; p += 8, n -= 8) {
-		memcpy(&w, p, 8);
-		h = intern_hash_word(h, w);
-	}
-	w = 0;
-	for (size_t i = 0; i < n; i++)
-		w |= (uint64_t)p[i] << (8 * i);
-	return intern_hash_final(intern_hash_word(h, w), len);
-}
+uint64_t intern_hash(const void *data, size_t len) { return intern_hash_inline(data, len); }
 
 intern *intern_new(void)
 {

@@ -42,7 +42,8 @@ struct load_sink {
 	unsigned seen_flags;        /* OR of the stack's frame flags */
 	int bad;                    /* the stack was rejected while being built */
 	const char *file;
-	unsigned long lineno;
+	unsigned long lineno;       /* from the reader: in a chunk (sum's ranges), from its start */
+	in_reader *in;              /* the reader, for a chunk's lines before it (at_line) */
 	char *scratch;
 	size_t scratch_cap;
 	char *clean;                /* a frame with its unsafe bytes replaced */
@@ -90,6 +91,13 @@ void load_stack_begin(load_sink *s, const char *file, unsigned long lineno)
 	s->lineno = lineno;
 }
 
+/* The stack's line in its file, for a message printed now (a chunk's held messages are
+ * renumbered by sum when they are replayed). */
+static unsigned long at_line(load_sink *s)
+{
+	return s->lineno + (s->in ? in_lines_before(s->in) : 0);
+}
+
 static void scratch_put(load_sink *s, size_t *used, const char *text, size_t len)
 {
 	s->scratch = xgrow(s->scratch, &s->scratch_cap, *used + len + 1, 1);
@@ -102,7 +110,7 @@ static int matches(load_sink *s, rx *re, const char *frame, size_t len)
 	char msg[512];
 	int rc = rx_match(re, frame, len, msg, sizeof msg);
 	if (rc < 0) /* a pattern that cannot finish is not a verdict: stop, naming where */
-		err_exit(EXIT_DATA, "%s:%lu: %s", s->file, s->lineno, msg);
+		err_exit(EXIT_DATA, "%s:%lu: %s", s->file, at_line(s), msg);
 	return rc;
 }
 
@@ -260,7 +268,8 @@ void load_stack_frame_hashed(load_sink *s, const char *frame, size_t len, uint64
 		return;
 	if ((r->flags & COLLAPSED) && s->depth > 0 && s->stack[s->depth - 1] == r->out)
 		return; /* a run of addresses in one library is one frame */
-	s->stack = xgrow(s->stack, &s->stack_cap, s->depth + 1, sizeof *s->stack);
+	if (s->depth == s->stack_cap)  /* no call on the per-frame path */
+		s->stack = xgrow(s->stack, &s->stack_cap, s->depth + 1, sizeof *s->stack);
 	s->stack[s->depth++] = r->out;
 }
 
@@ -271,7 +280,7 @@ static int transform(load_sink *s, uint64_t count)
 	char msg[512];
 	int rc = xform_apply(s->xf, s->stack, &s->depth, msg, sizeof msg);
 	if (rc == XFORM_ERROR)
-		err_exit(EXIT_DATA, "%s:%lu: %s", s->file, s->lineno, msg);
+		err_exit(EXIT_DATA, "%s:%lu: %s", s->file, at_line(s), msg);
 	if (rc == XFORM_DROPPED) {
 		s->stats.samples_unshown += count;
 		s->stats.stacks_unshown++;
@@ -303,7 +312,7 @@ static int keep(load_sink *s, uint64_t count)
 	if (o->consumer) {
 		o->consumer(o->consumer_ctx, s->stack, s->depth, count);
 	} else if (prof_add(s->p, s->stack, s->depth, count) != 0) {
-		err_warn("%s:%lu: sample counts add up past 2^64", s->file, s->lineno);
+		err_warn("%s:%lu: sample counts add up past 2^64", s->file, at_line(s));
 		return -1;
 	}
 	s->stats.samples_kept += count;
@@ -330,7 +339,7 @@ int load_stack_end(load_sink *s, uint64_t count)
 	if (s->bad)
 		return 0;
 	if (s->stats.samples_read > UINT64_MAX - count) {
-		err_warn("%s:%lu: sample counts add up past 2^64", s->file, s->lineno);
+		err_warn("%s:%lu: sample counts add up past 2^64", s->file, at_line(s));
 		return -1;
 	}
 	s->stats.samples_read += count;
@@ -432,6 +441,7 @@ int load_reader(prof *p, in_reader *in, const struct load_opts *opts, struct err
 		struct load_stats *stats)
 {
 	load_sink *sink = load_sink_new(p, opts, errs);
+	sink->in = in;
 	struct dump_ctx dc = { sink, opts, 0, 0 };
 	/* a long line may be compact speedscope JSON: streamed, not held (lib/readers.c) */
 	in_set_line_cap(in, LOAD_LINE_PART);

@@ -62,7 +62,8 @@ static void take_stack(void *ctx, const uint32_t *ids, size_t n, uint64_t count)
 	struct part *pt = ctx;
 	const intern *frames = prof_frames_const(pt->frames);
 	agg_add(pt->table, ids, n, count);
-	uint64_t h = INTERN_HASH_SEED;
+	/* The stack's hash in two lanes (frames alternate), so frames do not wait on each other. */
+	uint64_t h = INTERN_HASH_SEED, h2 = ~INTERN_HASH_SEED;
 	for (size_t f = 0; f < n; f++) {
 		uint32_t id = ids[f];
 		if (id >= pt->cap) {
@@ -90,8 +91,11 @@ static void take_stack(void *ctx, const uint32_t *ids, size_t n, uint64_t count)
 			pt->thread[id] = parts.kind == FRAME_THREAD;
 		}
 		pt->used[id] = 1;
-		h = intern_hash_word(h, pt->frame_hash[id]);
+		uint64_t next = intern_hash_word(h, pt->frame_hash[id]);
+		h = h2;
+		h2 = next;
 	}
+	h ^= h2 << 32 | h2 >> 32;
 	/* The innermost thread pseudo-frame is the stack's own thread. */
 	for (size_t f = n; f-- > 0;) {
 		if (pt->thread[ids[f]]) {
@@ -137,7 +141,10 @@ static void add_threads(const struct part *pt, intern *threads, uint64_t **sampl
 /* A byte range of one file. */
 struct segment {
 	const char *path;
+	size_t file;                /* index of path among the files */
 	unsigned long long start, end;
+	unsigned long lines;        /* lines that begin in it, once read */
+	size_t kept_from, kept_to;  /* its held messages, in the worker's errs */
 };
 
 struct worker {
@@ -188,11 +195,16 @@ static void *work(void *arg)
 	struct worker *w = arg;
 	for (size_t i = 0; i < w->nsegs; i++) {
 		set_source(w->part.table, &w->opts, w->segs[i].path);
-		in_reader *in = in_open_range(w->segs[i].path, w->segs[i].start, w->segs[i].end);
+		/* Lines numbered from the range's start: the lines before it are not read again
+		 * to count them (messages are renumbered when replayed, see sum_parallel). */
+		w->segs[i].kept_from = w->errs.nkept;
+		in_reader *in = in_open_chunk(w->segs[i].path, w->segs[i].start, w->segs[i].end);
 		if (load_reader(w->part.frames, in, &w->opts, &w->errs, &w->stats) != 0)
 			w->status = EXIT_DATA;
 		if (in_failed(in))
 			w->status = EXIT_DATA;
+		w->segs[i].lines = in_lineno(in);
+		w->segs[i].kept_to = w->errs.nkept;
 		in_close(in);
 	}
 	return NULL;
@@ -243,7 +255,7 @@ static void plan(struct worker *w, unsigned nworkers, char *const *paths, size_t
 			if (s >= e)
 				continue;
 			w[k].segs = xrealloc(w[k].segs, (w[k].nsegs + 1) * sizeof *w[k].segs);
-			w[k].segs[w[k].nsegs++] = (struct segment){ paths[f], s - lo, e - lo };
+			w[k].segs[w[k].nsegs++] = (struct segment){ paths[f], f, s - lo, e - lo, 0, 0, 0 };
 		}
 		offset = hi;
 	}
@@ -278,9 +290,15 @@ static int sum_parallel(char *const *paths, size_t npaths, const struct load_opt
 			err_exit(EXIT_DATA, "cannot start a thread: %s", strerror(errno));
 	work(&w[nworkers - 1]);
 	int status = 0;
+	unsigned long *lines_before = xcalloc(npaths, sizeof *lines_before);  /* by file */
 	for (unsigned k = 0; k < nworkers; k++) {
 		if (k + 1 < nworkers)
 			pthread_join(w[k].thread, NULL);
+		for (size_t i = 0; i < w[k].nsegs; i++) {
+			const struct segment *sg = &w[k].segs[i];
+			err_lines_shift(&w[k].errs, sg->kept_from, sg->kept_to, lines_before[sg->file]);
+			lines_before[sg->file] += sg->lines;
+		}
 		err_lines_replay(errs, &w[k].errs);
 		if (load_stats_add(stats, &w[k].stats) != 0) {
 			err_warn("sample counts add up past 2^64");
@@ -299,6 +317,7 @@ static int sum_parallel(char *const *paths, size_t npaths, const struct load_opt
 		free(w[k].segs);
 	}
 	free(w);
+	free(lines_before);
 	return status;
 }
 

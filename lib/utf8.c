@@ -3,6 +3,9 @@
 
 #include <stdint.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 /* Where the ASCII run from s[i] ends, eight bytes a step (then byte by byte from there). */
 static size_t ascii_run(const unsigned char *s, size_t len, size_t i)
@@ -21,6 +24,35 @@ static size_t ascii_run(const unsigned char *s, size_t len, size_t i)
 int utf8_ascii(const char *s, size_t len)
 {
 	return ascii_run((const unsigned char *)s, len, 0) == len;
+}
+
+unsigned utf8_nul_high(const char *str, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t i = 0;
+	unsigned found = 0;
+#ifdef __SSE2__
+	__m128i any = _mm_setzero_si128(), nul = _mm_setzero_si128();
+	for (; i + 16 <= len; i += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+		any = _mm_or_si128(any, v);
+		nul = _mm_or_si128(nul, _mm_cmpeq_epi8(v, _mm_setzero_si128()));
+	}
+	found |= (_mm_movemask_epi8(nul) ? UTF8_NUL : 0) | (_mm_movemask_epi8(any) ? UTF8_HIGH : 0);
+#endif
+	const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+	uint64_t any8 = 0, nul8 = 0;
+	for (; i + 8 <= len; i += 8) {
+		uint64_t w;
+		memcpy(&w, s + i, sizeof w);
+		any8 |= w;
+		nul8 |= (w - ones) & ~w & highs;  /* nonzero when a byte of w is 0 */
+	}
+	for (; i < len; i++) {
+		any8 |= s[i];
+		nul8 |= s[i] == 0;
+	}
+	return found | (nul8 ? UTF8_NUL : 0) | (any8 & highs ? UTF8_HIGH : 0);
 }
 
 int utf8_valid(const char *str, size_t len)

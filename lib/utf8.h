@@ -27,6 +27,10 @@ static inline size_t utf8_char(const unsigned char *s, size_t len, size_t i)
 
 /* Is s[0, len) ASCII (no byte past 0x7f)? Eight bytes at a time. */
 int utf8_ascii(const char *s, size_t len);
+/* Which of a NUL byte (UTF8_NUL) and a byte past 0x7f (UTF8_HIGH) s[0, len) holds: one pass
+ * for a line's two checks, 16 bytes a step with SSE2 (x86-64's baseline), else 8. */
+enum { UTF8_NUL = 1, UTF8_HIGH = 2 };
+unsigned utf8_nul_high(const char *s, size_t len);
 /* Is s[0, len) valid UTF-8? ASCII runs eight bytes at a time. */
 int utf8_valid(const char *s, size_t len);
 /* Bytes of s[0, len) that are no UTF-8 (a GBK console's bar glyphs, a character cut in two)

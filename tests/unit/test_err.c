@@ -50,6 +50,35 @@ static void twelve_bad(void *arg)
 	printf("bad=%lu skipped=%lu\n", lines.bad, lines.skipped);
 }
 
+/* Held messages of two chunks read apart, renumbered as the file's: the second chunk's
+ * after the first's 100 lines, then replayed in order. */
+static void shifted(void *arg)
+{
+	(void)arg;
+	struct err_lines all, held;
+	err_lines_init(&all);
+	err_lines_init(&held);
+	held.keep = 1;
+	err_bad_line(&held, "in.txt", 7, "first");
+	err_bad_line(&held, "in.txt", 3, "second");
+	err_bad_line(&held, "in.txt", 5, "second");
+	err_lines_shift(&held, 1, 3, 100);
+	err_lines_shift(&held, 2, 9, 1);  /* past nkept: only what is held */
+	err_lines_replay(&all, &held);
+	err_lines_finish(&all);
+}
+
+static void test_lines_shift(void **state)
+{
+	(void)state;
+	struct captured c;
+	capture_run(shifted, NULL, &c);
+	assert_int_equal(c.status, 0);
+	assert_string_equal(c.err, "sift-test: in.txt:7: first\n"
+				   "sift-test: in.txt:103: second\n"
+				   "sift-test: in.txt:106: second\n");
+}
+
 static void test_bad_lines_limit(void **state)
 {
 	(void)state;
@@ -235,6 +264,7 @@ int main(void)
 		cmocka_unit_test(test_start_finish),
 		cmocka_unit_test(test_warn_exit),
 		cmocka_unit_test(test_bad_lines_limit),
+		cmocka_unit_test(test_lines_shift),
 		cmocka_unit_test(test_bad_lines_verbose),
 		cmocka_unit_test(test_one_more_bad_line),
 		cmocka_unit_test(test_strict),

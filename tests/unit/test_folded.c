@@ -7,6 +7,7 @@
 #include <cmocka.h>
 
 #include "folded.h"
+#include "intern.h"
 
 static enum folded_result parse(const char *line, struct folded_line *out, const char **reason)
 {
@@ -97,6 +98,44 @@ static void test_empty_frames_are_visible(void **state)
 	assert_int_equal(frames("", f, l, 8), 0);
 }
 
+/* The hashed split gives folded_next_frame's frames and each frame's intern_hash, wherever
+ * the ';' falls in or across the 16- and 8-byte steps of its search. */
+static void test_hashed_split_matches_plain(void **state)
+{
+	(void)state;
+	char stack[256];
+	for (size_t a = 0; a < 40; a++) {
+		for (size_t b = 0; b < 40; b += 3) {
+			size_t n = 0;
+			for (size_t i = 0; i < a; i++)
+				stack[n++] = (char)('a' + i % 26);
+			stack[n++] = ';';
+			for (size_t i = 0; i < b; i++)
+				stack[n++] = (char)('A' + i % 26);
+			if (b % 2)
+				stack[n++] = ';';  /* a trailing ';': an empty last frame */
+			memcpy(stack + n, "process 7:\"x;y\";z", 17);
+			size_t len = a % 3 ? n : n + 17;
+			size_t p1 = 0, p2 = 0, l1, l2;
+			const char *f1, *f2;
+			uint64_t h;
+			int frames = 0;
+			for (;;) {
+				int more = folded_next_frame(stack, len, &p1, &f1, &l1);
+				assert_int_equal(folded_next_frame_hashed(stack, len, &p2, &f2, &l2, &h), more);
+				if (!more)
+					break;
+				frames++;
+				assert_ptr_equal(f1, f2);
+				assert_int_equal(l1, l2);
+				assert_int_equal(p1, p2);
+				assert_true(h == intern_hash(f1, l1));
+			}
+			assert_true(frames >= 2);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -105,6 +144,7 @@ int main(void)
 		cmocka_unit_test(test_bad_counts),
 		cmocka_unit_test(test_process_cmdline_keeps_semicolons),
 		cmocka_unit_test(test_empty_frames_are_visible),
+		cmocka_unit_test(test_hashed_split_matches_plain),
 	};
 	return cmocka_run_group_tests_name("folded", tests, NULL, NULL);
 }

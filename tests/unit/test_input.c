@@ -579,6 +579,43 @@ static void test_ranges_tile_a_file(void **state)
 	}
 }
 
+/* A chunk numbers its lines from 1; the lines before it, counted on demand, make each
+ * number the whole file's, at every split (inside a line, after "\r\n", on the empty line). */
+static void test_chunk_lines_before(void **state)
+{
+	(void)state;
+	size_t n;
+	const char *path = ranges_file(&n);
+	char *paths[] = { (char *)path };
+	unsigned long want_no[8];
+	size_t nwant = 0;
+	struct in_line line;
+	in_reader *r = in_open(paths, 1);
+	while (in_next(r, &line))
+		want_no[nwant++] = line.lineno;
+	in_close(r);
+	for (size_t split = 0; split <= n; split++) {
+		size_t got = 0;
+		unsigned long long bounds[3] = { 0, split, n };
+		for (int part = 0; part < 2; part++) {
+			r = in_open_chunk(path, bounds[part], bounds[part + 1]);
+			unsigned long before = in_lines_before(r);
+			while (in_next(r, &line)) {
+				assert_int_equal(before + line.lineno, want_no[got]);
+				assert_int_equal(in_lines_before(r), before);
+				got++;
+			}
+			if (part == 0)
+				assert_int_equal(before, 0);
+			in_close(r);
+		}
+		assert_int_equal(got, nwant);
+	}
+	r = in_open(paths, 1);
+	assert_int_equal(in_lines_before(r), 0);  /* not a chunk */
+	in_close(r);
+}
+
 /* Lines as "lineno:text" (text without "\r\n"; "|" marks an unterminated line), via in_next
  * (blocks 0) or in_next_block (1; 2: telling the reader the count), for comparing them. */
 static size_t dump_lines(in_reader *r, int blocks, unsigned long base, char *out, size_t cap)
@@ -750,6 +787,7 @@ int main(void)
 		cmocka_unit_test(test_slurp),
 		cmocka_unit_test(test_slurp_missing),
 		cmocka_unit_test(test_ranges_tile_a_file),
+		cmocka_unit_test(test_chunk_lines_before),
 		cmocka_unit_test(test_blocks_match_lines),
 		cmocka_unit_test(test_block_ranges_tile_a_file),
 		cmocka_unit_test(test_chunk_inside_a_long_line),

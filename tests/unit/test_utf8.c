@@ -62,6 +62,29 @@ static void test_fix(void **state)
 	assert_string_equal(bad, "?? ??? ???? ??");
 }
 
+static void test_nul_high(void **state)
+{
+	(void)state;
+	/* one NUL or one high byte anywhere, in the 16-byte steps, the 8-byte ones or the tail */
+	char buf[64];
+	for (size_t len = 0; len <= 40; len++) {
+		for (size_t at = 0; at <= len; at++) {
+			memset(buf, 'a', sizeof buf);
+			buf[len] = '\0';  /* past the end: never seen */
+			assert_int_equal(utf8_nul_high(buf, len), 0);
+			if (at == len)
+				continue;
+			buf[at] = '\0';
+			assert_int_equal(utf8_nul_high(buf, len), UTF8_NUL);
+			buf[at] = (char)0x80;
+			assert_int_equal(utf8_nul_high(buf, len), UTF8_HIGH);
+			buf[len - 1 - (len - 1 - at) / 2] = '\0';
+			assert_int_equal(utf8_nul_high(buf, len), at == len - 1 - (len - 1 - at) / 2 ? UTF8_NUL : UTF8_NUL | UTF8_HIGH);
+		}
+	}
+	assert_int_equal(utf8_nul_high("h\xc3\xa9llo, \xe4\xb8\x96\xe7\x95\x8c", 14), UTF8_HIGH);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -69,6 +92,7 @@ int main(void)
 		cmocka_unit_test(test_valid),
 		cmocka_unit_test(test_ascii),
 		cmocka_unit_test(test_fix),
+		cmocka_unit_test(test_nul_high),
 	};
 	return cmocka_run_group_tests_name("utf8", tests, NULL, NULL);
 }
