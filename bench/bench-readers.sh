@@ -55,3 +55,12 @@ measure sift-top-speedscope-100 "'$BIN/sift-top' -j 1 '$SS100'"
 per_cpu sift-top-speedscope-100 "$SS100"
 rss_vs_file sift-fold-speedscope-100 "$SS100" 'target: 50% or less'
 rss_vs_file sift-top-speedscope-100 "$SS100" 'target: 50% or less'
+
+# Issue 29 item 3: pretty-printed, and from a pipe, the same streaming (memory by distinct
+# stacks, not the file).
+SS100P="$OUT/pyspy-speedscope-100-pretty.json"
+[ -s "$SS100P" ] || python3 -c 'import json, sys; json.dump(json.load(open(sys.argv[1])), open(sys.argv[2], "w"), indent=1)' "$SS100" "$SS100P"
+measure sift-top-speedscope-100-pretty "'$BIN/sift-top' -j 1 '$SS100P'"
+rss_vs_file sift-top-speedscope-100-pretty "$SS100P" 'target: 50% or less'
+measure sift-top-speedscope-100-pipe "cat '$SS100' | '$BIN/sift-top' -"
+rss_vs_file sift-top-speedscope-100-pipe "$SS100" 'target: 50% or less'

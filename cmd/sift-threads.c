@@ -118,7 +118,7 @@ int main(int argc, char **argv)
 
 	/* Join by TID only; then threads with CPU that no dump saw, of the dumped processes. */
 	size_t dumped = cpu ? threadtab_join_cpu(threads, cpu) : threadtab_count(threads);
-	table *t = threadtab_table(threads, o.format == TABLE_TEXT);
+	table *t = threadtab_table(threads, o.format != TABLE_TEXT ? 0 : o.wide ? THREADTAB_TEXT_WIDE : 1);
 	if (no_dumps) {
 		; /* said why on stderr: an empty table would only hide it in a pipeline */
 	} else if (o.format == TABLE_TEXT) {

@@ -243,6 +243,20 @@ static int headerless_row(cpu_table *t, const struct in_line *line, const struct
 	return 1;
 }
 
+int cpu_headerless(const char *text, size_t len)
+{
+	struct tok toks[MAX_TOKENS];
+	size_t n = tokenize(text, len, toks);
+	uint64_t v;
+	double d;
+	if (n >= 10 && to_u64(&toks[1], &v) && to_u64(&toks[2], &v) && to_u64(&toks[3], &v) &&
+	    to_real(&toks[4], &d) && to_u64(&toks[5], &v) && is_cputime(&toks[8]))
+		return 1;  /* ps -eLf */
+	if (n < 4 || !to_u64(&toks[0], &v) || !to_u64(&toks[1], &v))
+		return 0;
+	return (n >= 5 && is_cputime(&toks[3])) || to_real(&toks[2], &d);  /* ps -L; ps -eLo */
+}
+
 void cpu_line(cpu_table *t, const struct in_line *line)
 {
 	struct tok toks[MAX_TOKENS];

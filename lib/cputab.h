@@ -28,6 +28,10 @@ void cpu_free(cpu_table *t);
  * header, from "PID TID %CPU COMMAND" rows). Summary and noise lines are skipped. */
 void cpu_line(cpu_table *t, const struct in_line *line);
 
+/* Does a line alone look like a row of ps without a header (ps -eLo pid,tid,pcpu,comm,
+ * ps -L, ps -eLf)? For saying what an input that is no profile looks like. */
+int cpu_headerless(const char *text, size_t len);
+
 enum cpu_source cpu_source(const cpu_table *t);
 size_t cpu_count(const cpu_table *t);
 /* Threads in the order first seen. */

@@ -437,6 +437,44 @@ int load_files(prof *p, char *const *paths, size_t npaths, const struct load_opt
 	return status;
 }
 
+/* Lines as sniff gives them, with one line kept back: the first of the next file, which
+ * ended a streamed document (readers_stream). */
+struct lines {
+	sniff *sn;
+	struct in_line line;   /* kept: valid, as sniff_next was not called since */
+	enum load_format fmt;
+	int kept;
+	const char *file;      /* the streamed document's */
+	unsigned long lineno;
+};
+
+static int next_line(struct lines *l, struct in_line *line, enum load_format *fmt)
+{
+	if (l->kept) {
+		l->kept = 0;
+		*line = l->line;
+		*fmt = l->fmt;
+		return 1;
+	}
+	return sniff_next(l->sn, line, fmt);
+}
+
+/* readers_pull_fn: the streamed document's file's next line, or 0 with a line of the
+ * next file kept. */
+static int pull_line(void *ctx, struct in_line *line)
+{
+	struct lines *l = ctx;
+	if (!sniff_next(l->sn, &l->line, &l->fmt))
+		return 0;
+	if (l->line.file != l->file || l->line.lineno <= l->lineno) {
+		l->kept = 1;
+		return 0;
+	}
+	l->lineno = l->line.lineno;
+	*line = l->line;
+	return 1;
+}
+
 int load_reader(prof *p, in_reader *in, const struct load_opts *opts, struct err_lines *errs,
 		struct load_stats *stats)
 {
@@ -453,7 +491,8 @@ int load_reader(prof *p, in_reader *in, const struct load_opts *opts, struct err
 	struct in_line line;
 	int status = 0;
 	const char *checked = NULL;   /* the file whose format check_time saw */
-	while (sniff_next(sn, &line, &fmt)) {
+	struct lines lines = { .sn = sn };
+	while (next_line(&lines, &line, &fmt)) {
 		if (line.file != checked) {
 			check_time(opts, fmt, line.file);
 			checked = line.file;
@@ -476,7 +515,10 @@ int load_reader(prof *p, in_reader *in, const struct load_opts *opts, struct err
 				if (timewin_active(&opts->win)) /* else the untimed (faster) readers */
 					readers_set_time(rd, doc_time_to_sink);
 			}
-			readers_line(rd, fmt, &line);
+			lines.file = line.file;
+			lines.lineno = line.lineno;
+			if (fmt != LOAD_SPEEDSCOPE || !readers_stream(rd, &line, in, pull_line, &lines))
+				readers_line(rd, fmt, &line);
 			continue;
 		}
 		struct folded_line fl;

@@ -23,12 +23,6 @@ struct readers {
 	struct doc_stack st;
 	struct doc_stats stats;
 	struct austin_meta austin;  /* of the austin file being read */
-	/* A speedscope document streamed from its long first line (compact JSON, as py-spy
-	 * writes it), so memory holds its distinct stacks, not its text: 1 while it is taken,
-	 * -1 when the scanner refused it or text followed (it is then read again whole). */
-	int stream;
-	speedscan *scan;
-	const char *path;       /* the file, to read again */
 };
 
 readers *readers_new(struct err_lines *errs, double rate, doc_stack_fn *fn, void *ctx)
@@ -49,7 +43,6 @@ void readers_free(readers *r)
 		return;
 	doc_free(&r->doc);
 	doc_stack_free(&r->st);
-	speedscan_free(r->scan);
 	free(r);
 }
 
@@ -58,72 +51,129 @@ int readers_handles(enum load_format f)
 	return f == LOAD_SPEEDSCOPE || f == LOAD_CHROME || f == LOAD_SVG || f == LOAD_AUSTIN;
 }
 
-/* The rest of a line in_next gave in part: first the part, then in_more's. */
+/* A streamed document's text: its first line (the rest through in_more when it came in
+ * part), then each line pulled, each followed by "\n". Where the file cannot be read
+ * again (standard input, a pipe), a copy of up to READERS_COPY_MAX bytes is kept, so that
+ * a document the scanner refuses can still be read whole. */
 struct stream_src {
 	in_reader *in;
 	const char *text;
 	size_t len;
+	int more;               /* the first line's rest is still to come through in_more */
+	int nl;                 /* a "\n" is owed before the next line */
+	int done;               /* pull said the document's lines are over */
+	int cut;                /* the first line's file failed before its end (reported) */
+	const char *path;       /* the file, to read again; NULL: keep a copy */
+	readers_pull_fn *pull;
+	void *pctx;
+	struct in_line line;    /* the line being given */
+	char *copy;
+	size_t copy_len, copy_cap;
+	int dropped;            /* the copy passed READERS_COPY_MAX and was let go */
 };
+
+static void keep(struct stream_src *src, const char *text, size_t n)
+{
+	if (src->path || src->dropped)
+		return;
+	if (src->copy_len + n > READERS_COPY_MAX) {
+		free(src->copy);
+		src->copy = NULL;
+		src->copy_len = src->copy_cap = 0;
+		src->dropped = 1;
+		return;
+	}
+	src->copy = xgrow(src->copy, &src->copy_cap, src->copy_len + n + 1, 1);
+	memcpy(src->copy + src->copy_len, text, n);
+	src->copy_len += n;
+	src->copy[src->copy_len] = '\0';
+}
 
 static size_t stream_read(void *ctx, char *buf, size_t cap)
 {
 	struct stream_src *src = ctx;
 	size_t given = 0;
-	while (given < cap && (src->len || in_more(src->in, &src->text, &src->len))) {
-		size_t n = src->len < cap - given ? src->len : cap - given;
-		memcpy(buf + given, src->text, n);
-		src->text += n;
-		src->len -= n;
-		given += n;
+	while (given < cap) {
+		if (src->len) {
+			size_t n = src->len < cap - given ? src->len : cap - given;
+			memcpy(buf + given, src->text, n);
+			keep(src, src->text, n);
+			src->text += n;
+			src->len -= n;
+			given += n;
+		} else if (src->more) {
+			if (in_more(src->in, &src->text, &src->len))
+				continue;
+			src->more = 0;
+			/* a file whose reading failed is closed: in_next drops such a cut line */
+			src->cut = src->path && !in_path(src->in);
+		} else if (src->nl) {
+			buf[given++] = '\n';
+			keep(src, "\n", 1);
+			src->nl = 0;
+		} else if (src->done || src->cut || !src->pull(src->pctx, &src->line)) {
+			src->done = 1;
+			break;
+		} else {
+			src->text = src->line.text;
+			src->len = src->line.len;
+			src->nl = 1;
+		}
 	}
 	return given;
 }
 
-/* A speedscope document whose first line came in part (line->more): scanned as it is
- * read when its file can be read again should the scanner refuse it; else read whole. */
-static int stream_doc(readers *r, struct in_line *line)
+/* A streamed document refused by the scanner (an evented profile, text after it...), read
+ * again whole so that the JSON reader takes it or names its fault: from its file, or from
+ * the copy. */
+static void read_again(readers *r, struct stream_src *src)
 {
-	r->path = in_path(line->reader);
-	if (!r->path) {
-		in_line_rest(line->reader, line);
-		return 0;
+	doc_reset(&r->doc);
+	if (src->path) {
+		char *paths[1] = { (char *)src->path };
+		in_reader *in = in_open(paths, 1);
+		struct in_line line;
+		while (in_next(in, &line))
+			doc_add_line(&r->doc, &line);
+		in_close(in);
+	} else if (src->dropped) {
+		r->stats.bad++;
+		err_bad_line(r->errs, r->doc.file, r->doc.lineno,
+			     "speedscope JSON the streaming reader does not take (an evented profile, a key "
+			     "given twice...), over %u MB from a pipe, cannot be read again: give it as a file",
+			     (unsigned)(READERS_COPY_MAX >> 20));
+		return;
+	} else {
+		free(r->doc.text);  /* the copy is the document, as doc_add_line would join it */
+		r->doc.text = src->copy;
+		r->doc.len = src->copy_len;
+		r->doc.cap = src->copy_cap;
+		src->copy = NULL;
 	}
-	struct stream_src src = { line->reader, line->text, line->len };
-	r->scan = speedscan_stream(stream_read, &src, 0);
-	while (in_more(line->reader, &src.text, &src.len))  /* what the scanner left */
-		;
-	if (!in_path(line->reader)) {  /* cut short (reported): in_next drops such a line */
-		speedscan_free(r->scan);
-		r->scan = NULL;
-		return 1;
-	}
-	r->stream = r->scan ? 1 : -1;
-	r->doc.file = line->file;
-	r->doc.lineno = line->lineno;
-	r->doc_format = LOAD_SPEEDSCOPE;
-	r->has_doc = 1;
-	return 1;
+	speedscope_read(&r->doc, r->rate, r->errs, r->fn, r->when, r->ctx, &r->stats);
 }
 
-/* A streamed document given, or read again whole: what today's whole-document readers
- * take, named as they name it. */
-static void end_stream(readers *r)
+int readers_stream(readers *r, struct in_line *line, in_reader *in, readers_pull_fn *pull, void *ctx)
 {
-	speedscan *scan = r->scan;
-	r->scan = NULL;
-	if (r->stream > 0 && speedscope_read_scan(scan, r->doc.file, r->doc.lineno, r->rate, r->errs, r->fn,
-						  r->when, r->ctx, &r->stats) == 0)
-		return;
-	if (r->stream < 0)
+	if (r->has_doc && line->lineno != 1 && r->doc_format == LOAD_SPEEDSCOPE)
+		return 0;  /* a document read whole goes on */
+	readers_finish(r);
+	struct stream_src src = { in, line->text, line->len, line->more, 1, 0, 0, in_path(in), pull, ctx,
+				  { 0 }, NULL, 0, 0, 0 };
+	speedscan *scan = speedscan_stream(stream_read, &src, 0);
+	char rest[1 << 16];
+	while (stream_read(&src, rest, sizeof rest))  /* what the scanner left */
+		;
+	r->doc.file = line->file;
+	r->doc.lineno = line->lineno;
+	if (src.cut)  /* cut short (reported): in_next drops such a line */
 		speedscan_free(scan);
-	char *paths[1] = { (char *)r->path };
-	in_reader *in = in_open(paths, 1);
-	struct in_line line;
+	else if (!scan || speedscope_read_scan(scan, r->doc.file, r->doc.lineno, r->rate, r->errs, r->fn,
+					       r->when, r->ctx, &r->stats) != 0)  /* which frees scan */
+		read_again(r, &src);
+	free(src.copy);
 	doc_reset(&r->doc);
-	while (in_next(in, &line))
-		doc_add_line(&r->doc, &line);
-	in_close(in);
-	speedscope_read(&r->doc, r->rate, r->errs, r->fn, r->when, r->ctx, &r->stats);
+	return 1;
 }
 
 static void end_doc(readers *r)
@@ -131,13 +181,6 @@ static void end_doc(readers *r)
 	if (!r->has_doc)
 		return;
 	uint64_t lost = r->stats.lost;
-	if (r->stream) {
-		end_stream(r);
-		r->stream = 0;
-		doc_reset(&r->doc);
-		r->has_doc = 0;
-		return;
-	}
 	switch (r->doc_format) {
 	case LOAD_SPEEDSCOPE:
 		speedscope_read(&r->doc, r->rate, r->errs, r->fn, r->when, r->ctx, &r->stats);
@@ -158,15 +201,9 @@ static void end_doc(readers *r)
 
 void readers_line(readers *r, enum load_format f, struct in_line *line)
 {
+	in_line_rest(line->reader, line);  /* a line in part, not streamed, is read whole */
 	if (r->has_doc && (line->lineno == 1 || f != r->doc_format))
 		end_doc(r);
-	if (r->has_doc && r->stream) {  /* after the streamed line: only white space is JSON's */
-		if (line->len != strspn(line->text, " \t\r"))
-			r->stream = -1;
-		return;
-	}
-	if (f == LOAD_SPEEDSCOPE && line->more && !r->has_doc && stream_doc(r, line))
-		return;
 	if (f != LOAD_AUSTIN) {
 		doc_add_line(&r->doc, line);
 		r->doc_format = f;

@@ -1,6 +1,7 @@
 /* sniff: content detection with a small look-ahead, so stdin and zstd streams work too. */
 #include "sniff.h"
 #include "austin.h"
+#include "cputab.h"
 #include "dumpjson.h"
 #include "folded.h"
 #include "xalloc.h"
@@ -287,7 +288,8 @@ const char *sniff_guess(const char *text, size_t len)
 	    has(low, n, "py-spy") || has(low, n, "traceback (most recent"))
 		return "an error message, not a recording";
 	if ((n >= 6 && memcmp(low, "top - ", 6) == 0) || has(low, n, "pid user") ||
-	    has(low, n, " lwp ") || has(low, n, " tgid ") || has(low, n, "threads:"))
+	    has(low, n, " lwp ") || has(low, n, " tgid ") || has(low, n, "threads:") ||
+	    cpu_headerless(text, len))
 		return "thread CPU from top, ps or pidstat: give it to sift-threads --cpu";
 	if ((n >= 5 && memcmp(low, "self\t", 5) == 0) || (n >= 8 && memcmp(low, "samples ", 8) == 0) ||
 	    has(low, n, "self_pct"))

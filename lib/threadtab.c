@@ -252,20 +252,25 @@ static void set_id(table *t, size_t col, const intern *in, uint32_t id)
 	table_set_str(t, col, s, len);
 }
 
-/* A frame for people: shortened to THREADTAB_TEXT_FRAME characters. */
-static void set_frame_text(table *t, size_t col, const intern *in, uint32_t id)
+/* A frame for people: shortened to max characters, the function kept; of a hand-off
+ * ("PY -> NATIVE"), the Python frame only (cut is 1). */
+static void set_frame_text(table *t, size_t col, const intern *in, uint32_t id, size_t max, int cut)
 {
 	if (id == INTERN_NONE)
 		return;
 	size_t len;
 	const char *s = intern_str(in, id, &len);
+	const char *arrow = cut ? memmem(s, len, " -> ", 4) : NULL;
+	if (arrow)
+		len = (size_t)(arrow - s);
 	char buf[4 * THREADTAB_TEXT_FRAME + 8];
-	size_t n = frame_shorten(s, len, THREADTAB_TEXT_FRAME, buf, sizeof buf);
+	size_t n = frame_shorten(s, len, max, buf, sizeof buf);
 	table_set_str(t, col, buf, n);
 }
 
 table *threadtab_table(threadtab *s, int text)
 {
+	int wide = text == THREADTAB_TEXT_WIDE;
 	/* Work out leaf and hand-off before sorting: tallies are keyed by the thread's id. */
 	uint32_t *leaf = xmalloc((s->nthr + 1) * sizeof *leaf), *handoff = xmalloc((s->nthr + 1) * sizeof *handoff);
 	uint32_t *category = xmalloc((s->nthr + 1) * sizeof *category);
@@ -287,7 +292,10 @@ table *threadtab_table(threadtab *s, int text)
 		table_add_row(t);
 		set_id(t, THREADTAB_PID, s->strs, r->pid);
 		set_id(t, THREADTAB_TID, s->tids, r->tid);
-		set_id(t, THREADTAB_THREAD, s->strs, r->name);
+		if (text && !wide)
+			set_frame_text(t, THREADTAB_THREAD, s->strs, r->name, THREADTAB_TEXT_NAME, 0);
+		else
+			set_id(t, THREADTAB_THREAD, s->strs, r->name);
 		if (r->cpu && r->cpu->name)
 			table_set_str(t, THREADTAB_OS_THREAD, r->cpu->name, strlen(r->cpu->name));
 		table_set_uint(t, THREADTAB_SEEN, r->seen);
@@ -298,15 +306,15 @@ table *threadtab_table(threadtab *s, int text)
 			table_set_real(t, THREADTAB_CPU_MEAN, r->cpu->sum / (double)r->cpu->samples);
 			table_set_real(t, THREADTAB_CPU_MAX, r->cpu->max);
 		}
-		if (!text) {
+		if (!text || wide) {
 			set_id(t, THREADTAB_LEAF, s->strs, leaf[r->tid]);
 			set_id(t, THREADTAB_HANDOFF, s->strs, handoff[r->tid]);
 		} else {
-			set_frame_text(t, THREADTAB_LEAF, s->strs, leaf[r->tid]);
+			set_frame_text(t, THREADTAB_LEAF, s->strs, leaf[r->tid], THREADTAB_TEXT_FRAME, 0);
 			if (handoff[r->tid] != INTERN_NONE && handoff[r->tid] == leaf[r->tid])
 				table_set_str(t, THREADTAB_HANDOFF, "=", 1);
 			else
-				set_frame_text(t, THREADTAB_HANDOFF, s->strs, handoff[r->tid]);
+				set_frame_text(t, THREADTAB_HANDOFF, s->strs, handoff[r->tid], THREADTAB_TEXT_FRAME, 1);
 		}
 		set_id(t, THREADTAB_CATEGORY, s->strs, category[r->tid]);
 	}

@@ -21,6 +21,9 @@ for file in demo/profile-all.txt pyspy/rec-raw-threads-subprocesses.txt raw/work
 		-edgefraction=0 "$tmp/p.pb.gz" > "$tmp/top.txt" 2>"$tmp/err" || { cat "$tmp/err"; status=1; continue; }
 	go tool pprof -tags -sample_index=samples "$tmp/p.pb.gz" > "$tmp/tags.txt" 2>"$tmp/err" ||
 		{ cat "$tmp/err"; status=1; continue; }
+	# nothing to warn of: a mapping with a file name ("Main binary filename not available")
+	go tool pprof -raw "$tmp/p.pb.gz" > /dev/null 2>"$tmp/err" || status=1
+	[ -s "$tmp/err" ] && { echo "  go tool pprof warned:"; cat "$tmp/err"; status=1; }
 	for key in function thread category; do
 		"$bindir/sift-top" --by "$key" --top 0 --format tsv "$file" > "$tmp/$key.tsv" 2>/dev/null
 	done

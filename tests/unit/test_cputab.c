@@ -163,6 +163,25 @@ static void test_pidstat_without_threads(void **state)
 	cpu_free(t);
 }
 
+/* A row alone of each header-less ps shape is told; a header, a log line, a stack are not. */
+static void test_headerless(void **state)
+{
+	(void)state;
+	static const char *const yes[] = {
+		"3807299 3807299  6.1 VLLM::Worker_TP",
+		"3807299 3811944 ?        00:10:00 pt_nccl_watchdo",
+		"root 3807299 1 3811944 12 64 10:01 ? 01:02:03 python train.py",
+	};
+	static const char *const no[] = {
+		"  PID   TID %CPU COMMAND", "step 10 loss 2.5 lr 0.1", "main (a.py:1);f (a.py:2) 3", "12 13",
+		"1 2 x y",
+	};
+	for (size_t i = 0; i < sizeof yes / sizeof *yes; i++)
+		assert_int_equal(cpu_headerless(yes[i], strlen(yes[i])), 1);
+	for (size_t i = 0; i < sizeof no / sizeof *no; i++)
+		assert_int_equal(cpu_headerless(no[i], strlen(no[i])), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -171,6 +190,7 @@ int main(void)
 		cmocka_unit_test(test_pidstat),
 		cmocka_unit_test(test_ps_default_columns),
 		cmocka_unit_test(test_pidstat_without_threads),
+		cmocka_unit_test(test_headerless),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

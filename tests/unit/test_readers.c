@@ -1,7 +1,8 @@
 /* test_readers: lines dispatched to the document readers: austin stacks at once, a document
  * read when its file or format ends (or at the finish), each stack with where it was found,
  * times for the formats that have them, and bad lines and documents counted and named; a
- * compact speedscope line given in part streamed as it would be read whole. */
+ * speedscope document streamed (readers_stream), its first line whole or in part, gives
+ * what it gives read whole. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -166,8 +167,17 @@ static void test_timed_and_bad(void **state)
 }
 
 /* A file read as load_reader reads it: lines of any length whole (cap 0), or a long one
- * in part (cap), streamed by the speedscope reader. */
-struct file_run { const char *path; size_t cap; };
+ * in part (cap); given line by line (stream 0), or streamed from its first line, the rest
+ * pulled (readers_stream). */
+struct file_run { const char *path; size_t cap; int stream; };
+
+static int pull(void *ctx, struct in_line *line)
+{
+	if (!in_next(ctx, line))
+		return 0;
+	printf("line %lu%s\n", line->lineno, line->more ? " in part" : "");
+	return 1;
+}
 
 static void run_file(void *arg)
 {
@@ -181,7 +191,8 @@ static void run_file(void *arg)
 	struct in_line line;
 	while (in_next(in, &line)) {
 		printf("line %lu%s\n", line.lineno, line.more ? " in part" : "");
-		readers_line(r, LOAD_SPEEDSCOPE, &line);
+		if (!f->stream || !readers_stream(r, &line, in, pull, in))
+			readers_line(r, LOAD_SPEEDSCOPE, &line);
 	}
 	readers_finish(r);
 	printf("stacks %llu, bad %lu, rate %g\n", (unsigned long long)readers_stats(r)->stacks,
@@ -219,22 +230,24 @@ static void test_streamed(void **state)
 	assert_non_null(part);
 	char expect[2048];
 	for (int k = 0; k < 2; k++) {
-		struct file_run w = { path[k], 0 }, p = { path[k], 1 << 12 };
+		struct file_run w = { path[k], 0, 0 };
 		capture_run(run_file, &w, whole);
-		capture_run(run_file, &p, part);
 		assert_int_equal(whole->status, 0);
-		assert_int_equal(part->status, 0);
-		for (int in_part = 0; in_part < 2; in_part++) {
-			const char *one = in_part ? "line 1 in part\n" : "line 1\n";
+		/* whole; in part, given whole; streamed from a whole line, and from one in part */
+		for (int mode = 0; mode < 4; mode++) {
+			struct file_run p = { path[k], mode & 1 ? 1 << 12 : 0, mode >= 2 };
+			capture_run(run_file, &p, part);
+			assert_int_equal(part->status, 0);
+			const char *one = mode & 1 ? "line 1 in part\n" : "line 1\n";
 			if (k == 0)
 				snprintf(expect, sizeof expect, "%sline 2\n%s:1: thread (7): M;a (a.py:1) 10000\n"
 					 "%s:1: thread (7): M;a (a.py:1);b 20000\nstacks 2, bad 0, rate 200\n",
 					 one, path[k], path[k]);
 			else
 				snprintf(expect, sizeof expect, "%sline 2\nline 3\nstacks 0, bad 1, rate 0\n", one);
-			assert_string_equal((in_part ? part : whole)->out, expect);
+			assert_string_equal(part->out, expect);
+			assert_string_equal(part->err, whole->err);
 		}
-		assert_string_equal(part->err, whole->err);
 	}
 	snprintf(expect, sizeof expect, "test_readers: %s:3: bad speedscope JSON: end of file expected near 'x' (byte %zu)\n",
 		 path[1], used - 1);

@@ -95,6 +95,35 @@ static void test_dumps_only(void **state)
 	rules_free(r);
 }
 
+/* Text for people: the hand-off's Python frame only, a hand-off that is the leaf as "=";
+ * --wide (THREADTAB_TEXT_WIDE) whole, as TSV. */
+static void test_text(void **state)
+{
+	(void)state;
+	rules *r = launch_rules();
+	threadtab *t = threadtab_new(r);
+	dumps(t);
+	table *tab = threadtab_table(t, 1);
+	char *text = written(tab);
+	assert_string_equal(text, HEADER
+		"7\t10\tMain\t\t3\t2\t1\t1\t\t\tcuLaunchKernel (libcuda.so.1)\tstep (train.py:5)\tlaunch\n"
+		"\t0x1f\t\t\t1\t1\t0\t0\t\t\t\t\t\n"
+		"7\t11\tw\t\t1\t0\t1\t0\t\t\twait (threading.py:3)\t=\tother\n");
+	free(text);
+	table_free(tab);
+	threadtab_free(t);
+	t = threadtab_new(r);  /* a table is made once a threadtab */
+	dumps(t);
+	tab = threadtab_table(t, THREADTAB_TEXT_WIDE);
+	text = written(tab);
+	assert_non_null(strstr(text, "\tstep (train.py:5) -> cuLaunchKernel (libcuda.so.1)\t"));
+	assert_non_null(strstr(text, "\twait (threading.py:3)\twait (threading.py:3)\t"));
+	free(text);
+	table_free(tab);
+	threadtab_free(t);
+	rules_free(r);
+}
+
 static void take_cpu(void *c, struct in_line *line) { cpu_line(c, line); }
 
 static void test_cpu_join(void **state)
@@ -171,6 +200,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_dumps_only),
+		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_cpu_join),
 		cmocka_unit_test(test_order_ties),
 	};
