@@ -96,6 +96,11 @@ static void no_match(const tput_ex *ex, const struct tputread *r, const char *wh
 			 inference == 1 ? "" : "s");
 		return;
 	}
+	if (r->looks_like) {  /* a profile or a dump given as a log */
+		const char *name = strcmp(r->looks_path, "-") == 0 ? "standard input" : r->looks_path;
+		err_warn("no throughput found: %s looks like %s", name, r->looks_like);
+		return;
+	}
 	size_t cap = 64, len = 0;
 	char *names = xmalloc(cap);
 	names[0] = '\0';
@@ -334,7 +339,7 @@ int main(int argc, char **argv)
 	tput_ex *ex = new_extractor(&o);
 	errs.limit = 0; /* bad lines are counted; -v names them */
 
-	struct tputread r = { &o.read, ex, &errs, NULL, stdout, 0, 0, 0, NULL, 0, 0, 0, NULL };
+	struct tputread r = { &o.read, ex, &errs, NULL, stdout, 0, 0, 0, NULL, 0, 0, 0, NULL, NULL, NULL };
 	int status;
 	if (o.explain)
 		status = run_explain(&r, &o, files, nfiles);

@@ -4,6 +4,7 @@
 
 #include "chunk.h"
 #include "input.h"
+#include "sniff.h"
 #include "tputkey.h"
 #include "tputout.h"
 #include "xalloc.h"
@@ -432,6 +433,58 @@ static int read_parallel(struct tputread *r, const char *path, unsigned jobs)
 	return failed;
 }
 
+/* What an input's first lines (text[0, len)) look like when of the first 16 that are not
+ * blank, more prove a profile's or a dump's format (sniff_line: a dump's header, a folded
+ * stack) than read as a log's (sniff_log_line): sniff's word for the first, else NULL. */
+static const char *first_lines_look(const char *text, size_t len)
+{
+	size_t seen = 0, other = 0, logs = 0;
+	enum load_format f;  /* a folded stack proves itself by its frames' ';' (not "## size: 96") */
+	const char *guess = NULL;
+	for (const char *s = text, *end = text + len; s < end && seen < 16;) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+		size_t n = (size_t)((nl ? nl : end) - s);
+		if (n && s[n - 1] == '\r')
+			n--;
+		size_t b = 0;
+		while (b < n && (s[b] == ' ' || s[b] == '\t'))
+			b++;
+		if (b < n) {
+			seen++;
+			if (sniff_log_line(s, n)) {
+				logs++;
+			} else if ((f = sniff_line(s, n)) != LOAD_AUTO && (f != LOAD_RAW || memchr(s, ';', n))) {
+				other++;
+				if (!guess)
+					guess = sniff_guess(s, n);
+			}
+		}
+		s = nl ? nl + 1 : end;
+	}
+	return other > logs ? guess : NULL;
+}
+
+/* The first input no log's lines start, named (tputread.looks_like). */
+static void note_looks(struct tputread *r, const char *path, const char *text, size_t len)
+{
+	if (r->looks_like)
+		return;
+	r->looks_like = first_lines_look(text, len);
+	r->looks_path = r->looks_like ? path : NULL;
+}
+
+/* The same from a file's first block, read again (a large file read on threads). */
+static void note_file_looks(struct tputread *r, char *path)
+{
+	if (r->looks_like)
+		return;
+	in_reader *in = in_open(&path, 1);
+	struct in_block b;
+	if (in_next_block(in, &b))
+		note_looks(r, path, b.text, b.len);
+	in_close(in);
+}
+
 int tputread_logs(struct tputread *r, char **paths, size_t npaths)
 {
 	/* Threads pay off on large plain files. */
@@ -447,6 +500,7 @@ int tputread_logs(struct tputread *r, char **paths, size_t npaths)
 	for (size_t f = 0; f < npaths; f++) {
 		if (jobs > 1 && !r->o->in_order && chunk_splittable(paths[f], CHUNK_MIN_BYTES)) {
 			failed |= read_parallel(r, paths[f], jobs);
+			note_file_looks(r, paths[f]);
 			continue;
 		}
 		in_reader *in = in_open(paths + f, 1);
@@ -455,6 +509,8 @@ int tputread_logs(struct tputread *r, char **paths, size_t npaths)
 		file_start(r);
 		while (in_next_block(in, &b)) {
 			struct emitter e = { r, b.file };
+			if (b.lineno <= 1)
+				note_looks(r, paths[f], b.text, b.len);
 			file = b.file;
 			out.len = 0;
 			in_block_lines(in, tput_ex_block(r->ex, b.text, b.len, b.lineno, sink, &rd));

@@ -38,6 +38,9 @@ struct tputread {
 	size_t ncands, cands_cap;
 	size_t takes_used;          /* --take's requests that took something: a bit each (first 64) */
 	struct tputread_file *file; /* the input being read: its candidates and figures */
+	const char *looks_like;     /* the first input whose first lines are no log's: what they
+				     * look like ("folded stacks (a py-spy raw profile): ..."), else NULL */
+	const char *looks_path;     /* that input's name */
 };
 
 /* The candidates and their sources freed. */

@@ -44,6 +44,7 @@ struct result {
 	int failed;
 	size_t ncands;
 	struct tputcand cand[4];
+	const char *looks_like;
 };
 
 /* One read of paths through the torchtitan preset; rows when set is NULL. */
@@ -60,7 +61,7 @@ static struct result run(char **paths, size_t n, const struct tputread_opts *o, 
 	tput_ex_add_preset(ex, (size_t)p);
 	FILE *out = open_memstream(&res.rows, &res.len);
 	assert_non_null(out);
-	struct tputread r = { o, ex, &errs, set, out, 0, 0, 0, NULL, 0, 0, 0, NULL };
+	struct tputread r = { o, ex, &errs, set, out, 0, 0, 0, NULL, 0, 0, 0, NULL, NULL, NULL };
 	res.failed = tputread_logs(&r, paths, n);
 	assert_int_equal(fclose(out), 0);
 	res.points = r.points;
@@ -68,6 +69,7 @@ static struct result run(char **paths, size_t n, const struct tputread_opts *o, 
 	res.bad = errs.bad;
 	res.skipped = errs.skipped;
 	res.ncands = r.ncands;
+	res.looks_like = r.looks_like;
 	for (size_t i = 0; i < r.ncands && i < 4; i++)
 		res.cand[i] = r.cands[i].c;
 	tputread_free(&r);
@@ -115,6 +117,34 @@ static void test_rows(void **state)
 	assert_int_equal(res.points, 0);
 	assert_int_equal(res.bad, 1);  /* bad lines have no unit to filter on */
 	free(res.rows);
+}
+
+/* What a profile or a dump given as a log looks like, from its first lines; a log whose
+ * header lines end in numbers ("## batch size: 8") is no folded profile. */
+static void test_looks_like(void **state)
+{
+	(void)state;
+	static const char folded[] = "thread (1): MainThread;<module> (train.py:5);step (train.py:9) 42\n"
+				     "thread (1): MainThread;<module> (train.py:5) 3\n";
+	static const char dump[] = "Process 4242: python train.py\nPython v3.11.4 (/usr/bin/python3.11)\n\n"
+				   "Thread 4242 (active): \"MainThread\"\n    step (train.py:9)\n";
+	static const char header[] = "## optimizer: adam\n## batch size: 8\n## training size: 96\n";
+	const char *want[] = { "folded stacks (a py-spy raw profile): try sift-top or sift-fold",
+			       "py-spy dump output: try sift-threads or sift-fold", NULL };
+	const char *texts[] = { folded, dump, header };
+	size_t lens[] = { sizeof folded - 1, sizeof dump - 1, sizeof header - 1 };
+	for (size_t i = 0; i < 3; i++) {
+		char path[256];
+		assert_non_null(tmpdir_file(tmpdir, "looks.log", texts[i], lens[i], path, sizeof path));
+		char *paths[] = { path };
+		struct tputread_opts o = { -1, -1, 1, 0, 0, NULL, 0 };
+		struct result res = run(paths, 1, &o, NULL);
+		if (want[i])
+			assert_string_equal(res.looks_like, want[i]);
+		else
+			assert_null(res.looks_like);
+		free(res.rows);
+	}
 }
 
 static void test_series(void **state)
@@ -230,7 +260,7 @@ static void test_candidates(void **state)
 		for (size_t i = 0; i < tputpreset_count; i++)
 			tput_ex_add_preset(ex, i);
 		struct series_set set = { NULL, 0, 0 };
-		struct tputread r = { &o, ex, &errs, &set, NULL, 0, 0, 0, NULL, 0, 0, 0, NULL };
+		struct tputread r = { &o, ex, &errs, &set, NULL, 0, 0, 0, NULL, 0, 0, 0, NULL, NULL, NULL };
 		assert_int_equal(tputread_logs(&r, paths, 1), 0);
 		assert_int_equal(r.ncands, 2);
 		assert_int_equal(r.cands[0].c.number, 1);
@@ -263,6 +293,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rows),
 		cmocka_unit_test(test_series),
+		cmocka_unit_test(test_looks_like),
 		cmocka_unit_test(test_threads_same_as_one),
 		cmocka_unit_test(test_candidates),
 	};
