@@ -39,6 +39,7 @@ static const struct kw kv_keys[] = {
 	KW("perf/throughput", KV_TOKENS, 2),  /* verl's, per device (its preset says so) */
 	KW("dt", KV_TIME, 2),  /* a step's time (nanochat) */
 	KW("time/batch", KV_TIME, 2), KW("time/step", KV_TIME, 2), KW("time/iter", KV_TIME, 2),
+	KW("time_iter", KV_TIME, 2),  /* GraphGym's mean time of an iteration */
 	KW("imps", KV_IMAGES, 2),  /* images a second (IRN) */
 	KW("sps", KV_ITERS, 2),  /* environment steps a second (CleanRL, acme) */
 	KW("batchtime", KV_TIME, 2), KW("steptime", KV_TIME, 2),  /* Retinaface's "Batchtime: 0.2298 s" */

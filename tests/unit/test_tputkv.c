@@ -287,6 +287,11 @@ static void test_kv_reader(void **state)
 		/* a plain iteration time beside a step and a loss (DINOv2's JSON) */
 		{ "{\"iteration\": 120, \"iter_time\": 3.607, \"data_time\": 0.935, \"total_loss\": 14.645}", 1, TPUT_MS_STEP, 3607, 120, 14.645 },
 		{ "{\"iter_time\": 3.607, \"data_time\": 0.935, \"total_loss\": 14.645}", 0, 0, 0, -1, 14.645 },
+		/* a batch's time as a meter, its step's key before a fraction and its average; the
+		 * mean time of an iteration under GraphGym's key */
+		{ "Train: [1/100][65/510] Data 0.002 (0.656) Batch 7.276 (3.305) Remain 46:45:29 loss: 0.8294 Lr: 0.09989", 1, TPUT_MS_STEP, 7276, -1, 0.8294 },
+		{ "Train: [1/100][65/510] Data 0.002 (0.656) Batch 7 (3) loss: 0.8294", 0, 0, 0, 7, 0.8294 },
+		{ "train: {'epoch': 1940, 'time_epoch': 23.26, 'loss': 0.01499, 'time_iter': 0.07432, 'mae': 0.01499}", 1, TPUT_MS_STEP, 74.32, -1, 0.01499 },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		struct tputkv_figure kv[8];
@@ -384,9 +389,9 @@ static void test_literals(void **state)
 	size_t n = 0;
 	while (tputkv_literals[n])
 		n++;
-	assert_int_equal(n, 78);
+	assert_int_equal(n, 80);
 	assert_string_equal(tputkv_literals[0], "k/s");
-	assert_string_equal(tputkv_literals[77], "teptime");
+	assert_string_equal(tputkv_literals[79], ") Batch ");
 }
 
 /* A shape read once is given back for a line of that shape, and read from it again. */
