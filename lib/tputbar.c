@@ -31,6 +31,9 @@ static void flush_queue(struct tputbar *b, tput_sink *sink, void *ctx)
 	b->nqueue = 0;
 }
 
+const char tputbar_rank_copy[] = "an unprefixed rank's copy of the step before";
+const char tputbar_repeat[] = "a summary: another record repeating the step just read";
+
 void tputbar_emit(struct tputbar *b, const struct tput_point *pts, size_t np, unsigned long lineno, tput_sink *sink,
 		  void *ctx)
 {
@@ -50,9 +53,8 @@ void tputbar_emit(struct tputbar *b, const struct tput_point *pts, size_t np, un
 			/* another record repeating the step: a summary of it (fairseq's "| train |
 			 * epoch 001 | ..." after its last train_inner) */
 			sink(ctx, lineno, TPUT_LEFT, pt,
-			     pt->tmpl && b->last_tmpl[pt->unit] && pt->tmpl != b->last_tmpl[pt->unit]
-				     ? "a summary: another record repeating the step just read"
-				     : "an unprefixed rank's copy of the step before");
+			     pt->tmpl && b->last_tmpl[pt->unit] && pt->tmpl != b->last_tmpl[pt->unit] ? tputbar_repeat
+															: tputbar_rank_copy);
 			continue;
 		}
 		b->last_step[pt->unit] = pt->step;

@@ -84,4 +84,8 @@ int tputbar_other_logger(const char *a, size_t alen, const char *b, size_t blen)
 /* Do a line's figures a[0, na) repeat b[0, nb): each unit's value, step and loss? */
 int tputbar_same_figures(const struct tput_point *a, size_t na, const struct tput_point *b, size_t nb);
 
+/* Why tputbar_emit leaves a figure out (the series stage looks at them again). */
+extern const char tputbar_rank_copy[];   /* an unprefixed rank's copy of the step before */
+extern const char tputbar_repeat[];      /* another record repeating the step just read */
+
 #endif

@@ -2,6 +2,7 @@
 #include "tputcand.h"
 #include "intern.h"
 #include "stats.h"
+#include "tputbar.h"
 #include "xalloc.h"
 
 #include <math.h>
@@ -140,6 +141,23 @@ static void take_loose(struct tputcand_set *set)
 	}
 }
 
+/* Copies of a step that never advances, on three lines or more, each with a loss of its
+ * own and spread over more than twice their lines: what was read as the step is a constant
+ * (DA-AT-VFI's "| batch 16", a batch's size), so each line is a figure of its own. A rank's
+ * copies come in a burst, mostly with one loss, and a summary repeats the last step of each
+ * epoch: their steps rise. */
+static void take_constant_steps(struct tputcand_set *set)
+{
+	for (size_t i = 0; i < set->n; i++) {
+		struct tputcand *c = &set->c[i];
+		if ((c->left != tputbar_rank_copy && c->left != tputbar_repeat) || c->lines < 3 || c->rises ||
+		    c->loss_changes * 2 < c->n - 1 || c->last_line - c->first_line + 1 <= 2 * c->lines)
+			continue;
+		c->taken = 1;
+		snprintf(c->why, sizeof c->why, "copies of a step that never advances: a constant, not a step");
+	}
+}
+
 /* A bar that shows no loss, short of a series for sure (tputcand_sure), begun after taken
  * bars of its unit that show one on most frames (gluonts' "99it [..., avg_epoch_loss=...]"
  * and the "7it [...]" and "1/137" bars after it): the loss is training's, the quiet bars are
@@ -245,6 +263,7 @@ void tputcand_decide(struct tputcand_set *set)
 		}
 	}
 	take_loose(set);
+	take_constant_steps(set);
 }
 
 

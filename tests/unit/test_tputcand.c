@@ -9,6 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "tputbar.h"
 #include "tputcand.h"
 
 static size_t add(struct tputcand_set *set, uint64_t tmpl, enum tput_unit unit, long rank, double value,
@@ -176,6 +177,29 @@ static void test_loose(void **state)
 	tputcand_set_free(&set);
 }
 
+/* Copies of a step that never advances, spread out, each with its own loss: the step was a
+ * constant, every line a figure; a rank's burst of copies with one loss stays out, and so do
+ * copies whose step rises. */
+static void test_constant_step(void **state)
+{
+	(void)state;
+	struct tputcand_set set = { 0 };
+	for (unsigned long l = 0; l < 6; l++) {
+		struct tput_point spread = { -1, 16, NAN, 3.1, TPUT_IT_S, 0.5 - 0.01 * (double)l, 0, 1, 0 };
+		tputcand_add(&set, &spread, tputbar_rank_copy, 20 + 4 * l);
+		struct tput_point burst = { -1, 4, NAN, 10050, TPUT_TOKENS_S, 7.6, 0, 2, 0 };
+		tputcand_add(&set, &burst, tputbar_rank_copy, 200 + l);
+		struct tput_point rising = { -1, (long long)l, NAN, 5.0, TPUT_MS_STEP, 0.5 - 0.01 * (double)l, 0, 3, 0 };
+		tputcand_add(&set, &rising, tputbar_rank_copy, 300 + 4 * l);
+	}
+	tputcand_decide(&set);
+	assert_true(set.c[0].taken);
+	assert_string_equal(set.c[0].why, "copies of a step that never advances: a constant, not a step");
+	assert_false(set.c[1].taken);
+	assert_false(set.c[2].taken);
+	tputcand_set_free(&set);
+}
+
 static void test_side_by_side(void **state)
 {
 	(void)state;
@@ -323,6 +347,7 @@ int main(void)
 		cmocka_unit_test(test_burst_needs_one_loss),
 		cmocka_unit_test(test_sure),
 		cmocka_unit_test(test_loose),
+		cmocka_unit_test(test_constant_step),
 		cmocka_unit_test(test_side_by_side),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
