@@ -517,7 +517,8 @@ int load_reader(prof *p, in_reader *in, const struct load_opts *opts, struct err
 			}
 			lines.file = line.file;
 			lines.lineno = line.lineno;
-			if (fmt != LOAD_SPEEDSCOPE || !readers_stream(rd, &line, in, pull_line, &lines))
+			if ((fmt != LOAD_SPEEDSCOPE && fmt != LOAD_CHROME) ||
+			    !readers_stream(rd, fmt, &line, in, pull_line, &lines))
 				readers_line(rd, fmt, &line);
 			continue;
 		}

@@ -153,13 +153,28 @@ static void read_again(readers *r, struct stream_src *src)
 	speedscope_read(&r->doc, r->rate, r->errs, r->fn, r->when, r->ctx, &r->stats);
 }
 
-int readers_stream(readers *r, struct in_line *line, in_reader *in, readers_pull_fn *pull, void *ctx)
+/* chrome_read_fn: the stream, and whether its file failed before its end (reported). */
+static size_t chrome_src_read(void *ctx, char *buf, size_t cap)
 {
-	if (r->has_doc && line->lineno != 1 && r->doc_format == LOAD_SPEEDSCOPE)
+	struct stream_src *src = ctx;
+	size_t n = stream_read(src, buf, cap);
+	return n == 0 && src->cut ? CHROME_READ_FAILED : n;
+}
+
+int readers_stream(readers *r, enum load_format f, struct in_line *line, in_reader *in,
+		   readers_pull_fn *pull, void *ctx)
+{
+	if (r->has_doc && line->lineno != 1 && r->doc_format == f)
 		return 0;  /* a document read whole goes on */
 	readers_finish(r);
 	struct stream_src src = { in, line->text, line->len, line->more, 1, 0, 0, in_path(in), pull, ctx,
 				  { 0 }, NULL, 0, 0, 0 };
+	if (f == LOAD_CHROME) {  /* never read again: no copy kept */
+		src.dropped = 1;
+		chrome_stream(chrome_src_read, &src, line->file, line->lineno, r->rate, r->errs, r->fn, r->when,
+			      r->ctx, &r->stats);
+		return 1;
+	}
 	speedscan *scan = speedscan_stream(stream_read, &src, 0);
 	char rest[1 << 16];
 	while (stream_read(&src, rest, sizeof rest))  /* what the scanner left */

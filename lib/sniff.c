@@ -413,6 +413,15 @@ static void strip_prefix(sniff *s, struct in_line *line)
 	}
 }
 
+/* May a long first line stay in part for a streaming reader? Speedscope JSON ('{'), or
+ * chrometrace JSON (an array of events, or an object with "traceEvents"). */
+static int streamed(const struct in_line *line)
+{
+	enum load_format f = sniff_json_kind(line->text, line->len);
+	return (line->text[0] == '{' && f == LOAD_SPEEDSCOPE) ||
+	       ((line->text[0] == '{' || line->text[0] == '[') && f == LOAD_CHROME);
+}
+
 int sniff_next(sniff *s, struct in_line *line, enum load_format *format)
 {
 	if (s->replaying) {
@@ -431,9 +440,8 @@ int sniff_next(sniff *s, struct in_line *line, enum load_format *format)
 			return give_held(s, line, format);
 		}
 		/* A long first line that opens JSON may stay in part for a streaming reader
-		 * (speedscope); any other is read whole before it is looked at. */
-		if (line->more && (line->lineno != 1 || s->nheld || line->text[0] != '{' ||
-				   sniff_json_kind(line->text, line->len) != LOAD_SPEEDSCOPE))
+		 * (speedscope, chrometrace); any other is read whole before it is looked at. */
+		if (line->more && (line->lineno != 1 || s->nheld || !streamed(line)))
 			in_line_rest(s->in, line);
 		if (line->lineno == 1)
 			s->prefix_len = 0;
@@ -462,7 +470,7 @@ int sniff_next(sniff *s, struct in_line *line, enum load_format *format)
 		}
 		if (s->current != LOAD_AUTO && !s->json_wait && s->nheld == 0) {
 			*format = s->current;
-			if (*format != LOAD_SPEEDSCOPE)
+			if (*format != LOAD_SPEEDSCOPE && *format != LOAD_CHROME)
 				in_line_rest(s->in, line);
 			return 1;
 		}

@@ -252,14 +252,10 @@ static void set_id(table *t, size_t col, const intern *in, uint32_t id)
 	table_set_str(t, col, s, len);
 }
 
-/* A frame for people: shortened to max characters, the function kept; of a hand-off
+/* Text for people: shortened to max characters, a frame's function kept; of a hand-off
  * ("PY -> NATIVE"), the Python frame only (cut is 1). */
-static void set_frame_text(table *t, size_t col, const intern *in, uint32_t id, size_t max, int cut)
+static void set_short(table *t, size_t col, const char *s, size_t len, size_t max, int cut)
 {
-	if (id == INTERN_NONE)
-		return;
-	size_t len;
-	const char *s = intern_str(in, id, &len);
 	const char *arrow = cut ? memmem(s, len, " -> ", 4) : NULL;
 	if (arrow)
 		len = (size_t)(arrow - s);
@@ -268,9 +264,38 @@ static void set_frame_text(table *t, size_t col, const intern *in, uint32_t id, 
 	table_set_str(t, col, buf, n);
 }
 
+static void set_frame_text(table *t, size_t col, const intern *in, uint32_t id, size_t max, int cut)
+{
+	if (id == INTERN_NONE)
+		return;
+	size_t len;
+	const char *s = intern_str(in, id, &len);
+	set_short(t, col, s, len, max, cut);
+}
+
+/* The table's columns, at[c] the place of column c: text for people (short) drops
+ * os_thread and cpu_max (at[c] is THREADTAB_NCOLS). */
+static table *new_table(int short_text, size_t at[THREADTAB_NCOLS])
+{
+	static const enum table_type types[THREADTAB_NCOLS] = {
+		TABLE_STR, TABLE_STR, TABLE_STR, TABLE_STR, TABLE_UINT, TABLE_UINT, TABLE_UINT, TABLE_UINT,
+		TABLE_PCT, TABLE_PCT, TABLE_STR, TABLE_STR, TABLE_STR,
+	};
+	struct table_column cols[THREADTAB_NCOLS];
+	size_t n = 0;
+	for (size_t c = 0; c < THREADTAB_NCOLS; c++) {
+		at[c] = THREADTAB_NCOLS;
+		if (short_text && (c == THREADTAB_OS_THREAD || c == THREADTAB_CPU_MAX))
+			continue;
+		at[c] = n;
+		cols[n++] = (struct table_column){ threadtab_columns[c], types[c], 0 };
+	}
+	return table_new(cols, n);
+}
+
 table *threadtab_table(threadtab *s, int text)
 {
-	int wide = text == THREADTAB_TEXT_WIDE;
+	int short_text = text && text != THREADTAB_TEXT_WIDE;
 	/* Work out leaf and hand-off before sorting: tallies are keyed by the thread's id. */
 	uint32_t *leaf = xmalloc((s->nthr + 1) * sizeof *leaf), *handoff = xmalloc((s->nthr + 1) * sizeof *handoff);
 	uint32_t *category = xmalloc((s->nthr + 1) * sizeof *category);
@@ -279,44 +304,41 @@ table *threadtab_table(threadtab *s, int text)
 	if (s->nthr > 1)
 		qsort_r(s->thr, s->nthr, sizeof *s->thr, by_cpu_then_active, s);
 
-	static const enum table_type types[THREADTAB_NCOLS] = {
-		TABLE_STR, TABLE_STR, TABLE_STR, TABLE_STR, TABLE_UINT, TABLE_UINT, TABLE_UINT, TABLE_UINT,
-		TABLE_PCT, TABLE_PCT, TABLE_STR, TABLE_STR, TABLE_STR,
-	};
-	struct table_column cols[THREADTAB_NCOLS];
-	for (size_t c = 0; c < THREADTAB_NCOLS; c++)
-		cols[c] = (struct table_column){ threadtab_columns[c], types[c], 0 };
-	table *t = table_new(cols, THREADTAB_NCOLS);
+	size_t at[THREADTAB_NCOLS];
+	table *t = new_table(short_text, at);
 	for (size_t i = 0; i < s->nthr; i++) {
 		const struct thr *r = &s->thr[i];
+		const char *os_name = r->cpu ? r->cpu->name : NULL;
 		table_add_row(t);
-		set_id(t, THREADTAB_PID, s->strs, r->pid);
-		set_id(t, THREADTAB_TID, s->tids, r->tid);
-		if (text && !wide)
-			set_frame_text(t, THREADTAB_THREAD, s->strs, r->name, THREADTAB_TEXT_NAME, 0);
-		else
+		set_id(t, at[THREADTAB_PID], s->strs, r->pid);
+		set_id(t, at[THREADTAB_TID], s->tids, r->tid);
+		table_set_uint(t, at[THREADTAB_SEEN], r->seen);
+		table_set_uint(t, at[THREADTAB_ACTIVE], r->active);
+		table_set_uint(t, at[THREADTAB_IDLE], r->idle);
+		table_set_uint(t, at[THREADTAB_GIL], r->gil);
+		if (r->cpu && r->cpu->samples)
+			table_set_real(t, at[THREADTAB_CPU_MEAN], r->cpu->sum / (double)r->cpu->samples);
+		set_id(t, at[THREADTAB_CATEGORY], s->strs, category[r->tid]);
+		if (!short_text) {
 			set_id(t, THREADTAB_THREAD, s->strs, r->name);
-		if (r->cpu && r->cpu->name)
-			table_set_str(t, THREADTAB_OS_THREAD, r->cpu->name, strlen(r->cpu->name));
-		table_set_uint(t, THREADTAB_SEEN, r->seen);
-		table_set_uint(t, THREADTAB_ACTIVE, r->active);
-		table_set_uint(t, THREADTAB_IDLE, r->idle);
-		table_set_uint(t, THREADTAB_GIL, r->gil);
-		if (r->cpu && r->cpu->samples) {
-			table_set_real(t, THREADTAB_CPU_MEAN, r->cpu->sum / (double)r->cpu->samples);
-			table_set_real(t, THREADTAB_CPU_MAX, r->cpu->max);
-		}
-		if (!text || wide) {
+			if (os_name)
+				table_set_str(t, THREADTAB_OS_THREAD, os_name, strlen(os_name));
+			if (r->cpu && r->cpu->samples)
+				table_set_real(t, THREADTAB_CPU_MAX, r->cpu->max);
 			set_id(t, THREADTAB_LEAF, s->strs, leaf[r->tid]);
 			set_id(t, THREADTAB_HANDOFF, s->strs, handoff[r->tid]);
-		} else {
-			set_frame_text(t, THREADTAB_LEAF, s->strs, leaf[r->tid], THREADTAB_TEXT_FRAME, 0);
-			if (handoff[r->tid] != INTERN_NONE && handoff[r->tid] == leaf[r->tid])
-				table_set_str(t, THREADTAB_HANDOFF, "=", 1);
-			else
-				set_frame_text(t, THREADTAB_HANDOFF, s->strs, handoff[r->tid], THREADTAB_TEXT_FRAME, 1);
+			continue;
 		}
-		set_id(t, THREADTAB_CATEGORY, s->strs, category[r->tid]);
+		/* no Python name: the OS thread's stands in (os_thread is not shown) */
+		if (r->name != INTERN_NONE)
+			set_frame_text(t, at[THREADTAB_THREAD], s->strs, r->name, THREADTAB_TEXT_NAME, 0);
+		else if (os_name)
+			set_short(t, at[THREADTAB_THREAD], os_name, strlen(os_name), THREADTAB_TEXT_NAME, 0);
+		set_frame_text(t, at[THREADTAB_LEAF], s->strs, leaf[r->tid], THREADTAB_TEXT_FRAME, 0);
+		if (handoff[r->tid] != INTERN_NONE && handoff[r->tid] == leaf[r->tid])
+			table_set_str(t, at[THREADTAB_HANDOFF], "=", 1);
+		else
+			set_frame_text(t, at[THREADTAB_HANDOFF], s->strs, handoff[r->tid], THREADTAB_TEXT_FRAME, 1);
 	}
 	free(leaf);
 	free(handoff);

@@ -191,7 +191,7 @@ static void run_file(void *arg)
 	struct in_line line;
 	while (in_next(in, &line)) {
 		printf("line %lu%s\n", line.lineno, line.more ? " in part" : "");
-		if (!f->stream || !readers_stream(r, &line, in, pull, in))
+		if (!f->stream || !readers_stream(r, LOAD_SPEEDSCOPE, &line, in, pull, in))
 			readers_line(r, LOAD_SPEEDSCOPE, &line);
 	}
 	readers_finish(r);

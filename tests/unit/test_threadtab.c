@@ -95,36 +95,54 @@ static void test_dumps_only(void **state)
 	rules_free(r);
 }
 
-/* Text for people: the hand-off's Python frame only, a hand-off that is the leaf as "=";
- * --wide (THREADTAB_TEXT_WIDE) whole, as TSV. */
+static void take_cpu(void *c, struct in_line *line) { cpu_line(c, line); }
+
+#define DEEP "default_collate (/usr/lib/python3/dist-packages/torch/utils/data/_utils/collate.py:171)"
+#define TEXT_HEADER "pid\ttid\tthread\tseen\tactive\tidle\tgil\tcpu_mean\tleaf\thandoff\tcategory\n"
+
+/* Text for people: no os_thread or cpu_max column, the OS thread's name where Python gave
+ * none (shortened as a thread's), leaf and hand-off shortened with the function kept, the
+ * hand-off's Python frame only, a hand-off that is the leaf as "="; --wide
+ * (THREADTAB_TEXT_WIDE) every column whole, as TSV. */
 static void test_text(void **state)
 {
 	(void)state;
+	static const char *const deep[] = { DEEP, NULL };
 	rules *r = launch_rules();
-	threadtab *t = threadtab_new(r);
-	dumps(t);
-	table *tab = threadtab_table(t, 1);
-	char *text = written(tab);
-	assert_string_equal(text, HEADER
-		"7\t10\tMain\t\t3\t2\t1\t1\t\t\tcuLaunchKernel (libcuda.so.1)\tstep (train.py:5)\tlaunch\n"
-		"\t0x1f\t\t\t1\t1\t0\t0\t\t\t\t\t\n"
-		"7\t11\tw\t\t1\t0\t1\t0\t\t\twait (threading.py:3)\t=\tother\n");
-	free(text);
-	table_free(tab);
-	threadtab_free(t);
-	t = threadtab_new(r);  /* a table is made once a threadtab */
-	dumps(t);
-	tab = threadtab_table(t, THREADTAB_TEXT_WIDE);
-	text = written(tab);
-	assert_non_null(strstr(text, "\tstep (train.py:5) -> cuLaunchKernel (libcuda.so.1)\t"));
-	assert_non_null(strstr(text, "\twait (threading.py:3)\twait (threading.py:3)\t"));
-	free(text);
-	table_free(tab);
-	threadtab_free(t);
+	struct err_lines errs;
+	err_lines_init(&errs);
+	cpu_table *cpu = cpu_new(&errs);
+	feed_lines("  7   10 50.0 python\n  7   11  0.0 w\n  7   12  3.0 pt_autograd_worker_thread_0\n"
+		   "  7   15  1.0 VLLM::Worker\n", "c", take_cpu, cpu);
+	for (int wide = 0; wide < 2; wide++) {
+		threadtab *t = threadtab_new(r);
+		dumps(t);
+		thread(t, 4, "7", "15", NULL, DUMP_ACTIVE, deep);
+		assert_int_equal(threadtab_join_cpu(t, cpu), 4);
+		table *tab = threadtab_table(t, wide ? THREADTAB_TEXT_WIDE : 1);
+		char *text = written(tab);
+		if (!wide)
+			assert_string_equal(text, TEXT_HEADER
+				"7\t10\tMain\t3\t2\t1\t1\t50.00\tcuLaunchKernel (...uda.so.1)\tstep (train.py:5)\tlaunch\n"
+				"7\t12\tpt_autogr...thread_0\t0\t0\t0\t0\t3.00\t\t\t\n"
+				"7\t15\tVLLM::Worker\t1\t1\t0\t0\t1.00\tdefault_collate (....py:171)\t=\tother\n"
+				"7\t11\tw\t1\t0\t1\t0\t0.00\twait (threading.py:3)\t=\tother\n"
+				"\t0x1f\t\t1\t1\t0\t0\t\t\t\t\n");
+		else
+			assert_string_equal(text, HEADER
+				"7\t10\tMain\tpython\t3\t2\t1\t1\t50.00\t50.00\tcuLaunchKernel (libcuda.so.1)\t"
+				"step (train.py:5) -> cuLaunchKernel (libcuda.so.1)\tlaunch\n"
+				"7\t12\t\tpt_autograd_worker_thread_0\t0\t0\t0\t0\t3.00\t3.00\t\t\t\n"
+				"7\t15\t\tVLLM::Worker\t1\t1\t0\t0\t1.00\t1.00\t" DEEP "\t" DEEP "\tother\n"
+				"7\t11\tw\tw\t1\t0\t1\t0\t0.00\t0.00\twait (threading.py:3)\twait (threading.py:3)\tother\n"
+				"\t0x1f\t\t\t1\t1\t0\t0\t\t\t\t\t\n");
+		free(text);
+		table_free(tab);
+		threadtab_free(t);  /* a table is made once a threadtab */
+	}
+	cpu_free(cpu);
 	rules_free(r);
 }
-
-static void take_cpu(void *c, struct in_line *line) { cpu_line(c, line); }
 
 static void test_cpu_join(void **state)
 {
