@@ -274,7 +274,7 @@ static void set_frame_text(table *t, size_t col, const intern *in, uint32_t id, 
 }
 
 /* The table's columns, at[c] the place of column c: text for people (short) drops
- * os_thread and cpu_max (at[c] is THREADTAB_NCOLS). */
+ * os_thread, idle (seen less active) and cpu_max (at[c] is THREADTAB_NCOLS). */
 static table *new_table(int short_text, size_t at[THREADTAB_NCOLS])
 {
 	static const enum table_type types[THREADTAB_NCOLS] = {
@@ -285,7 +285,7 @@ static table *new_table(int short_text, size_t at[THREADTAB_NCOLS])
 	size_t n = 0;
 	for (size_t c = 0; c < THREADTAB_NCOLS; c++) {
 		at[c] = THREADTAB_NCOLS;
-		if (short_text && (c == THREADTAB_OS_THREAD || c == THREADTAB_CPU_MAX))
+		if (short_text && (c == THREADTAB_OS_THREAD || c == THREADTAB_IDLE || c == THREADTAB_CPU_MAX))
 			continue;
 		at[c] = n;
 		cols[n++] = (struct table_column){ threadtab_columns[c], types[c], 0 };
@@ -314,12 +314,12 @@ table *threadtab_table(threadtab *s, int text)
 		set_id(t, at[THREADTAB_TID], s->tids, r->tid);
 		table_set_uint(t, at[THREADTAB_SEEN], r->seen);
 		table_set_uint(t, at[THREADTAB_ACTIVE], r->active);
-		table_set_uint(t, at[THREADTAB_IDLE], r->idle);
 		table_set_uint(t, at[THREADTAB_GIL], r->gil);
 		if (r->cpu && r->cpu->samples)
 			table_set_real(t, at[THREADTAB_CPU_MEAN], r->cpu->sum / (double)r->cpu->samples);
 		set_id(t, at[THREADTAB_CATEGORY], s->strs, category[r->tid]);
 		if (!short_text) {
+			table_set_uint(t, THREADTAB_IDLE, r->idle);
 			set_id(t, THREADTAB_THREAD, s->strs, r->name);
 			if (os_name)
 				table_set_str(t, THREADTAB_OS_THREAD, os_name, strlen(os_name));

@@ -38,12 +38,12 @@ extern const char *const threadtab_columns[THREADTAB_NCOLS];
  * active snapshots when it had any (ties: the first seen). The rows stay in that order:
  * call it after every dump and the CPU join. text 0: every column, every text whole (TSV,
  * JSON...); THREADTAB_TEXT_WIDE: the same, for --format text --wide; else the table for
- * people, to fit a terminal: no os_thread or cpu_max column, a thread without a Python
+ * people, to fit a terminal: no os_thread, idle or cpu_max column, a thread without a Python
  * name named by its OS thread's, the name shortened to THREADTAB_TEXT_NAME characters,
  * leaf and hand-off to THREADTAB_TEXT_FRAME (frame_shorten: the file without its
  * directories, the function kept), of the hand-off only its Python frame, and a hand-off
  * that is the leaf shown as "=". */
 table *threadtab_table(threadtab *t, int text);
-enum { THREADTAB_TEXT_FRAME = 28, THREADTAB_TEXT_NAME = 20, THREADTAB_TEXT_WIDE = 2 };
+enum { THREADTAB_TEXT_FRAME = 25, THREADTAB_TEXT_NAME = 20, THREADTAB_TEXT_WIDE = 2 };
 
 #endif

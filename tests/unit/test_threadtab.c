@@ -98,9 +98,9 @@ static void test_dumps_only(void **state)
 static void take_cpu(void *c, struct in_line *line) { cpu_line(c, line); }
 
 #define DEEP "default_collate (/usr/lib/python3/dist-packages/torch/utils/data/_utils/collate.py:171)"
-#define TEXT_HEADER "pid\ttid\tthread\tseen\tactive\tidle\tgil\tcpu_mean\tleaf\thandoff\tcategory\n"
+#define TEXT_HEADER "pid\ttid\tthread\tseen\tactive\tgil\tcpu_mean\tleaf\thandoff\tcategory\n"
 
-/* Text for people: no os_thread or cpu_max column, the OS thread's name where Python gave
+/* Text for people: no os_thread, idle (seen less active) or cpu_max column, the OS thread's name where Python gave
  * none (shortened as a thread's), leaf and hand-off shortened with the function kept, the
  * hand-off's Python frame only, a hand-off that is the leaf as "="; --wide
  * (THREADTAB_TEXT_WIDE) every column whole, as TSV. */
@@ -123,11 +123,11 @@ static void test_text(void **state)
 		char *text = written(tab);
 		if (!wide)
 			assert_string_equal(text, TEXT_HEADER
-				"7\t10\tMain\t3\t2\t1\t1\t50.00\tcuLaunchKernel (...uda.so.1)\tstep (train.py:5)\tlaunch\n"
-				"7\t12\tpt_autogr...thread_0\t0\t0\t0\t0\t3.00\t\t\t\n"
-				"7\t15\tVLLM::Worker\t1\t1\t0\t0\t1.00\tdefault_collate (....py:171)\t=\tother\n"
-				"7\t11\tw\t1\t0\t1\t0\t0.00\twait (threading.py:3)\t=\tother\n"
-				"\t0x1f\t\t1\t1\t0\t0\t\t\t\t\n");
+				"7\t10\tMain\t3\t2\t1\t50.00\tcuLaunchKernel (....so.1)\tstep (train.py:5)\tlaunch\n"
+				"7\t12\tpt_autogr...thread_0\t0\t0\t0\t3.00\t\t\t\n"
+				"7\t15\tVLLM::Worker\t1\t1\t0\t1.00\tdefault_collate (...:171)\t=\tother\n"
+				"7\t11\tw\t1\t0\t0\t0.00\twait (threading.py:3)\t=\tother\n"
+				"\t0x1f\t\t1\t1\t0\t\t\t\t\n");
 		else
 			assert_string_equal(text, HEADER
 				"7\t10\tMain\tpython\t3\t2\t1\t1\t50.00\t50.00\tcuLaunchKernel (libcuda.so.1)\t"
