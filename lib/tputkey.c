@@ -100,6 +100,11 @@ size_t tputkey_norm(const char *s, size_t len, char *out, size_t cap)
 	size_t n = 0;
 	for (size_t i = 0; i < len && n + 1 < cap; i++) {
 		char c = s[i];
+		/* a CamelCase word starts a word of its own: "StepsPerSecond" as steps_per_second
+		 * (not "GiB" or "TFLOPs": the capital must follow a small letter and lead one) */
+		if (c >= 'A' && c <= 'Z' && i > 0 && s[i - 1] >= 'a' && s[i - 1] <= 'z' && i + 1 < len && s[i + 1] >= 'a' &&
+		    s[i + 1] <= 'z' && n + 2 < cap)
+			out[n++] = '_';
 		if (c >= 'A' && c <= 'Z')
 			c = (char)(c + 32);
 		else if (c == ' ' || c == '-' || c == '.' || c == '\t')

@@ -104,6 +104,13 @@ static void test_norm(void **state)
 	assert_string_equal(out, "tokens_per_sec");
 	assert_int_equal(tputkey_norm("a__b", 4, out, 3), 1);  /* cut to the room, no '_' left at the end */
 	assert_string_equal(out, "a");
+	/* CamelCase words part as words do; capitals in a row (GiB, TFLOPs, mAP) stay one */
+	const char *in[] = { "StepsPerSecond", "iterTime", "GiB", "TFLOPs", "mAP", "nnEvals/s" };
+	const char *want[] = { "steps_per_second", "iter_time", "gib", "tflops", "map", "nn_evals/s" };
+	for (size_t i = 0; i < sizeof in / sizeof in[0]; i++) {
+		assert_int_equal(tputkey_norm(in[i], strlen(in[i]), out, sizeof out), strlen(want[i]));
+		assert_string_equal(out, want[i]);
+	}
 }
 
 /* What a key is, worked out once: by its text, and for a key of the same shape. */
