@@ -141,7 +141,7 @@ static const struct {
 	{ "image", KV_IMAGES }, { "images", KV_IMAGES }, { "img", KV_IMAGES }, { "imgs", KV_IMAGES },
 	{ "im", KV_IMAGES },  /* retinanet-examples' "32.1 im/s" */
 	{ "pic", KV_IMAGES }, { "pics", KV_IMAGES },  /* PocketFlow's "72.74 pics / sec" */
-	{ "it", KV_ITERS }, { "iter", KV_ITERS }, { "iters", KV_ITERS }, { "iteration", KV_ITERS },
+	{ "it", KV_ITERS }, { "iter", KV_ITERS }, { "iters", KV_ITERS }, { "itr", KV_ITERS }, { "iteration", KV_ITERS },
 	{ "iterations", KV_ITERS }, { "step", KV_ITERS }, { "steps", KV_ITERS }, { "update", KV_ITERS },
 	{ "updates", KV_ITERS }, { "batch", KV_ITERS }, { "batches", KV_ITERS },
 };

@@ -197,6 +197,12 @@ static size_t kv_unit_after(const char *s, size_t len, size_t j, char *unit, siz
 {
 	*side = 0;
 	size_t k = j;
+	/* "0.72(0.65s r0.07)s/itr": the figure's parts in parentheses glued before its unit */
+	if (k < len && s[k] == '(') {
+		const char *close = memchr(s + k, ')', len - k < 32 ? len - k : 32);
+		if (close && close + 1 < s + len && tputbyte_alpha(close[1]))
+			k = (size_t)(close + 1 - s);
+	}
 	if (k < len && s[k] == ' ')
 		k++;
 	/* a unit in brackets: "0.192[s]", "333.8[samples/s]" (TransReID) */
