@@ -79,6 +79,7 @@ static const struct {
 	KU("steps/sec", KV_ITERS, 1, 0, 0), KU("step/sec", KV_ITERS, 1, 0, 0),
 	KU("step/s", KV_ITERS, 1, 0, 0), KU("iters/sec", KV_ITERS, 1, 0, 0),
 	KU("iter/sec", KV_ITERS, 1, 0, 0), KU("it/sec", KV_ITERS, 1, 0, 0),
+	KU("i/s", KV_ITERS, 1, 0, 0),  /* Julia's ProgressMeter (Knet): "17.36i/s]" */
 	KU("instance/sec", KV_SAMPLES, 1, 0, 0),
 	KU("instances/sec", KV_SAMPLES, 1, 0, 0),
 	KU("instance/s", KV_SAMPLES, 1, 0, 0), KU("instances/s", KV_SAMPLES, 1, 0, 0),
@@ -463,6 +464,8 @@ static void kv_key_info(const struct tputkey_tables *tables, const char *key, st
 	int rate_total = ki->kcls != KV_NONE && klen > 6 && kv_total_of(key, klen, klen - 6);
 	/* an elapsed time is a clock's unless it says per what ("elapsed_time_per_iteration") */
 	int clock = kv_has(key, "elapsed", 1) && !strstr(key, "per");
+	/* "number of devices", "Number of model parameters for MFU": a count, never a rate */
+	clock |= kv_has(key, "number", 1);
 	ki->skip = (kv_words(key, SKIP_WORDS) && !rate_total) || strncmp(key, "val_", 4) == 0 || strncmp(key, "eval_", 5) == 0 ||
 		   kv_partial(key) || clock;
 	ki->gpu = ki->gpu || kv_has(key, "device", 0) || kv_has(key, "gpu", 0) || kv_has(key, "core", 1) ||

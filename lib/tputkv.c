@@ -175,6 +175,21 @@ static int kv_tail_paren(const char *s, size_t len, size_t at, size_t after, siz
 	return e == len;
 }
 
+/* Is the figure at s[at] a source file's line number, its key "NAME.py" right before ':'
+ * ("[mfu_callback.py:81]", "train.cc:120")? */
+static int kv_source_line(const char *s, size_t kstart, size_t kend, size_t at)
+{
+	static const char *const exts[] = { ".py", ".cc", ".cpp", ".c", ".h", ".rs", ".go", ".java", ".lua", ".jl" };
+	if (kend <= kstart || at != kend + 1 || s[kend] != ':')
+		return 0;
+	for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++) {
+		size_t n = strlen(exts[i]);
+		if (kend - kstart > n && memcmp(s + kend - n, exts[i], n) == 0)
+			return 1;
+	}
+	return 0;
+}
+
 /* " per GPU" (or gpu, device) at s[k]: the unit before it is per device (Horovod's
  * "108.3 img/sec per GPU"). */
 static int kv_per_device_after(const char *s, size_t len, size_t k)
@@ -235,6 +250,25 @@ static size_t kv_unit_after(const char *s, size_t len, size_t j, char *unit, siz
 		if ((unit[0] == 't' || unit[0] == 's') && (strcmp(unit, "tokens") == 0 || strcmp(unit, "samples") == 0) && k + 11 <= len &&
 		    memcmp(s + k, " per second", 11) == 0) {
 			return (size_t)snprintf(unit, cap, "%s/s", unit[0] == 't' ? "tokens" : "samples");
+		}
+		/* "0.717 secs per iter": a unit of two words and "per" (a device after it aside) */
+		if (k + 6 < len && memcmp(s + k, " per ", 5) == 0 && tputbyte_alpha(s[k + 5]) &&
+		    !kv_per_device_after(s, len, k) && n + 6 < cap) {
+			size_t e = k + 5;
+			while (e < len && tputbyte_alpha(s[e]) && e - k < 16)
+				e++;
+			size_t w = e;  /* "Tokens per Sec: 403" after a loss: the next figure's key */
+			while (w < len && s[w] == ' ')
+				w++;
+			/* "0.59 ms per token": a latency per token, inference's (kv_per_token) */
+			int token = e - k - 5 >= 5 && strncasecmp(s + k + 5, "token", 5) == 0;
+			if (token || (w < len && (s[w] == ':' || s[w] == '='))) {
+				if (!token)
+					unit[0] = '\0';
+				return token ? n : 0;
+			}
+			memcpy(unit + n, "_per_", 5);
+			return n + 5 + tputkey_norm(s + k + 5, e - k - 5, unit + n + 5, cap - n - 5);
 		}
 		/* "72.74 pics / sec": a rate spaced around its '/' (a time per item so spaced,
 		 * "(3.5625 s / it)", is MetricLogger's epoch total) */
@@ -684,6 +718,8 @@ static size_t kv_scan(const char *s, size_t len, size_t i, size_t first_alpha, s
 		size_t ulen = kv_unit_after(s, len, after, unit, sizeof unit, &side);
 		size_t kstart = 0, kend = 0;
 		int sep = at > first_alpha ? kv_key(s, neg ? at - 1 : at, &kstart, &kend) : 0;
+		if (kv_source_line(s, kstart, kend, at))
+			continue;  /* "mfu_callback.py:81": a source file's line, no figure */
 		/* the unit after it, when it is one */
 		struct tputkey_unit u = { KV_NONE, 1, 0, 0 };
 		if (ulen && tputkey_unit(tables, unit, ulen, &u))
@@ -783,7 +819,9 @@ static size_t kv_take(const char *s, const struct tputkv_cand *c, size_t nc, str
 		}
 		if (c[k].part == KV_PART_SHARE || c[k].part == KV_PART_EVAL || c[k].part == KV_PART_COUNT) {
 			said->part |= c[k].part == KV_PART_SHARE;
-			said->eval |= c[k].part == KV_PART_EVAL;
+			/* an evaluation's step is a count: "val_loss_batch: 7.6509" (Keras) is a loss */
+			said->eval |= c[k].part == KV_PART_EVAL &&
+				      tputunit_number(s + c[k].at, c[k].end - c[k].at, &v) == TPUT_NUM_OK && v == floor(v);
 			said->counted |= c[k].part == KV_PART_COUNT;
 			continue;
 		}
@@ -815,6 +853,10 @@ static size_t kv_take(const char *s, const struct tputkv_cand *c, size_t nc, str
 				continue;
 			v = 1 / v;
 		}
+		/* a share of the peak, even a miscomputed one ("mfu 114.07%" on a resumed run's first
+		 * step), is no thousand percent: "parameters for MFU: 973,146,112" is a count */
+		if (c[k].unit == TPUT_MFU && (c[k].second == KV_SECOND_FRAC && v <= 1 ? v * 100 : v) * c[k].scale >= 1000)
+			continue;
 		if (c[k].said && n < 64) {
 			said->unit |= (uint64_t)(c[k].said >> 0 & 1) << n;
 			said->timer |= (uint64_t)(c[k].said >> 1 & 1) << n;
@@ -991,5 +1033,5 @@ const char *const tputkv_literals[] = {
 	"k/s", "s/s", "e/s", "q/s", "g/s", "t/s", "P/s", "p/s", "/sec", "/Sec", "/step", "s/it", "/batch",
 	"per_s", "per s", "per-s", "PerSec", "LOPS", "lops", "LOPs", "tps", "wps", "ups=", "mfu", "MFU",
 	"tep_tim", "tep time", "atch_tim", "atch tim", "step_avg", "latency", "seconds:", "[step=", "[batch=", "metrics *****",
-	"ata_time", "iter_time", "iter time", " data: ", "rain_time", "ter/s", "\tTime ", "\ttime ", "/s/gpu", "ips: ", "atch_cost", "er Sec", "/ s", "Results Summary", "fps ", "tep-tim", "sec/", " iters)", " dt=", "  Time ", "imps:", "time (data)", "ime: ", "SPS", "sps", "imer: ", "updt_s", "\"dt\"", "steps in ", "/Batch", "fps:", "s/b ", "ime/step", "ime=", "ion_tim", "] Time ", "| Batch: ", "FPS ", "m/s", "each_step", " ms)", "atchtime", "teptime", "ime_iter", ") Batch ", NULL,
+	"ata_time", "iter_time", "iter time", " data: ", "rain_time", "ter/s", "\tTime ", "\ttime ", "/s/gpu", "ips: ", "atch_cost", "er Sec", "/ s", "Results Summary", "fps ", "tep-tim", "sec/", " iters)", " dt=", "  Time ", "imps:", "time (data)", "ime: ", "SPS", "sps", "imer: ", "updt_s", "\"dt\"", "steps in ", "/Batch", "fps:", "s/b ", "ime/step", "ime=", "ion_tim", "] Time ", "| Batch: ", "FPS ", "m/s", "each_step", " ms)", "atchtime", "teptime", "ime_iter", ") Batch ", "s per ", "i/s]", NULL,
 };

@@ -294,6 +294,18 @@ static void test_kv_reader(void **state)
 		{ "train: {'epoch': 1940, 'time_epoch': 23.26, 'loss': 0.01499, 'time_iter': 0.07432, 'mae': 0.01499}", 1, TPUT_MS_STEP, 74.32, -1, 0.01499 },
 		/* a figure's parts in parentheses glued before its unit; "itr" is an iteration */
 		{ "Epoch 0/7 itr 26/3489: lr: 0.0001 speed: 0.72(0.65s r0.07)s/itr 0.70h/epoch loss_pose: 0.3386", 1, TPUT_MS_STEP, 720, -1, NAN },
+		/* a unit of two words and "per"; not the next figure's key, nor a latency per token */
+		{ "25 0.7959675598144531 secs per iter", 1, TPUT_MS_STEP, 795.9675598144531, -1, NAN },
+		{ "Epoch Step: 1 Loss: 3.023465 Tokens per Sec: 403.074173", 1, TPUT_TOKENS_S, 403.074173, 1, 3.023465 },
+		{ "llama_print_timings: eval time = 10.5 ms / 17 runs ( 0.62 ms per token, 1612.90 tokens per second)", 0, 0, 0, -1, NAN },
+		/* an evaluation's step is a count: Keras's "val_loss_batch: 7.6509" is a loss */
+		{ "900/900 [====] - 172s 181ms/step - loss: 7.9477 - val_loss: 7.83 - val_loss_batch: 7.6509", 1, TPUT_MS_STEP, 181, -1, 7.9477 },
+		/* a source file's line is no figure; a number of things is a count, no rate */
+		{ "[INFO]][mfu_callback.py:81] MFU number of devices: 1", 0, 0, 0, -1, NAN },
+		{ "[INFO]][callbacks.py:79] Number of model parameters for MFU: 973,146,112", 0, 0, 0, -1, NAN },
+		{ "step 5 | loss 2.1 | mfu 114.07%", 1, TPUT_MFU, 114.07, 5, 2.1 },
+		/* Julia's ProgressMeter */
+		{ "[100.00%, 600/600, 00:35/00:35, 17.36i/s]", 1, TPUT_IT_S, 17.36, -1, NAN },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		struct tputkv_figure kv[8];
@@ -391,9 +403,9 @@ static void test_literals(void **state)
 	size_t n = 0;
 	while (tputkv_literals[n])
 		n++;
-	assert_int_equal(n, 80);
+	assert_int_equal(n, 82);
 	assert_string_equal(tputkv_literals[0], "k/s");
-	assert_string_equal(tputkv_literals[79], ") Batch ");
+	assert_string_equal(tputkv_literals[81], "i/s]");
 }
 
 /* A shape read once is given back for a line of that shape, and read from it again. */
