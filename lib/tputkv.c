@@ -800,6 +800,9 @@ static size_t kv_scan(const char *s, size_t len, size_t i, size_t first_alpha, s
 			}
 		}
 		k.what = (unsigned char)kv_figure(s, len, numend, after, pair, side, sep, unit, cls, scale, invert, gpu, ki, &k);
+		/* "| FPS 0158 |": a rate's word and its figure, a field of their own, are a record's */
+		if ((k.said & KV_SAID_RATE) && kstart && kv_lone_field(s, len, kstart, after, 0))
+			k.said &= (unsigned char)~KV_SAID_RATE;
 		k.part = cls == KV_NONE && ki->part ? KV_PART_SHARE : cls == KV_NONE && ki->srank && ki->evals ? KV_PART_EVAL : 0;
 		if (k.srank || k.loss || k.part || k.what != KV_WHAT_NONE)
 			c[(*nc)++] = k;

@@ -304,6 +304,10 @@ static void test_kv_reader(void **state)
 		{ "[INFO]][mfu_callback.py:81] MFU number of devices: 1", 0, 0, 0, -1, NAN },
 		{ "[INFO]][callbacks.py:79] Number of model parameters for MFU: 973,146,112", 0, 0, 0, -1, NAN },
 		{ "step 5 | loss 2.1 | mfu 114.07%", 1, TPUT_MFU, 114.07, 5, 2.1 },
+		/* a rate's word and figure in a " | " field of their own: a record's, no step or loss
+		 * needed (rl-starter-files' abbreviated keys); loose elsewhere */
+		{ "U 1 | F 002048 | FPS 0158 | D 12 | H 1.086 | pL 0.571", 1, TPUT_SAMPLES_S, 158, -1, NAN },
+		{ "U 1, FPS 0158, D 12", 0, 0, 0, -1, NAN },
 		/* Julia's ProgressMeter */
 		{ "[100.00%, 600/600, 00:35/00:35, 17.36i/s]", 1, TPUT_IT_S, 17.36, -1, NAN },
 	};
