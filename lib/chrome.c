@@ -538,27 +538,34 @@ static void on_event(struct cs *c)
 						   e->has_name && strncmp(e->name.s, "thread (", 8) == 0 };
 }
 
-/* An event's args (a later "args" replaces an earlier one whole). */
-static int args(struct cs *c, struct event *e)
+/* A member an object's reader keeps: its value's text (str) or number (num), and in *has
+ * whether the last value under the key was of a kind in kinds (bits of V_STR...). */
+struct wanted {
+	const char *key;
+	unsigned kinds;
+	struct text *str;
+	struct num *num;
+	int *has;
+};
+
+/* An object's members (its '{' next): the wanted ones kept, "args" read by args() when e
+ * is given, the others checked and skipped. jansson keeps a key's last value: so do these. */
+static int args(struct cs *c, struct event *e);
+static int members(struct cs *c, const struct wanted *want, size_t nwant, struct event *e)
 {
-	e->has_file = e->has_line = 0;
-	if (ws(c) != '{')
-		return value(c, NULL, NULL);
 	if (open(c))
 		return -1;
 	int first = 1, r;
 	while ((r = member(c, &c->key, &first)) == 1) {
-		struct num n = { 0, 0 };
+		size_t i = 0;
+		while (i < nwant && strcmp(c->key.s, want[i].key) != 0)
+			i++;
 		int k;
-		if (strcmp(c->key.s, "filename") == 0) {
-			k = value(c, &e->file, NULL);
-			e->has_file = k == V_STR;
-		} else if (strcmp(c->key.s, "line") == 0) {
-			k = value(c, NULL, &n);
-			e->has_line = k == V_INT;
-			e->line = (long)n.i;
+		if (i < nwant) {
+			k = value(c, want[i].str, want[i].num);
+			*want[i].has = k >= 0 && (want[i].kinds >> k & 1);
 		} else {
-			k = value(c, NULL, NULL);
+			k = e && strcmp(c->key.s, "args") == 0 ? args(c, e) : value(c, NULL, NULL);
 		}
 		if (k < 0)
 			return -1;
@@ -567,42 +574,40 @@ static int args(struct cs *c, struct event *e)
 	return r;
 }
 
+/* An event's args (a later "args" replaces an earlier one whole). */
+static int args(struct cs *c, struct event *e)
+{
+	e->has_file = e->has_line = 0;
+	if (ws(c) != '{')
+		return value(c, NULL, NULL);
+	struct num line = { 0, 0 };
+	const struct wanted want[] = {
+		{ "filename", 1u << V_STR, &e->file, NULL, &e->has_file },
+		{ "line", 1u << V_INT, NULL, &line, &e->has_line },
+	};
+	int r = members(c, want, sizeof want / sizeof want[0], NULL);
+	e->line = (long)line.i;
+	return r;
+}
+
 /* An event object (its '{' next), its members kept in c->ev. */
 static int event(struct cs *c)
 {
 	struct event *e = &c->ev;
+	struct num ts = { 0, 0 }, pid = { 0, 0 }, tid = { 0, 0 };
+	int has_pid = 0, has_tid = 0;
 	e->has_ph = e->has_name = e->has_file = e->has_ts = e->has_line = 0;
-	e->pid = e->tid = 0;
-	if (open(c))
-		return -1;
-	int first = 1, r;
-	while ((r = member(c, &c->key, &first)) == 1) {
-		struct num n = { 0, 0 };
-		const char *key = c->key.s;
-		int k;
-		if (strcmp(key, "ph") == 0) {
-			k = value(c, &e->ph, NULL);
-			e->has_ph = k == V_STR;
-		} else if (strcmp(key, "name") == 0) {
-			k = value(c, &e->name, NULL);
-			e->has_name = k == V_STR;
-		} else if (strcmp(key, "ts") == 0) {
-			k = value(c, NULL, &n);
-			e->has_ts = k == V_INT || k == V_REAL;
-			e->ts = n.d;
-		} else if (strcmp(key, "pid") == 0 || strcmp(key, "tid") == 0) {
-			int pid = key[0] == 'p';
-			k = value(c, NULL, &n);
-			*(pid ? &e->pid : &e->tid) = k == V_INT ? n.i : 0;  /* json_integer_value */
-		} else if (strcmp(key, "args") == 0) {
-			k = args(c, e);
-		} else {
-			k = value(c, NULL, NULL);
-		}
-		if (k < 0)
-			return -1;
-	}
-	c->depth--;
+	const struct wanted want[] = {
+		{ "ph", 1u << V_STR, &e->ph, NULL, &e->has_ph },
+		{ "name", 1u << V_STR, &e->name, NULL, &e->has_name },
+		{ "ts", 1u << V_INT | 1u << V_REAL, NULL, &ts, &e->has_ts },
+		{ "pid", 1u << V_INT, NULL, &pid, &has_pid },
+		{ "tid", 1u << V_INT, NULL, &tid, &has_tid },
+	};
+	int r = members(c, want, sizeof want / sizeof want[0], e);
+	e->ts = ts.d;
+	e->pid = has_pid ? pid.i : 0;  /* json_integer_value: 0 when no integer */
+	e->tid = has_tid ? tid.i : 0;
 	return r;
 }
 
