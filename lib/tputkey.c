@@ -465,9 +465,9 @@ static void kv_key_info(const struct tputkey_tables *tables, const char *key, st
 	/* an elapsed time is a clock's unless it says per what ("elapsed_time_per_iteration") */
 	int clock = kv_has(key, "elapsed", 1) && !strstr(key, "per");
 	/* "number of devices", "Number of model parameters for MFU": a count, never a rate */
-	clock |= kv_has(key, "number", 1);
+	int count = kv_has(key, "number", 1);
 	ki->skip = (kv_words(key, SKIP_WORDS) && !rate_total) || strncmp(key, "val_", 4) == 0 || strncmp(key, "eval_", 5) == 0 ||
-		   kv_partial(key) || clock;
+		   kv_partial(key) || clock || count;
 	ki->gpu = ki->gpu || kv_has(key, "device", 0) || kv_has(key, "gpu", 0) || kv_has(key, "core", 1) ||
 		  (klen > 4 && strcmp(key + klen - 4, "/dev") == 0);  /* "tok/s/dev" */
 	ki->running = kv_has(key, "running", 0) != 0;

@@ -247,10 +247,6 @@ static size_t kv_unit_after(const char *s, size_t len, size_t j, char *unit, siz
 			k++;
 			continue;
 		}
-		if ((unit[0] == 't' || unit[0] == 's') && (strcmp(unit, "tokens") == 0 || strcmp(unit, "samples") == 0) && k + 11 <= len &&
-		    memcmp(s + k, " per second", 11) == 0) {
-			return (size_t)snprintf(unit, cap, "%s/s", unit[0] == 't' ? "tokens" : "samples");
-		}
 		/* "0.717 secs per iter": a unit of two words and "per" (a device after it aside) */
 		if (k + 6 < len && memcmp(s + k, " per ", 5) == 0 && tputbyte_alpha(s[k + 5]) &&
 		    !kv_per_device_after(s, len, k) && n + 6 < cap) {

@@ -473,7 +473,8 @@ static void note_looks(struct tputread *r, const char *path, const char *text, s
 	r->looks_path = r->looks_like ? path : NULL;
 }
 
-/* The same from a file's first block, read again (a large file read on threads). */
+/* The same from a file's first block, read again (a large file read on threads that gave
+ * nothing). */
 static void note_file_looks(struct tputread *r, char *path)
 {
 	if (r->looks_like)
@@ -499,8 +500,10 @@ int tputread_logs(struct tputread *r, char **paths, size_t npaths)
 	}
 	for (size_t f = 0; f < npaths; f++) {
 		if (jobs > 1 && !r->o->in_order && chunk_splittable(paths[f], CHUNK_MIN_BYTES)) {
+			unsigned long had = r->points + r->nans;
 			failed |= read_parallel(r, paths[f], jobs);
-			note_file_looks(r, paths[f]);
+			if (r->points + r->nans == had)  /* nothing found: the file read again for what it is */
+				note_file_looks(r, paths[f]);
 			continue;
 		}
 		in_reader *in = in_open(paths + f, 1);

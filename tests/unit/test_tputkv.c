@@ -296,6 +296,8 @@ static void test_kv_reader(void **state)
 		{ "Epoch 0/7 itr 26/3489: lr: 0.0001 speed: 0.72(0.65s r0.07)s/itr 0.70h/epoch loss_pose: 0.3386", 1, TPUT_MS_STEP, 720, -1, NAN },
 		/* a unit of two words and "per"; not the next figure's key, nor a latency per token */
 		{ "25 0.7959675598144531 secs per iter", 1, TPUT_MS_STEP, 795.9675598144531, -1, NAN },
+		{ "step 10 | loss 2.1 | 5120 tokens per second", 1, TPUT_TOKENS_S, 5120, 10, 2.1 },
+		{ "step 10 | loss 2.1 | 5120 samples per second", 1, TPUT_SAMPLES_S, 5120, 10, 2.1 },
 		{ "Epoch Step: 1 Loss: 3.023465 Tokens per Sec: 403.074173", 1, TPUT_TOKENS_S, 403.074173, 1, 3.023465 },
 		{ "llama_print_timings: eval time = 10.5 ms / 17 runs ( 0.62 ms per token, 1612.90 tokens per second)", 0, 0, 0, -1, NAN },
 		/* an evaluation's step is a count: Keras's "val_loss_batch: 7.6509" is a loss */
