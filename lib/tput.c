@@ -177,7 +177,7 @@ static size_t add_kv(tput_ex *ex, int rule, const char *s, size_t len, const str
 			np++;
 		}
 		pts[at] = (struct tput_point){ lc->rank, -1, lc->have_time ? lc->time : NAN, kvs[k].value, u, NAN,
-					       rule, 0, 0 };
+					       rule, 0, 0, 0 };
 		from_kv_avg[at] = kvs[k].average;
 		loose[at] = kvs[k].loose;
 		col[at] = kvs[k].at;
@@ -275,8 +275,8 @@ static int frame_regex(tput_ex *ex, struct frame *f, size_t i, struct tputrule_s
 	double tv;
 	const char *g;
 	size_t gl;
-	if (res == TPUT_POINT && rx_group_at(r->re, r->g_total, &g, &gl) &&
-	    tputunit_number(g, gl, &tv) == TPUT_NUM_OK && rx_group_at(r->re, r->g_unit, &g, &gl)) {
+	int have_total = rx_group_at(r->re, r->g_total, &g, &gl) && tputunit_number(g, gl, &tv) == TPUT_NUM_OK;
+	if (res == TPUT_POINT && have_total && rx_group_at(r->re, r->g_unit, &g, &gl)) {
 		f->bar_total = tv;
 		f->bar_end = (size_t)(g + gl - f->s);
 	}
@@ -294,6 +294,7 @@ static int frame_regex(tput_ex *ex, struct frame *f, size_t i, struct tputrule_s
 		f->closing_pt = pt;
 		f->closing_pt.step = -1;  /* its count is the bar's total, no step */
 		f->closing_pt.bar = 1;
+		f->closing_pt.total = have_total && tv > 0 ? tv : 0;
 		f->closing_col = col;
 		f->reason = tputcand_closing;
 	}
@@ -633,6 +634,7 @@ static void frame_fill(tput_ex *ex, struct frame *f)
 	for (size_t i = 0; i < f->np; i++) {
 		struct tput_point *pt = &pts[i];
 		pt->bar = bar;
+		pt->total = bar && f->bar_total > 0 ? f->bar_total : 0;
 		if (pt->step < 0)
 			pt->step = base->step >= 0 ? base->step : info->step >= 0 ? info->step : under_header ? c->step : -1;
 		if (isnan(pt->loss))
@@ -667,7 +669,7 @@ static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx 
 	f.thin = -1;
 	memset(f.from_kv_avg, 0, sizeof f.from_kv_avg);
 	memset(f.loose, 0, sizeof f.loose);
-	f.base = (struct tput_point){ lc->rank, -1, NAN, NAN, TPUT_VALUE, NAN, 0, 0, 0 };
+	f.base = (struct tput_point){ lc->rank, -1, NAN, NAN, TPUT_VALUE, NAN, 0, 0, 0, 0 };
 	f.np = 0;
 	f.reason = "holds a throughput word but no rule matched";
 	f.info = (struct tputkv_line){ -1, 0, NAN, 0, 0 };

@@ -27,12 +27,13 @@ void tputcand_set_free(struct tputcand_set *set)
 	set->keep_values = keep;
 }
 
-static size_t find_or_add(struct tputcand_set *set, uint64_t tmpl, enum tput_unit unit, const char *left)
+static size_t find_or_add(struct tputcand_set *set, const struct tput_point *pt, const char *left)
 {
-	char key[sizeof tmpl + sizeof unit + sizeof left];
-	memcpy(key, &tmpl, sizeof tmpl);
-	memcpy(key + sizeof tmpl, &unit, sizeof unit);
-	memcpy(key + sizeof tmpl + sizeof unit, &left, sizeof left);  /* reasons are static strings */
+	char key[sizeof pt->tmpl + sizeof pt->unit + sizeof left + sizeof pt->total], *k = key;
+	memcpy(k, &pt->tmpl, sizeof pt->tmpl);
+	memcpy(k += sizeof pt->tmpl, &pt->unit, sizeof pt->unit);
+	memcpy(k += sizeof pt->unit, &left, sizeof left);  /* reasons are static strings */
+	memcpy(k + sizeof left, &pt->total, sizeof pt->total);
 	if (!set->keys)
 		set->keys = intern_new();
 	uint32_t id = intern_add(set->keys, key, sizeof key);
@@ -41,9 +42,10 @@ static size_t find_or_add(struct tputcand_set *set, uint64_t tmpl, enum tput_uni
 	set->c = xgrow(set->c, &set->cap, set->n + 1, sizeof *set->c);
 	struct tputcand *c = &set->c[set->n];
 	memset(c, 0, sizeof *c);
-	c->tmpl = tmpl;
-	c->unit = unit;
+	c->tmpl = pt->tmpl;
+	c->unit = pt->unit;
 	c->left = left;
+	c->total = pt->total;
 	return set->n++;
 }
 
@@ -51,13 +53,13 @@ size_t tputcand_add(struct tputcand_set *set, const struct tput_point *pt, const
 {
 	/* a unit's figures mostly come from one candidate, line after line */
 	size_t h = set->hint[pt->unit], i;
-	if (h && set->c[h - 1].tmpl == pt->tmpl && set->c[h - 1].left == left)
+	if (h && set->c[h - 1].tmpl == pt->tmpl && set->c[h - 1].left == left && set->c[h - 1].total == pt->total)
 		i = h - 1;
 	else
-		set->hint[pt->unit] = (i = find_or_add(set, pt->tmpl, pt->unit, left)) + 1;
+		set->hint[pt->unit] = (i = find_or_add(set, pt, left)) + 1;
 	struct tputcand *c = &set->c[i];
-	if (c->n == 0 || lineno != c->last_line)
-		c->lines++;
+	if ((c->n == 0 || lineno != c->last_line) && ++c->lines == SURE_LINES + 1)
+		c->sure_line = lineno;
 	if (c->n == 0)
 		c->first_line = lineno;
 	c->last_line = lineno;
@@ -186,6 +188,49 @@ static void quiet_bars_out(struct tputcand_set *set)
 	}
 }
 
+/* Is b a bar of a, of a larger total, begun while a was short of a series for sure, and
+ * drawn over a's stretch of lines, or left short of its total before a began (a training
+ * bar, and between or under its frames an evaluation's: validation sets are smaller than
+ * training sets, and an epoch's batch bar counts more than the epoch bar around it)? A
+ * quarter larger at least: a training bar's total may change a little from epoch to epoch.
+ * A data preparation bar done before training began is over no training bar. */
+static int larger_bar_over(const struct tputcand_set *set, const struct tputcand *a, const struct tputcand *b)
+{
+	if (b == a || b->unit != a->unit || b->tmpl != a->tmpl || b->bars != b->n || b->total * 3 < a->total * 4 ||
+	    (a->lines > SURE_LINES && b->first_line >= a->sure_line) || b->first_line > a->last_line)
+		return 0;
+	if (a->first_line <= b->last_line)
+		return 1;
+	for (size_t j = 0; j < set->n; j++) {  /* b's closing frame, drawn after its last */
+		const struct tputcand *done = &set->c[j];
+		if (done->left == tputcand_closing && done->tmpl == b->tmpl && done->unit == b->unit &&
+		    done->total == b->total && done->last_line >= b->last_line)
+			return 0;
+	}
+	return b->left != tputcand_closing;
+}
+
+/* Bars of one shape whose totals differ by a quarter and more, drawn over one stretch of
+ * lines: the smaller are evaluation's (polyp's 8-batch validation bars after each 30-batch
+ * training bar, undescribed; HF Trainer's evaluation bar drawn under its training bar). */
+static void smaller_bars_out(struct tputcand_set *set)
+{
+	for (size_t i = 0; i < set->n; i++) {
+		struct tputcand *c = &set->c[i];
+		if (!c->taken || c->bars != c->n || c->total <= 0)
+			continue;
+		for (size_t j = 0; j < set->n; j++) {
+			const struct tputcand *d = &set->c[j];
+			if (!larger_bar_over(set, c, d) || !(d->taken || d->left == tputcand_closing))
+				continue;
+			c->taken = 0;
+			snprintf(c->why, sizeof c->why, "a bar of %.0f beside #%d's bars of %.0f, over the same lines: "
+				 "evaluation's", c->total, d->number, d->total);
+			break;
+		}
+	}
+}
+
 void tputcand_decide(struct tputcand_set *set)
 {
 	struct tputcand **order = xcalloc(set->n ? set->n : 1, sizeof *order);
@@ -254,7 +299,8 @@ void tputcand_decide(struct tputcand_set *set)
 		int other = 0, lossy = 0;
 		for (size_t j = 0; j < set->n; j++) {
 			const struct tputcand *d = &set->c[j];
-			other |= d->taken && d->left != tputcand_closing && d->unit == c->unit;
+			other |= d->taken && d->left != tputcand_closing && d->unit == c->unit &&
+				 (d->lines >= 2 || d->bars != d->n);  /* an interrupted bar's last frame is a round too */
 			lossy |= d->left == tputcand_closing && d->unit == c->unit && d->lines >= 2 && d->losses;
 		}
 		if (!other && (c->losses || !lossy)) {
@@ -262,6 +308,7 @@ void tputcand_decide(struct tputcand_set *set)
 			snprintf(c->why, sizeof c->why, "bars drawn only when done: each closing frame a round's figure");
 		}
 	}
+	smaller_bars_out(set);
 	take_loose(set);
 	take_constant_steps(set);
 }
@@ -289,6 +336,17 @@ static void settle_beside(struct tputcand_set *set, size_t i)
 	c->apart = 1;
 }
 
+/* Is c a bar that a bar of a larger total, drawn over its lines, may yet put out? */
+static int bar_under_larger(const struct tputcand_set *set, const struct tputcand *c)
+{
+	if (c->bars != c->n || c->total <= 0)
+		return 0;
+	for (size_t j = 0; j < set->n; j++)
+		if (larger_bar_over(set, c, &set->c[j]) && (!set->c[j].left || set->c[j].left == tputcand_closing))
+			return 1;
+	return 0;
+}
+
 void tputcand_sure(struct tputcand_set *set)
 {
 	unsigned long series_last = 0;
@@ -306,9 +364,11 @@ void tputcand_sure(struct tputcand_set *set)
 			settle_beside(set, i);
 		if (c->beside)
 			c->sure = -1;
-		else if (!c->left)  /* a quiet bar may meet bars that show a loss (quiet_bars_out) */
-			c->sure = c->apart && (c->lines > SURE_LINES ||
-					       (series_last >= c->first_line && !(c->bars == c->n && c->losses == 0)));
+		else if (!c->left)  /* a quiet bar may meet bars that show a loss (quiet_bars_out), a
+				     * bar one of a larger total (smaller_bars_out) */
+			c->sure = c->apart && !bar_under_larger(set, c) &&
+				  (c->lines > SURE_LINES || (series_last >= c->first_line && !(c->bars == c->n &&
+											 (c->losses == 0 || c->total > 0))));
 		else if (c->left == tputcand_closing || c->left == tputcand_loose)
 			c->sure = unit_series[c->unit] ? -1 : 0;
 		else

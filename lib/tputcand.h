@@ -33,6 +33,8 @@ struct tputcand {
 	double last_loss;
 	size_t loss_changes;       /* figures whose loss is another than the one before's */
 	size_t bars;               /* figures that are a progress bar's rate */
+	double total;              /* their bar's total (a candidate a total); 0: none said */
+	unsigned long sure_line;   /* the line that made it longer than a summary may be */
 	uint64_t rank_bits[4];     /* which ranks: (rank + 1) mod 256 */
 	double *values;            /* the figures, when kept (--explain's median) */
 	size_t cap;

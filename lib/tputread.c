@@ -170,7 +170,7 @@ static void emit(void *ctx, const struct chunk_buf *in, unsigned long lines_befo
 		}
 		case REC_NAN: {  /* held with the figures: a series is made in line order */
 			struct tputread_file *f = r->file;
-			struct tput_point pt = { -1, -1, NAN, NAN, (enum tput_unit)(unsigned char)data[0], NAN, 0, 0, 0 };
+			struct tput_point pt = { -1, -1, NAN, NAN, (enum tput_unit)(unsigned char)data[0], NAN, 0, 0, 0, 0 };
 			f->p = xgrow(f->p, &f->cap, f->n + 1, sizeof *f->p);
 			f->p[f->n++] = (struct pending){ lineno, NAN_FIGURE, pt };
 			break;

@@ -159,7 +159,7 @@ enum tput_result tputrule_take(const struct tputrule *r, long rank, double time,
 	const char *g;
 	size_t gl;
 	double v;
-	*pt = (struct tput_point){ rank, -1, time, NAN, TPUT_VALUE, NAN, 0, 0, 0 };
+	*pt = (struct tput_point){ rank, -1, time, NAN, TPUT_VALUE, NAN, 0, 0, 0, 0 };
 	enum tput_unit unit = TPUT_VALUE;
 	double scale = 1;
 	int invert = 0;

@@ -36,6 +36,7 @@ struct tput_point {
 	int rule;              /* index of the rule that matched */
 	uint64_t tmpl;         /* its record's template (tputtmpl_hash); 0 when unknown */
 	int bar;               /* a progress bar's rate (N/M or Nit before its clock) */
+	double total;          /* that bar's total (M of N/M); 0: none, or not said */
 };
 
 enum tput_result {

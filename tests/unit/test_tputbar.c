@@ -32,7 +32,7 @@ static void collect(void *ctx, unsigned long lineno, enum tput_result res, const
 
 static struct tput_point point(long rank, long long step, double value)
 {
-	return (struct tput_point){ rank, step, NAN, value, TPUT_IT_S, NAN, 0, 0, 0 };
+	return (struct tput_point){ rank, step, NAN, value, TPUT_IT_S, NAN, 0, 0, 0, 0 };
 }
 
 /* An unprefixed rank's copy: the same step in the same unit on the next line. */

@@ -15,7 +15,7 @@
 static size_t add(struct tputcand_set *set, uint64_t tmpl, enum tput_unit unit, long rank, double value,
 		  unsigned long lineno, const char *left)
 {
-	struct tput_point pt = { rank, -1, NAN, value, unit, NAN, 0, tmpl, 0 };
+	struct tput_point pt = { rank, -1, NAN, value, unit, NAN, 0, tmpl, 0, 0 };
 	return tputcand_add(set, &pt, left, lineno);
 }
 
@@ -67,7 +67,7 @@ static void test_once(void **state)
 	for (long r = 0; r < 8; r++)
 		add(&set, 2, TPUT_SAMPLES_S, r, 1, 200 + (unsigned long)r * 7, NULL);
 	for (unsigned long l = 300; l < 400; l += 5) {  /* a second phase: its steps count up */
-		struct tput_point pt = { -1, (long long)l, NAN, 1, TPUT_IT_S, NAN, 0, 4, 0 };
+		struct tput_point pt = { -1, (long long)l, NAN, 1, TPUT_IT_S, NAN, 0, 4, 0, 0 };
 		tputcand_add(&set, &pt, NULL, l);
 	}
 	tputcand_decide(&set);
@@ -117,12 +117,12 @@ static void test_closing(void **state)
 	(void)state;
 	struct tputcand_set set = { 0 };
 	for (unsigned long l = 1; l <= 4; l++) {
-		struct tput_point train = { -1, -1, NAN, 1.0, TPUT_IT_S, 0.5, 0, 1, 0 };
-		struct tput_point valid = { -1, -1, NAN, 1.3, TPUT_IT_S, NAN, 0, 2, 0 };
+		struct tput_point train = { -1, -1, NAN, 1.0, TPUT_IT_S, 0.5, 0, 1, 0, 0 };
+		struct tput_point valid = { -1, -1, NAN, 1.3, TPUT_IT_S, NAN, 0, 2, 0, 0 };
 		tputcand_add(&set, &train, tputcand_closing, l * 10);
 		tputcand_add(&set, &valid, tputcand_closing, l * 10 + 1);
 	}
-	struct tput_point once = { -1, -1, NAN, 9, TPUT_SAMPLES_S, NAN, 0, 3, 0 };
+	struct tput_point once = { -1, -1, NAN, 9, TPUT_SAMPLES_S, NAN, 0, 3, 0, 0 };
 	tputcand_add(&set, &once, tputcand_closing, 100);
 	tputcand_decide(&set);
 	assert_true(set.c[0].taken);
@@ -134,8 +134,8 @@ static void test_closing(void **state)
 	tputcand_set_free(&set);
 	/* a series of the unit read otherwise: closing frames stay out */
 	for (unsigned long l = 1; l <= 4; l++) {
-		struct tput_point frame = { -1, (long long)l, NAN, 1.0, TPUT_IT_S, NAN, 0, 1, 0 };
-		struct tput_point closing = { -1, -1, NAN, 1.1, TPUT_IT_S, NAN, 0, 1, 0 };
+		struct tput_point frame = { -1, (long long)l, NAN, 1.0, TPUT_IT_S, NAN, 0, 1, 0, 0 };
+		struct tput_point closing = { -1, -1, NAN, 1.1, TPUT_IT_S, NAN, 0, 1, 0, 0 };
 		tputcand_add(&set, &frame, NULL, l * 10);
 		tputcand_add(&set, &closing, tputcand_closing, l * 10 + 1);
 	}
@@ -185,11 +185,11 @@ static void test_constant_step(void **state)
 	(void)state;
 	struct tputcand_set set = { 0 };
 	for (unsigned long l = 0; l < 6; l++) {
-		struct tput_point spread = { -1, 16, NAN, 3.1, TPUT_IT_S, 0.5 - 0.01 * (double)l, 0, 1, 0 };
+		struct tput_point spread = { -1, 16, NAN, 3.1, TPUT_IT_S, 0.5 - 0.01 * (double)l, 0, 1, 0, 0 };
 		tputcand_add(&set, &spread, tputbar_rank_copy, 20 + 4 * l);
-		struct tput_point burst = { -1, 4, NAN, 10050, TPUT_TOKENS_S, 7.6, 0, 2, 0 };
+		struct tput_point burst = { -1, 4, NAN, 10050, TPUT_TOKENS_S, 7.6, 0, 2, 0, 0 };
 		tputcand_add(&set, &burst, tputbar_rank_copy, 200 + l);
-		struct tput_point rising = { -1, (long long)l, NAN, 5.0, TPUT_MS_STEP, 0.5 - 0.01 * (double)l, 0, 3, 0 };
+		struct tput_point rising = { -1, (long long)l, NAN, 5.0, TPUT_MS_STEP, 0.5 - 0.01 * (double)l, 0, 3, 0, 0 };
 		tputcand_add(&set, &rising, tputbar_rank_copy, 300 + 4 * l);
 	}
 	tputcand_decide(&set);
@@ -271,12 +271,12 @@ static void test_quiet_bars(void **state)
 {
 	(void)state;
 	struct tputcand_set set = { 0 };
-	struct tput_point first = { -1, -1, NAN, 7.0, TPUT_IT_S, NAN, 0, 4, 1 };
+	struct tput_point first = { -1, -1, NAN, 7.0, TPUT_IT_S, NAN, 0, 4, 1, 0 };
 	tputcand_add(&set, &first, NULL, 1);
 	for (unsigned long l = 1; l <= 5; l++) {
-		struct tput_point train = { -1, -1, NAN, 9.0, TPUT_IT_S, -43.1, 0, 1, 1 };
-		struct tput_point eval = { -1, -1, NAN, 80.0, TPUT_IT_S, NAN, 0, 2, 1 };
-		struct tput_point line = { -1, -1, NAN, 50.0, TPUT_TOKENS_S, NAN, 0, 3, 0 };
+		struct tput_point train = { -1, -1, NAN, 9.0, TPUT_IT_S, -43.1, 0, 1, 1, 0 };
+		struct tput_point eval = { -1, -1, NAN, 80.0, TPUT_IT_S, NAN, 0, 2, 1, 0 };
+		struct tput_point line = { -1, -1, NAN, 50.0, TPUT_TOKENS_S, NAN, 0, 3, 0, 0 };
 		tputcand_add(&set, &train, NULL, l * 10);
 		if (l <= 3)  /* fewer than the training bars: no record's other half */
 			tputcand_add(&set, &eval, NULL, l * 10 + 1);
@@ -294,14 +294,66 @@ static void test_quiet_bars(void **state)
 	tputcand_set_free(&set);
 	/* the quiet bar begun first is the run's, whatever shows a loss after it */
 	for (unsigned long l = 1; l <= 5; l++) {
-		struct tput_point quiet = { -1, -1, NAN, 9.0, TPUT_IT_S, NAN, 0, 1, 1 };
-		struct tput_point lossy = { -1, -1, NAN, 8.0, TPUT_IT_S, 2.0, 0, 2, 1 };
+		struct tput_point quiet = { -1, -1, NAN, 9.0, TPUT_IT_S, NAN, 0, 1, 1, 0 };
+		struct tput_point lossy = { -1, -1, NAN, 8.0, TPUT_IT_S, 2.0, 0, 2, 1, 0 };
 		tputcand_add(&set, &quiet, NULL, l * 10);
 		if (l <= 3)
 			tputcand_add(&set, &lossy, NULL, l * 10 + 1);
 	}
 	tputcand_decide(&set);
 	assert_true(set.c[0].taken && set.c[1].taken);
+	tputcand_set_free(&set);
+}
+
+/* Bars of one shape and two totals over one stretch of lines: the smaller are evaluation's
+ * (30-batch training bars, each followed by an 8-batch validation bar, drawn only when done;
+ * an evaluation bar drawn under a training bar left short of its total). A bar of a larger
+ * total done before a smaller one began (data preparation) leaves it alone, and so does a
+ * total a little larger (an epoch's batches may vary). */
+static void test_smaller_bars(void **state)
+{
+	(void)state;
+	struct tputcand_set set = { 0 };
+	for (unsigned long l = 1; l <= 4; l++) {
+		struct tput_point train = { -1, -1, NAN, 1.5, TPUT_IT_S, NAN, 0, 1, 1, 30 };
+		struct tput_point valid = { -1, -1, NAN, 6.0, TPUT_IT_S, NAN, 0, 1, 1, 8 };
+		tputcand_add(&set, &train, tputcand_closing, l * 10);
+		tputcand_add(&set, &valid, tputcand_closing, l * 10 + 1);
+	}
+	tputcand_sure(&set);
+	tputcand_decide(&set);
+	assert_true(set.c[0].taken);
+	assert_false(set.c[1].taken);
+	assert_string_equal(set.c[1].why, "a bar of 8 beside #1's bars of 30, over the same lines: evaluation's");
+	tputcand_set_free(&set);
+	/* under a training bar left at step 200 of 1755: its frames all on one line */
+	for (long long step = 1; step <= 200; step++) {
+		struct tput_point train = { -1, step, NAN, 0.05, TPUT_IT_S, NAN, 0, 1, 1, 1755 };
+		tputcand_add(&set, &train, NULL, 67);
+	}
+	for (unsigned long l = 88; l < 150; l++) {
+		struct tput_point eval = { -1, (long long)l - 87, NAN, 3.5, TPUT_IT_S, NAN, 0, 1, 1, 984 };
+		tputcand_add(&set, &eval, NULL, l);
+		tputcand_sure(&set);
+		assert_int_equal(set.c[1].sure, 0);  /* open while the larger bar is there */
+	}
+	tputcand_decide(&set);
+	assert_true(set.c[0].taken);
+	assert_false(set.c[1].taken);
+	tputcand_set_free(&set);
+	/* a larger bar done before: a data preparation bar; a total a tenth larger: an epoch's */
+	for (long long step = 1; step <= 5000; step += 1000) {
+		struct tput_point data = { -1, step, NAN, 900, TPUT_IT_S, NAN, 0, 1, 1, 5000 };
+		tputcand_add(&set, &data, NULL, (unsigned long)step / 1000 + 1);
+	}
+	struct tput_point done = { -1, -1, NAN, 950, TPUT_IT_S, NAN, 0, 1, 1, 5000 };
+	tputcand_add(&set, &done, tputcand_closing, 6);
+	for (unsigned long l = 10; l < 30; l++) {
+		struct tput_point train = { -1, (long long)l % 10 + 1, NAN, 3.0, TPUT_IT_S, NAN, 0, 1, 1, l < 20 ? 390 : 429 };
+		tputcand_add(&set, &train, NULL, l);
+	}
+	tputcand_decide(&set);
+	assert_true(set.c[0].taken && set.c[2].taken && set.c[3].taken);
 	tputcand_set_free(&set);
 }
 
@@ -312,11 +364,11 @@ static void test_burst_needs_one_loss(void **state)
 	(void)state;
 	struct tputcand_set set = { 0 };
 	for (unsigned long l = 1; l <= 12; l += 2) {
-		struct tput_point first = { -1, -1, NAN, 265.0, TPUT_MS_STEP, 1.0 / (double)l, 0, 1, 0 };
+		struct tput_point first = { -1, -1, NAN, 265.0, TPUT_MS_STEP, 1.0 / (double)l, 0, 1, 0, 0 };
 		tputcand_add(&set, &first, NULL, l);
 	}
 	for (unsigned long l = 20; l < 60; l += 2) {
-		struct tput_point later = { -1, -1, NAN, 68.0, TPUT_MS_STEP, 2.0 / (double)l, 0, 2, 0 };
+		struct tput_point later = { -1, -1, NAN, 68.0, TPUT_MS_STEP, 2.0 / (double)l, 0, 2, 0, 0 };
 		tputcand_add(&set, &later, NULL, l);
 	}
 	tputcand_decide(&set);
@@ -325,11 +377,11 @@ static void test_burst_needs_one_loss(void **state)
 	tputcand_set_free(&set);
 	/* the same loss each time: a burst of copies after the series, a summary */
 	for (unsigned long l = 1; l <= 12; l += 2) {
-		struct tput_point first = { -1, -1, NAN, 265.0, TPUT_MS_STEP, 1.0 / (double)l, 0, 1, 0 };
+		struct tput_point first = { -1, -1, NAN, 265.0, TPUT_MS_STEP, 1.0 / (double)l, 0, 1, 0, 0 };
 		tputcand_add(&set, &first, NULL, l);
 	}
 	for (unsigned long l = 20; l < 30; l++) {
-		struct tput_point copy = { -1, -1, NAN, 68.0, TPUT_MS_STEP, 0.5, 0, 2, 0 };
+		struct tput_point copy = { -1, -1, NAN, 68.0, TPUT_MS_STEP, 0.5, 0, 2, 0, 0 };
 		tputcand_add(&set, &copy, NULL, l);
 	}
 	tputcand_decide(&set);
@@ -344,6 +396,7 @@ int main(void)
 		cmocka_unit_test(test_once),
 		cmocka_unit_test(test_closing),
 		cmocka_unit_test(test_quiet_bars),
+		cmocka_unit_test(test_smaller_bars),
 		cmocka_unit_test(test_burst_needs_one_loss),
 		cmocka_unit_test(test_sure),
 		cmocka_unit_test(test_loose),

@@ -23,17 +23,17 @@ static void assert_row(const struct tput_point *pt, const char *want)
 static struct tput_point point(long rank, long long step, double time, double value, enum tput_unit unit,
 			       double loss)
 {
-	return (struct tput_point){ rank, step, time, value, unit, loss, 0, 0, 0 };
+	return (struct tput_point){ rank, step, time, value, unit, loss, 0, 0, 0, 0 };
 }
 
 static void test_row_fields(void **state)
 {
 	(void)state;
-	assert_row(&(struct tput_point){ 3, 120, 1714564800.123, 5856.5, TPUT_TOKENS_S, 2.25, 0, 0, 0 },
+	assert_row(&(struct tput_point){ 3, 120, 1714564800.123, 5856.5, TPUT_TOKENS_S, 2.25, 0, 0, 0, 0 },
 		   "\t3\t120\t1714564800.123\t5856.5\ttokens/s\t2.25\n");
 	/* Unknown rank, step, time and loss stay empty. */
-	assert_row(&(struct tput_point){ -1, -1, NAN, 42, TPUT_IT_S, NAN, 0, 0, 0 }, "\t\t\t\t42\tit/s\t\n");
-	assert_row(&(struct tput_point){ 0, 0, 0, 0, TPUT_MFU, 0, 0, 0, 0 }, "\t0\t0\t0\t0\tMFU%\t0\n");
+	assert_row(&(struct tput_point){ -1, -1, NAN, 42, TPUT_IT_S, NAN, 0, 0, 0, 0 }, "\t\t\t\t42\tit/s\t\n");
+	assert_row(&(struct tput_point){ 0, 0, 0, 0, TPUT_MFU, 0, 0, 0, 0, 0 }, "\t0\t0\t0\t0\tMFU%\t0\n");
 }
 
 /* Rows through the cache spell exactly what tputout_row does, whatever the row before was. */
