@@ -139,7 +139,7 @@ static void take_loose(struct tputcand_set *set)
 			continue;
 		}
 		c->taken = 1;
-		snprintf(c->why, sizeof c->why, "a time beside a step: no other step time, and it does not rise like a clock");
+		snprintf(c->why, sizeof c->why, "a loose time: no other step time, and it does not rise like a clock");
 	}
 }
 

@@ -459,10 +459,13 @@ static double kv_time_of_steps(const char *s, size_t at, size_t *n_at, size_t *n
  * step, where "fps 30" is no video's setting. */
 /* KV_SAID_TAIL: said only by its unit, alone in parentheses at the record's end ("...
  * train_loss: 5.663 (632.5 ms)"): a loose time on a line with a loss. */
+/* KV_SAID_WATCH: a stopwatch's reading ("timer: 0.288", "Timer: 0.6820"), a timer's key in a
+ * word of its own: a loose time even with no step or loss beside it, when it is the line's one
+ * figure (the record's other half on another line, or its keys abbreviated). */
 enum kv_said { KV_SAID_UNIT = 1, KV_SAID_TIMER = 2, KV_SAID_ITER = 4, KV_SAID_METER = 8, KV_SAID_RATE = 16,
-	       KV_SAID_TAIL = 32 };
+	       KV_SAID_TAIL = 32, KV_SAID_WATCH = 64 };
 struct kv_saids {
-	uint64_t unit, timer, iter, meter, rate, tail; /* bit n: out[n] is so */
+	uint64_t unit, timer, iter, meter, rate, tail, watch; /* bit n: out[n] is so */
 	int part;                      /* the line gives a share of the iteration */
 	int cut;                       /* the line is the tail of a cut one */
 	int eval;                      /* the line counts an evaluation's steps */
@@ -631,6 +634,16 @@ static int kv_spread(const char *s, size_t len, size_t after)
 	       s[after + (s[after] == ' ') + 1] == '-';
 }
 
+/* Is s[kstart, at) a stopwatch's key and its separator: "timer: ", a word of its own? */
+static int kv_stopwatch(const char *s, size_t kstart, size_t at)
+{
+	size_t e = at;
+	while (e > kstart && (s[e - 1] == ' ' || s[e - 1] == ':' || s[e - 1] == '='))
+		e--;
+	return e >= kstart + 5 && strncasecmp(s + e - 5, "timer", 5) == 0 &&
+	       (e == kstart + 5 || !tputbyte_alnum(s[e - 6]));
+}
+
 /* How a figure with no class of its own is a time said loosely (enum kv_said), 0 when not:
  * said only by its unit, after a key as loose as "time", or a " | "-separated field of its
  * own ("| 8060.78ms |"), kept when the line has a rate too; an iteration timer's key; a
@@ -647,7 +660,8 @@ static int kv_time_said(const char *s, size_t len, size_t at, size_t kstart, siz
 		 * ("time: 12:03:44") */
 		int plain = (!ulen || tputkey_unit_word(unit)) && !(after < len && (s[after] == ':' || s[after] == '-'));
 		if (ki->kcls == KV_TIME_SAID)
-			return timed ? KV_SAID_UNIT | KV_SAID_TIMER : plain ? KV_SAID_TIMER : 0;
+			return !timed && !plain ? 0
+			       : (timed ? KV_SAID_UNIT : 0) | KV_SAID_TIMER | (kv_stopwatch(s, kstart, at) ? KV_SAID_WATCH : 0);
 		/* a plain figure under an iteration timer's key: on a line with a step and a loss
 		 * (DINOv2's {"iteration": 120, "iter_time": 3.607, ..., "total_loss": 14.6}) */
 		if (ki->kcls == KV_TIME_ITER)
@@ -863,6 +877,7 @@ static size_t kv_take(const char *s, const struct tputkv_cand *c, size_t nc, str
 			said->meter |= (uint64_t)(c[k].said >> 3 & 1) << n;
 			said->rate |= (uint64_t)(c[k].said >> 4 & 1) << n;
 			said->tail |= (uint64_t)(c[k].said >> 5 & 1) << n;
+			said->watch |= (uint64_t)(c[k].said >> 6 & 1) << n;
 		}
 		if (c[k].second == KV_SECOND_FRAC && v <= 1)  /* an MFU above 1% is never written as 1 */
 			v *= 100;
@@ -913,8 +928,8 @@ static size_t kv_finish(struct tputkv_figure *out, size_t n, const struct tputkv
 					((said->timer & b) && (trained || info->step >= 0 || said->counted) && said->part) ||
 					((said->iter & b) && trained && info->step >= 0) || ((said->meter & b) && trained)))) {
 				out[m++] = out[k];
-			} else if (!surer && (((said->timer & b) && (info->step >= 0 || rate)) ||
-					      (said->tail & b)) && trained) {
+			} else if (!surer && (((((said->timer & b) && (info->step >= 0 || rate)) || (said->tail & b)) && trained) ||
+					      ((said->watch & b) && n == 1))) {
 				/* "Iter:[100/247], Time: 0.95, lr: ..., Loss: 0.126": a time beside a step
 				 * and a loss, no share of it said; a clock's reading rises, a step's does
 				 * not: the series stage looks at the column (tputcand_loose) */
@@ -1032,5 +1047,5 @@ const char *const tputkv_literals[] = {
 	"k/s", "s/s", "e/s", "q/s", "g/s", "t/s", "P/s", "p/s", "/sec", "/Sec", "/step", "s/it", "/batch",
 	"per_s", "per s", "per-s", "PerSec", "LOPS", "lops", "LOPs", "tps", "wps", "ups=", "mfu", "MFU",
 	"tep_tim", "tep time", "atch_tim", "atch tim", "step_avg", "latency", "seconds:", "[step=", "[batch=", "metrics *****",
-	"ata_time", "iter_time", "iter time", " data: ", "rain_time", "ter/s", "\tTime ", "\ttime ", "/s/gpu", "ips: ", "atch_cost", "er Sec", "/ s", "Results Summary", "fps ", "tep-tim", "sec/", " iters)", " dt=", "  Time ", "imps:", "time (data)", "ime: ", "SPS", "sps", "imer: ", "updt_s", "\"dt\"", "steps in ", "/Batch", "fps:", "s/b ", "ime/step", "ime=", "ion_tim", "] Time ", "| Batch: ", "FPS ", "m/s", "each_step", " ms)", "atchtime", "teptime", "ime_iter", ") Batch ", "s per ", "i/s]", NULL,
+	"ata_time", "iter_time", "iter time", " data: ", "rain_time", "ter/s", "\tTime ", "\ttime ", "/s/gpu", "ips: ", "atch_cost", "er Sec", "/ s", "Results Summary", "fps ", "tep-tim", "sec/", " iters)", " dt=", "  Time ", "imps:", "time (data)", "ime: ", "SPS", "sps", "imer: ", "updt_s", "\"dt\"", "steps in ", "/Batch", "fps:", "s/b ", "ime/step", "ime=", "ion_tim", "] Time ", "| Batch: ", "FPS ", "m/s", "each_step", " ms)", "atchtime", "teptime", "ime_iter", ") Batch ", "s per ", "i/s]", "ime\":", NULL,
 };

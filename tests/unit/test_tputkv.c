@@ -310,6 +310,14 @@ static void test_kv_reader(void **state)
 		 * needed (rl-starter-files' abbreviated keys); loose elsewhere */
 		{ "U 1 | F 002048 | FPS 0158 | D 12 | H 1.086 | pL 0.571", 1, TPUT_SAMPLES_S, 158, -1, NAN },
 		{ "U 1, FPS 0158, D 12", 0, 0, 0, -1, NAN },
+		/* a stopwatch's reading, the line's one figure: loose, with no step or loss beside it
+		 * (YOLACT's abbreviated losses, DSFD's "Timer:" line above its step's); a plain
+		 * "time" stays a clock's or an epoch's, and a timer beside other figures needs them */
+		{ "[  0]      40 || B: 6.237 | C: 5.683 || ETA: 2 days, 17:24:02 || Timer: 0.288", 1, TPUT_MS_STEP, 288, -1, NAN },
+		{ "Timer: 0.6820", 1, TPUT_MS_STEP, 682, -1, NAN },
+		{ "Epoch 3 time: 45.2", 0, 0, 0, -1, NAN },
+		{ "forward_timer: 0.5", 0, 0, 0, -1, NAN },
+		{ "Timer: 1.5 | 512 samples/s", 1, TPUT_SAMPLES_S, 512, -1, NAN },
 		/* Julia's ProgressMeter */
 		{ "[100.00%, 600/600, 00:35/00:35, 17.36i/s]", 1, TPUT_IT_S, 17.36, -1, NAN },
 	};
@@ -323,9 +331,9 @@ static void test_kv_reader(void **state)
 			near(kv[0].value, cases[i].value);
 		}
 		assert_true(info.step == cases[i].step);
-		/* the loose times among the cases: a time beside a step and a loss, nothing else */
+		/* the loose times among the cases: a time beside a step and a loss, a stopwatch's reading alone */
 		size_t ll = strlen(cases[i].line);
-		int is_loose = strstr(cases[i].line, "Iter:[100/247]") || strstr(cases[i].line, "timer:") ||
+		int is_loose = strstr(cases[i].line, "Iter:[100/247]") || strstr(cases[i].line, "timer:") || strstr(cases[i].line, "Timer: 0.") ||
 			       strstr(cases[i].line, "Time 0.558") || strstr(cases[i].line, "(615.1 ms)") ||
 			       strstr(cases[i].line, "| Time 0.9820 |") ||
 			       (ll > 16 && strcmp(cases[i].line + ll - 16, "Time: 1638.07 ms") == 0) ||
@@ -409,9 +417,9 @@ static void test_literals(void **state)
 	size_t n = 0;
 	while (tputkv_literals[n])
 		n++;
-	assert_int_equal(n, 82);
+	assert_int_equal(n, 83);
 	assert_string_equal(tputkv_literals[0], "k/s");
-	assert_string_equal(tputkv_literals[81], "i/s]");
+	assert_string_equal(tputkv_literals[82], "ime\":");
 }
 
 /* A shape read once is given back for a line of that shape, and read from it again. */
