@@ -43,6 +43,9 @@ static const struct kw kv_keys[] = {
 	KW("imps", KV_IMAGES, 2),  /* images a second (IRN) */
 	KW("sps", KV_ITERS, 2),  /* environment steps a second (CleanRL, acme) */
 	KW("batchtime", KV_TIME, 2), KW("steptime", KV_TIME, 2),  /* Retinaface's "Batchtime: 0.2298 s" */
+	KW("btime", KV_TIME, 2), KW("bch", KV_TIME, 2),  /* a batch's time, abbreviated: VISSL's "btime(ms)",
+							  * wav2letter's "bch(ms)" */
+	KW("bt", KV_TIME_SAID, 2),  /* SupContrast's meter "BT 0.430 (0.587)" beside "DT", its data's */
 	KW("seconds", KV_TIME, 1), KW("time", KV_TIME_SAID, 2), KW("iter_time", KV_TIME_ITER, 2),
 	KW("timer", KV_TIME_SAID, 2),  /* ssd.pytorch's "timer: 0.2051 sec." */
 	KW("s/b", KV_TIME, 2),  /* seconds a batch (HiFi-GAN's "s/b : 1.128") */

@@ -318,6 +318,11 @@ static void test_kv_reader(void **state)
 		{ "Epoch 3 time: 45.2", 0, 0, 0, -1, NAN },
 		{ "forward_timer: 0.5", 0, 0, 0, -1, NAN },
 		{ "Timer: 1.5 | 512 samples/s", 1, TPUT_SAMPLES_S, 512, -1, NAN },
+		/* a batch's time under an abbreviated key (VISSL, wav2letter, SupContrast's meter) */
+		{ "Rank: 0; [ep: 1] iter: 5; lr: 8e-05; loss: 4.80023; btime(ms): 1518; eta: 0:00:07;", 1, TPUT_MS_STEP, 1518, 5, 4.80023 },
+		{ "epoch: 2 | lr: 0.1 | runtime: 00:08:11 | bch(ms): 68.87 | smp(ms): 0.33 | fwd(ms): 51.78", 1, TPUT_MS_STEP, 68.87, -1, NAN },
+		{ "Train: [1][40/196]\tBT 0.430 (0.587)\tDT 0.000 (0.024)\tloss 8.909 (8.913)", 1, TPUT_MS_STEP, 430, -1, 8.909 },
+		{ "DEBT 0.430 (0.587)", 0, 0, 0, -1, NAN },
 		/* Julia's ProgressMeter */
 		{ "[100.00%, 600/600, 00:35/00:35, 17.36i/s]", 1, TPUT_IT_S, 17.36, -1, NAN },
 	};
@@ -417,9 +422,9 @@ static void test_literals(void **state)
 	size_t n = 0;
 	while (tputkv_literals[n])
 		n++;
-	assert_int_equal(n, 83);
+	assert_int_equal(n, 85);
 	assert_string_equal(tputkv_literals[0], "k/s");
-	assert_string_equal(tputkv_literals[82], "ime\":");
+	assert_string_equal(tputkv_literals[84], "BT ");
 }
 
 /* A shape read once is given back for a line of that shape, and read from it again. */
