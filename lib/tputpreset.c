@@ -50,13 +50,13 @@ const struct tput_preset tputpreset_table[] = {
 	  "{'train_runtime': 900.1, 'train_samples_per_second': 35.55, 'train_steps_per_second': 0.009, 'train_loss': 2.31, 'epoch': 1.0}", TPUT_READ_REGEX, 0 },
 	{ "lightning", "Lightning progress bar (train_loss=)", { "train_loss", NULL },
 	  "^(?![^|]*(?i:load|checkpoint|shard|download|fetch|tokeni|map|filter|eval|predict|valid|sanity|test))"
-	  ".*?(?<step>\\d+)/(?<total>\\d+) \\[[\\d:]+<[\\d:?]+,\\s*(?<tput>[0-9][^\\s,\\]]*?)(?<unit>it/s|s/it|[a-z]{2,12}/s|s/[a-z]{2,12})"
+	  ".*?(?<step>\\d+)/(?<total>\\d+) \\[[\\d:]+<[\\d:?]+,\\s*(?<tput>[0-9][^\\s,\\]]*?) ?(?<unit>it/s|s/it|(?:[A-Z][a-z]+ )?[a-z]{2,12}/s|s/(?:[A-Z][a-z]+ )?[a-z]{2,12})"
 	  "(?:[^\\]]*?\\btrain_loss(?:_step)?=(?<loss>[^\\s,\\]]+))?",
 	  NULL, 1, "Epoch 0:  45%|####5     | 450/1000 [01:02<01:16,  7.20it/s, v_num=0, train_loss=2.310]",
 	  TPUT_READ_REGEX, 0 },
-	{ "tqdm", "tqdm (HF Trainer, Lightning)", { "it/s", "s/it", "/s,", "/s]", NULL },
+	{ "tqdm", "tqdm (HF Trainer, Lightning)", { "it/s", "s/it", "/s,", "/s]", " batch]", NULL },
 	  "^(?![^|]*(?i:load|checkpoint|shard|download|fetch|tokeni|map|filter|eval|predict|valid))"
-	  ".*?(?<step>\\d+)/(?<total>\\d+) \\[[\\d:]+<[\\d:?]+,\\s*(?<tput>[0-9][^\\s,\\]]*?)(?<unit>it/s|s/it|[a-z]{2,12}/s|s/[a-z]{2,12})"
+	  ".*?(?<step>\\d+)/(?<total>\\d+) \\[[\\d:]+<[\\d:?]+,\\s*(?<tput>[0-9][^\\s,\\]]*?) ?(?<unit>it/s|s/it|(?:[A-Z][a-z]+ )?[a-z]{2,12}/s|s/(?:[A-Z][a-z]+ )?[a-z]{2,12})"
 	  "(?:[^\\]]*?\\bloss=(?<loss>[^\\s,\\]]+))?",
 	  NULL, 1, " 37%|###7      | 370/1000 [01:02<01:45,  5.97it/s, loss=2.1]", TPUT_READ_REGEX, 0 },
 	{ "deepspeed", "DeepSpeed", { "CurrSamplesPerSec=", NULL },

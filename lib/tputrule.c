@@ -137,9 +137,15 @@ static int composed_unit(const char *g, size_t gl, enum tput_unit *unit, double 
 	struct tputkey_unit cu;
 	if (gl >= sizeof low)
 		return 0;
-	for (size_t i = 0; i < gl; i++)
-		low[i] = (char)(g[i] >= 'A' && g[i] <= 'Z' ? g[i] + 32 : g[i]);
-	if (!tputkey_compose(low, gl, &cu))
+	/* a bar's unit of two words ("s/Train batch", tqdm's unit named so): the last names it */
+	const char *sp = memchr(g, ' ', gl);
+	size_t n = 0;
+	for (size_t i = 0; i < gl; i++) {
+		if (sp && g + i == (g[0] == 's' && g[1] == '/' ? g + 2 : g))
+			i = (size_t)(sp - g) + 1;
+		low[n++] = (char)(g[i] >= 'A' && g[i] <= 'Z' ? g[i] + 32 : g[i]);
+	}
+	if (!tputkey_compose(low, n, &cu))
 		return 0;
 	if (cu.cls == KV_TIME) {  /* ms a step: steps a second, inverted */
 		*unit = TPUT_IT_S;

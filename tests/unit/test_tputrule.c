@@ -138,6 +138,16 @@ static void test_take(void **state)
 	assert_int_equal(rx_match_groups(set.rules[1].re, line, strlen(line), err, sizeof err), 1);
 	assert_int_equal(tputrule_take(&set.rules[1], -1, NAN, &pt, why, sizeof why), TPUT_POINT);
 	assert_true(pt.unit == TPUT_IMAGES_S && pt.value == 2);
+	/* a unit after a blank (datasets' " examples"), a unit of two words: the last names it */
+	line = "100%|##########| 87/87 [00:00<00:00, 1846.48 examples/s]";
+	assert_int_equal(rx_match_groups(set.rules[1].re, line, strlen(line), err, sizeof err), 1);
+	assert_int_equal(tputrule_take(&set.rules[1], -1, NAN, &pt, why, sizeof why), TPUT_NOMATCH);
+	line = "Epoch 1:  10%|#   | 1/10 [00:01<00:09,  1.70s/Train batch]";
+	assert_int_equal(rx_match_groups(set.rules[1].re, line, strlen(line), err, sizeof err), 1);
+	assert_int_equal(tputrule_take(&set.rules[1], -1, NAN, &pt, why, sizeof why), TPUT_POINT);
+	assert_true(pt.unit == TPUT_IT_S && fabs(pt.value - 1 / 1.70) < 1e-12 && pt.step == 1);
+	line = " 40%|####  | 4/10 [00:04<00:06, 2.00 MB/s]";
+	assert_int_equal(rx_match_groups(set.rules[1].re, line, strlen(line), err, sizeof err), 0);
 	line = " 40%|####  | 4/10 [00:04<00:06, 2.00MB/s]";  /* a download: bytes are no unit of it */
 	assert_int_equal(rx_match_groups(set.rules[1].re, line, strlen(line), err, sizeof err), 0);
 	line = " 40%|####  | 4/10 [00:04<00:06, 2.00zz/s]";
