@@ -71,6 +71,8 @@ size_t tputcand_add(struct tputcand_set *set, const struct tput_point *pt, const
 	if (c->n > 0 && pt->value > c->last_value)
 		c->value_rises++;
 	c->last_value = pt->value;
+	c->min = c->n == 0 || pt->value < c->min ? pt->value : c->min;
+	c->max = c->n == 0 || pt->value > c->max ? pt->value : c->max;
 	if (c->n > 0 && !isnan(pt->loss) && !isnan(c->last_loss) && pt->loss != c->last_loss)
 		c->loss_changes++;
 	c->last_loss = pt->loss;
@@ -231,6 +233,15 @@ static void smaller_bars_out(struct tputcand_set *set)
 	}
 }
 
+/* Is another candidate of c's unit read as training? */
+static int unit_read(const struct tputcand_set *set, const struct tputcand *c)
+{
+	for (size_t j = 0; j < set->n; j++)
+		if (&set->c[j] != c && !set->c[j].left && set->c[j].unit == c->unit)
+			return 1;
+	return 0;
+}
+
 void tputcand_decide(struct tputcand_set *set)
 {
 	struct tputcand **order = xcalloc(set->n ? set->n : 1, sizeof *order);
@@ -249,6 +260,11 @@ void tputcand_decide(struct tputcand_set *set)
 			continue;
 		}
 		c->why[0] = '\0';
+		if (c->max == 0 && c->lines <= 2 && !unit_read(set, c)) {  /* "global_step/sec: 0", before any step */
+			c->taken = 0;
+			snprintf(c->why, sizeof c->why, "a figure of 0 printed once: nothing was measured");
+			continue;
+		}
 		if (!printed_once(c))
 			continue;
 		/* the last line of a series that repeats (three lines or more, more than two a
@@ -303,10 +319,15 @@ void tputcand_decide(struct tputcand_set *set)
 				 (d->lines >= 2 || d->bars != d->n);  /* an interrupted bar's last frame is a round too */
 			lossy |= d->left == tputcand_closing && d->unit == c->unit && d->lines >= 2 && d->losses;
 		}
-		if (!other && (c->losses || !lossy)) {
-			c->taken = 1;
-			snprintf(c->why, sizeof c->why, "bars drawn only when done: each closing frame a round's figure");
+		if (other || (!c->losses && lossy))
+			continue;
+		if (c->min * 4 < c->max) {  /* rounds of one loop go at much the same pace */
+			snprintf(c->why, sizeof c->why, "closing frames %.0f-fold apart: bars of different tasks, "
+				 "not one loop's rounds", c->max / c->min);
+			continue;
 		}
+		c->taken = 1;
+		snprintf(c->why, sizeof c->why, "bars drawn only when done: each closing frame a round's figure");
 	}
 	smaller_bars_out(set);
 	take_loose(set);
@@ -365,8 +386,8 @@ void tputcand_sure(struct tputcand_set *set)
 		if (c->beside)
 			c->sure = -1;
 		else if (!c->left)  /* a quiet bar may meet bars that show a loss (quiet_bars_out), a
-				     * bar one of a larger total (smaller_bars_out) */
-			c->sure = c->apart && !bar_under_larger(set, c) &&
+				     * bar one of a larger total (smaller_bars_out); zeros a figure */
+			c->sure = c->apart && !bar_under_larger(set, c) && (c->max > 0 || c->lines > 2) &&
 				  (c->lines > SURE_LINES || (series_last >= c->first_line && !(c->bars == c->n &&
 											 (c->losses == 0 || c->total > 0))));
 		else if (c->left == tputcand_closing || c->left == tputcand_loose)

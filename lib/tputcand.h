@@ -27,6 +27,7 @@ struct tputcand {
 	long long last_step;       /* the step of the last figure (-1: none) */
 	size_t rises;              /* figures whose step is past the one before */
 	double last_value;
+	double min, max;           /* the least and the greatest figure */
 	size_t changes;            /* figures other than the one before */
 	size_t value_rises;        /* figures above the one before (a clock's readings rise) */
 	size_t losses;             /* figures with a loss beside them */

@@ -357,6 +357,35 @@ static void test_smaller_bars(void **state)
 	tputcand_set_free(&set);
 }
 
+/* Closing frames many-fold apart are bars of different tasks (a benchmark's store and get
+ * bars), not one loop's rounds; a figure of 0 printed once ("global_step/sec: 0" before the
+ * first step) measured nothing, unless its unit has a series beside it. */
+static void test_not_rounds_not_zero(void **state)
+{
+	(void)state;
+	struct tputcand_set set = { 0 };
+	struct tput_point store = { -1, -1, NAN, 1 / 2.84, TPUT_IT_S, NAN, 0, 1, 1, 256 };
+	struct tput_point get = { -1, -1, NAN, 2.35, TPUT_IT_S, NAN, 0, 1, 1, 256 };
+	tputcand_add(&set, &store, tputcand_closing, 6);
+	tputcand_add(&set, &get, tputcand_closing, 9);
+	tputcand_decide(&set);
+	assert_false(set.c[0].taken);
+	assert_string_equal(set.c[0].why, "closing frames 7-fold apart: bars of different tasks, not one loop's rounds");
+	tputcand_set_free(&set);
+	struct tput_point zero = { -1, -1, NAN, 0, TPUT_IT_S, NAN, 0, 1, 0, 0 };
+	tputcand_add(&set, &zero, NULL, 40);
+	tputcand_decide(&set);
+	assert_false(set.c[0].taken);
+	assert_string_equal(set.c[0].why, "a figure of 0 printed once: nothing was measured");
+	for (unsigned long l = 50; l < 60; l++) {
+		struct tput_point step = { -1, (long long)l, NAN, 0.5, TPUT_IT_S, 1.0, 0, 2, 0, 0 };
+		tputcand_add(&set, &step, NULL, l);
+	}
+	tputcand_decide(&set);
+	assert_true(set.c[0].taken && set.c[1].taken);
+	tputcand_set_free(&set);
+}
+
 /* Keras's epoch lines of a later fit, after the first fit's: the same ms/step, line after
  * line, but a new loss each, are no burst of copies (a summary), they are the fit's. */
 static void test_burst_needs_one_loss(void **state)
@@ -397,6 +426,7 @@ int main(void)
 		cmocka_unit_test(test_closing),
 		cmocka_unit_test(test_quiet_bars),
 		cmocka_unit_test(test_smaller_bars),
+		cmocka_unit_test(test_not_rounds_not_zero),
 		cmocka_unit_test(test_burst_needs_one_loss),
 		cmocka_unit_test(test_sure),
 		cmocka_unit_test(test_loose),
