@@ -187,6 +187,18 @@ static void quiet_bars_out(struct tputcand_set *set)
 				 "evaluation's", d->number);
 			break;
 		}
+		/* between the lines of a training series that shows a loss, drawn less often than
+		 * they are printed (LISA's ProgressMeter lines, a validation bar after each epoch's;
+		 * verl's training bar, one frame a step, stays) */
+		for (size_t j = 0; c->taken && j < set->n; j++) {
+			const struct tputcand *d = &set->c[j];
+			if (j == i || !d->taken || d->bars || d->lines < 3 || d->lines < 2 * c->lines || d->losses * 2 < d->n ||
+			    d->first_line > c->first_line || d->last_line < c->first_line)
+				continue;
+			c->taken = 0;
+			snprintf(c->why, sizeof c->why, "a bar that shows no loss, between the lines of #%d, "
+				 "a series that does: evaluation's or another task's", d->number);
+		}
 	}
 }
 
@@ -317,6 +329,9 @@ void tputcand_decide(struct tputcand_set *set)
 			const struct tputcand *d = &set->c[j];
 			other |= d->taken && d->left != tputcand_closing && d->unit == c->unit &&
 				 (d->lines >= 2 || d->bars != d->n);  /* an interrupted bar's last frame is a round too */
+			/* its bars drew frames before their ends, left out: the closing frames are theirs */
+			other |= d->left != tputcand_closing && d->tmpl == c->tmpl && d->unit == c->unit &&
+				 d->bars == d->n && d->n >= 3 && !d->taken;
 			lossy |= d->left == tputcand_closing && d->unit == c->unit && d->lines >= 2 && d->losses;
 		}
 		if (other || (!c->losses && lossy))

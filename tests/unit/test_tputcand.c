@@ -386,6 +386,43 @@ static void test_not_rounds_not_zero(void **state)
 	tputcand_set_free(&set);
 }
 
+/* A bar that shows no loss, drawn between the lines of a training series that does and less
+ * often than they are printed, is evaluation's (LISA's validation bar after each epoch's
+ * ProgressMeter lines), and so are its closing frames; a bar drawn once a record (verl's
+ * training bar) stays. */
+static void test_quiet_bar_between_lines(void **state)
+{
+	(void)state;
+	struct tputcand_set set = { 0 };
+	for (unsigned long l = 1; l <= 20; l++) {
+		struct tput_point line = { -1, -1, NAN, 37000, TPUT_MS_STEP, 4.0, 0, 1, 0, 0 };
+		struct tput_point bar = { -1, (long long)l, NAN, 4.2, TPUT_IT_S, NAN, 0, 2, 1, 277 };
+		struct tput_point done = { -1, -1, NAN, 3.8, TPUT_IT_S, NAN, 0, 2, 1, 277 };
+		tputcand_add(&set, &line, NULL, l * 10);
+		if (l == 10 || l == 20) {
+			for (int f = 0; f < 3; f++)
+				tputcand_add(&set, &bar, NULL, l * 10 + 1);
+			tputcand_add(&set, &done, tputcand_closing, l * 10 + 2);
+		}
+	}
+	tputcand_decide(&set);
+	assert_true(set.c[0].taken);
+	assert_false(set.c[1].taken);
+	assert_string_equal(set.c[1].why, "a bar that shows no loss, between the lines of #1, a series that does: "
+			    "evaluation's or another task's");
+	assert_false(set.c[2].taken);
+	tputcand_set_free(&set);
+	for (unsigned long l = 1; l <= 20; l++) {
+		struct tput_point line = { -1, (long long)l, NAN, 9700, TPUT_MS_STEP, 0.5, 0, 1, 0, 0 };
+		struct tput_point bar = { -1, (long long)l, NAN, 0.1, TPUT_IT_S, NAN, 0, 2, 1, 20 };
+		tputcand_add(&set, &line, NULL, l * 10);
+		tputcand_add(&set, &bar, NULL, l * 10 + 1);
+	}
+	tputcand_decide(&set);
+	assert_true(set.c[0].taken && set.c[1].taken);
+	tputcand_set_free(&set);
+}
+
 /* Keras's epoch lines of a later fit, after the first fit's: the same ms/step, line after
  * line, but a new loss each, are no burst of copies (a summary), they are the fit's. */
 static void test_burst_needs_one_loss(void **state)
@@ -427,6 +464,7 @@ int main(void)
 		cmocka_unit_test(test_quiet_bars),
 		cmocka_unit_test(test_smaller_bars),
 		cmocka_unit_test(test_not_rounds_not_zero),
+		cmocka_unit_test(test_quiet_bar_between_lines),
 		cmocka_unit_test(test_burst_needs_one_loss),
 		cmocka_unit_test(test_sure),
 		cmocka_unit_test(test_loose),
