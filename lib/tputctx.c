@@ -23,6 +23,8 @@ static const struct ctx_word other_words[] = {
 	CW("preprocessing"), CW("shuffling"), CW("casting"), CW("concatenating"),
 	/* the Hugging Face hub's "Fetching 14 files", a trainer's "caching" of latents */
 	CW("fetching"), CW("caching"), CW("shard"), CW("shards"),
+	/* a data set made into features ("Converting docs to features"), an index built */
+	CW("converting"), CW("conversion"), CW("indexing"),
 	/* a model's summary ("415 layers, 37196556 parameters, 0 gradients, 105.1 GFLOPS"):
 	 * its FLOPs are the model's size, no rate */
 	CW("gradients"), { NULL, 0 },
@@ -166,6 +168,14 @@ enum tput_context tputctx_read_shaped(const struct tputctx_words *words, const c
 		size_t st = i++;
 		while (i < len && words->word[t[i]])
 			i++;
+		/* a message glued to a figure ("accuracy: 0.9043Converting docs"): its word */
+		if (tputbyte_digit((char)t[st])) {
+			size_t l = st;
+			while (l < i && tputbyte_digit((char)t[l]))
+				l++;
+			if (l < i && t[l] >= 'A' && t[l] <= 'Z')
+				st = l;
+		}
 		size_t n = i - st;
 		if (n < 3 || n >= TPUTCTX_WORD_MAX || t[st] == '_')
 			continue;

@@ -26,6 +26,12 @@ static void test_context(void **state)
 		{ "Saving weights: 50%|##| 1/2 [00:01<00:01, 1.0it/s]", TPUT_CTX_OTHER },
 		/* HF datasets' data preparation bars */
 		{ "Map: 100%|###| 1000/1000 [00:01<00:00, 812.34 examples/s]", TPUT_CTX_OTHER },
+		/* data made into features, a message glued to a Keras frame's last figure */
+		{ "Converting docs to features: 100%|###| 99/99 [00:00<00:00, 3036.11it/s]", TPUT_CTX_OTHER },
+		{ "872/873 [====>.] - ETA: 0s - accuracy: 0.9043Converting docs to features: 100%|###| 99/99 "
+		  "[00:00<00:00, 3549.48it/s]", TPUT_CTX_OTHER },
+		{ "step 3 loss 0.5 2Validate", TPUT_CTX_OTHER },
+		{ "step 3 loss 0.5 on 3rd_validation_set_x", TPUT_CTX_TRAIN },
 		{ "  Map (num_proc=8): 100%|###| 5000/5000 [00:02<00:00, 2101.5 examples/s]", TPUT_CTX_OTHER },
 		{ "Running tokenizer on dataset: 100%|#| 50/50 [00:03<00:00, 15.1 examples/s]", TPUT_CTX_OTHER },
 		{ "Filter: 100%|#| 50/50 [00:00<00:00, 90.00 examples/s]", TPUT_CTX_OTHER },
