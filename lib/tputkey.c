@@ -142,6 +142,7 @@ static const struct {
 	{ "sentences", KV_SAMPLES }, { "utt", KV_SAMPLES }, { "utts", KV_SAMPLES }, { "utterance", KV_SAMPLES },
 	{ "utterances", KV_SAMPLES }, { "record", KV_SAMPLES }, { "records", KV_SAMPLES },
 	{ "instance", KV_SAMPLES }, { "instances", KV_SAMPLES }, { "doc", KV_SAMPLES }, { "docs", KV_SAMPLES },
+	{ "obs", KV_SAMPLES }, { "observation", KV_SAMPLES }, { "observations", KV_SAMPLES },  /* H2O's "obs/sec" */
 	{ "image", KV_IMAGES }, { "images", KV_IMAGES }, { "img", KV_IMAGES }, { "imgs", KV_IMAGES },
 	{ "im", KV_IMAGES },  /* retinanet-examples' "32.1 im/s" */
 	{ "pic", KV_IMAGES }, { "pics", KV_IMAGES },  /* PocketFlow's "72.74 pics / sec" */
