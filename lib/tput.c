@@ -44,6 +44,8 @@ struct carry {
 	unsigned long seen_line;   /* the last line looked at: a smaller number starts another input */
 	double bar_total;          /* the last bar frame's total and count (0: none) */
 	long long bar_count;
+	uint64_t closing_hash;     /* the last closing frame's text up to its rate, and its line */
+	unsigned long closing_line;
 };
 
 struct tput_ex {
@@ -207,7 +209,9 @@ struct frame {
 	int loose[FRAME_MAX];      /* the key/value reader's loose times (tputcand_loose) */
 	uint32_t col[FRAME_MAX];   /* where each figure's text starts in the frame */
 	uint32_t closing_col;
-	size_t rec_end;            /* where a bar's record ends (its rate); 0: the frame's end */
+	size_t closing_end;        /* where its rate ends (0: not known) */
+	size_t rec_end;            /* where a bar's record ends (its postfix); 0: the frame's end */
+	size_t tmpl_end;           /* where its template ends (its rate: a postfix gains keys) */
 	struct tput_point pts[FRAME_MAX], base;
 	struct tput_point closing_pt;  /* a closing frame's figure, left out */
 	size_t np;
@@ -284,6 +288,7 @@ static int frame_regex(tput_ex *ex, struct frame *f, size_t i, struct tputrule_s
 		/* a bar's record ends with its bracket (rate and postfix): a callback glues on */
 		const char *close = memchr(g + gl, ']', (size_t)(f->s + f->len - (g + gl)));
 		f->rec_end = (size_t)((close ? close + 1 : g + gl) - f->s);
+		f->tmpl_end = (size_t)(g + gl - f->s);
 	}
 	uint32_t col = rx_group_at(r->re, r->g_tput, &g, &gl) ? (uint32_t)(g - f->s) : 0;
 	if (res == TPUT_POINT) {
@@ -296,6 +301,7 @@ static int frame_regex(tput_ex *ex, struct frame *f, size_t i, struct tputrule_s
 		f->closing_pt.bar = 1;
 		f->closing_pt.total = have_total && tv > 0 ? tv : 0;
 		f->closing_col = col;
+		f->closing_end = rx_group_at(r->re, r->g_unit, &g, &gl) ? (size_t)(g + gl - f->s) : 0;
 		f->reason = tputcand_closing;
 	}
 	return 1;
@@ -394,8 +400,32 @@ static int frame_kv(tput_ex *ex, struct frame *f, const uint64_t *mask, tput_sin
 	return 1;
 }
 
+/* s[0, len)'s bytes hashed (FNV-1a), figures and all; never 0. */
+static uint64_t text_hash(const char *s, size_t len)
+{
+	uint64_t h = 14695981039346656037ULL;
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
+	return h ? h : 1;
+}
+
+/* Does a bar's description, before its share ("Epoch 13: 100%|"), hold a count? */
+static int described_count(const char *s, size_t len)
+{
+	const char *bar = memmem(s, len, "%|", 2);
+	if (!bar)
+		return 0;
+	while (bar > s && (tputbyte_digit(bar[-1]) || bar[-1] == '.'))
+		bar--;
+	for (const char *p = s; p < bar; p++)
+		if (tputbyte_digit(*p))
+			return 1;
+	return 0;
+}
+
 /* Why a frame's figures are not training's (the series stage looks for the first). */
 static const char tput_left_inference[] = "inference, not training";
+static const char tput_left_bar_copy[] = "a copy of a progress bar frame seen before";
 static const char tput_left_other[] = "not training (eval, checkpoint, ...)";
 
 /* The frame's training context, once per shape of the frame or of its line where the shape
@@ -430,7 +460,8 @@ static void frame_template(tput_ex *ex, struct frame *f)
 	if (!t) {
 		const char *from = lc->body > f->s && lc->body <= f->s + f->len ? lc->body : f->s;
 		/* what a callback glues after a bar's rate is not the bar's */
-		const char *end = f->rec_end && f->s + f->rec_end > from ? f->s + f->rec_end : f->s + f->len;
+		size_t cut = f->tmpl_end ? f->tmpl_end : f->rec_end;
+		const char *end = cut && f->s + cut > from ? f->s + cut : f->s + f->len;
 		t = tputtmpl_hash(from, (size_t)(end - from));
 		if (f->shape)
 			f->shape->tmpl = t;
@@ -497,8 +528,16 @@ static int frame_new(tput_ex *ex, struct frame *f, tput_sink *sink, void *ctx)
 				f->closing_pt.loss = f->info.loss;
 			enum tput_context where = frame_context(ex, f);
 			ex->inference += where == TPUT_CTX_INFERENCE;
-			sink(ctx, lc->lineno, TPUT_LEFT, &f->closing_pt, where == TPUT_CTX_TRAIN ? tputcand_closing :
-			     where == TPUT_CTX_INFERENCE ? tput_left_inference : tput_left_other);
+			/* drawn again at once (a new postfix after its rate) under a description that
+			 * counts ("Epoch 13: 100%|"): one round, one figure; undescribed rounds may
+			 * well read alike */
+			uint64_t h = f->closing_end && described_count(s, f->closing_end) ? text_hash(s, f->closing_end) : 0;
+			int copy = h && h == c->closing_hash && lc->lineno > c->closing_line && lc->lineno - c->closing_line <= 2;
+			c->closing_hash = h;
+			c->closing_line = lc->lineno;
+			sink(ctx, lc->lineno, TPUT_LEFT, &f->closing_pt, copy ? tput_left_bar_copy
+			     : where == TPUT_CTX_TRAIN ? tputcand_closing : where == TPUT_CTX_INFERENCE ? tput_left_inference
+			     : tput_left_other);
 		}
 		if (f->info.inference)
 			ex->inference++;
@@ -560,7 +599,7 @@ static int frame_new(tput_ex *ex, struct frame *f, tput_sink *sink, void *ctx)
 	 * the clock moves from frame to frame. */
 	if (!isnan(f->bar_total) && tputbar_seen(&ex->bar, s, f->bar_end)) {
 		ex->bar.copies += np;
-		leave(ex, f, "a copy of a progress bar frame seen before", sink, ctx);
+		leave(ex, f, tput_left_bar_copy, sink, ctx);
 		return 0;
 	}
 	/* The same count of the same bar again at once: processes drawing one bar each, no
@@ -664,7 +703,7 @@ static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx 
 	f.lc = lc;
 	f.bar_total = NAN;
 	f.bar_end = 0;
-	f.rec_end = 0;
+	f.rec_end = f.tmpl_end = 0;
 	f.literal = f.matched = f.closing = f.round = f.per_device = 0;
 	f.thin = -1;
 	memset(f.from_kv_avg, 0, sizeof f.from_kv_avg);
