@@ -25,6 +25,7 @@ static const struct ctx_word other_words[] = {
 	CW("fetching"), CW("caching"), CW("shard"), CW("shards"),
 	/* a data set made into features ("Converting docs to features"), an index built */
 	CW("converting"), CW("conversion"), CW("indexing"),
+	CW("sanity"),  /* Lightning's "Sanity Checking DataLoader 0": validation steps before training */
 	/* a model's summary ("415 layers, 37196556 parameters, 0 gradients, 105.1 GFLOPS"):
 	 * its FLOPs are the model's size, no rate */
 	CW("gradients"), { NULL, 0 },

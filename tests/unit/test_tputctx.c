@@ -26,6 +26,7 @@ static void test_context(void **state)
 		{ "Saving weights: 50%|##| 1/2 [00:01<00:01, 1.0it/s]", TPUT_CTX_OTHER },
 		/* HF datasets' data preparation bars */
 		{ "Map: 100%|###| 1000/1000 [00:01<00:00, 812.34 examples/s]", TPUT_CTX_OTHER },
+		{ "Sanity Checking DataLoader 0: 100%|###| 2/2 [00:02<00:00,  0.87it/s]", TPUT_CTX_OTHER },
 		/* data made into features, a message glued to a Keras frame's last figure */
 		{ "Converting docs to features: 100%|###| 99/99 [00:00<00:00, 3036.11it/s]", TPUT_CTX_OTHER },
 		{ "872/873 [====>.] - ETA: 0s - accuracy: 0.9043Converting docs to features: 100%|###| 99/99 "
