@@ -143,6 +143,12 @@ static const struct {
 	{ "utterances", KV_SAMPLES }, { "record", KV_SAMPLES }, { "records", KV_SAMPLES },
 	{ "instance", KV_SAMPLES }, { "instances", KV_SAMPLES }, { "doc", KV_SAMPLES }, { "docs", KV_SAMPLES },
 	{ "obs", KV_SAMPLES }, { "observation", KV_SAMPLES }, { "observations", KV_SAMPLES },  /* H2O's "obs/sec" */
+	/* items of other kinds, each a sample: clips, graphs, rays, edges, patches ("frames" not: a
+	 * video's rate is often a setting, "assuming 100 frames/sec") */
+	{ "clip", KV_SAMPLES }, { "clips", KV_SAMPLES },
+	{ "video", KV_SAMPLES }, { "videos", KV_SAMPLES }, { "graph", KV_SAMPLES }, { "graphs", KV_SAMPLES },
+	{ "molecule", KV_SAMPLES }, { "molecules", KV_SAMPLES }, { "ray", KV_SAMPLES }, { "rays", KV_SAMPLES },
+	{ "edge", KV_SAMPLES }, { "edges", KV_SAMPLES }, { "patch", KV_SAMPLES }, { "patches", KV_SAMPLES },
 	{ "image", KV_IMAGES }, { "images", KV_IMAGES }, { "img", KV_IMAGES }, { "imgs", KV_IMAGES },
 	{ "im", KV_IMAGES },  /* retinanet-examples' "32.1 im/s" */
 	{ "pic", KV_IMAGES }, { "pics", KV_IMAGES },  /* PocketFlow's "72.74 pics / sec" */

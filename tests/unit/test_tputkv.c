@@ -325,6 +325,9 @@ static void test_kv_reader(void **state)
 		{ "DEBT 0.430 (0.587)", 0, 0, 0, -1, NAN },
 		/* H2O's scoring history: observations a second in a table's cell */
 		{ "| 47180 obs/sec |", 1, TPUT_SAMPLES_S, 47180, -1, NAN },
+		/* items of other kinds are samples; a rate "assumed" is a setting, and frames none */
+		{ "step 10 loss 0.5 | 14510000 rays/sec", 1, TPUT_SAMPLES_S, 14510000, 10, 0.5 },
+		{ "Time taken 773.461s: real-time factor assuming 100 frames/sec is 2.62039", 0, 0, 0, -1, NAN },
 		/* Julia's ProgressMeter */
 		{ "[100.00%, 600/600, 00:35/00:35, 17.36i/s]", 1, TPUT_IT_S, 17.36, -1, NAN },
 	};
