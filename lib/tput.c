@@ -423,6 +423,30 @@ static int described_count(const char *s, size_t len)
 	return 0;
 }
 
+/* The seconds a bar's frame says it has run ("[01:53<13:12, ..."); -1 when it says none. */
+static long bar_elapsed(const char *s, size_t len)
+{
+	const char *b = memmem(s, len, " [", 2);
+	if (!b)
+		return -1;
+	long secs = 0;
+	int parts = 0;
+	for (const char *p = b + 2, *end = s + len; p < end && *p != '<'; p++) {
+		if (tputbyte_digit(*p)) {
+			long v = 0;
+			while (p < end && tputbyte_digit(*p) && v < 100000)
+				v = v * 10 + (*p++ - '0');
+			secs = secs * 60 + v;
+			parts++;
+			if (p == end || *p != ':')
+				return *p == '<' && parts >= 2 ? secs : -1;
+		} else {
+			return -1;
+		}
+	}
+	return -1;
+}
+
 /* Why a frame's figures are not training's (the series stage looks for the first). */
 static const char tput_left_inference[] = "inference, not training";
 static const char tput_left_bar_copy[] = "a copy of a progress bar frame seen before";
@@ -596,8 +620,11 @@ static int frame_new(tput_ex *ex, struct frame *f, tput_sink *sink, void *ctx)
 	c->last_frame_line = lc->lineno;
 	/* A bar's frame drawn again later (a pasted stretch of the log, a bar redrawn on a new
 	 * line with other words after its rate) is no new figure: within one bar the count or
-	 * the clock moves from frame to frame. */
-	if (!isnan(f->bar_total) && tputbar_seen(&ex->bar, s, f->bar_end)) {
+	 * the clock moves from frame to frame. Bars of a few seconds, undescribed, may well draw
+	 * the same frame each epoch: only a frame under a count ("Epoch 3: ") or of a bar that
+	 * has run ten seconds or more is known for a copy. */
+	if (!isnan(f->bar_total) && (described_count(s, f->bar_end) || bar_elapsed(s, f->bar_end) >= 10) &&
+	    tputbar_seen(&ex->bar, s, f->bar_end)) {
 		ex->bar.copies += np;
 		leave(ex, f, tput_left_bar_copy, sink, ctx);
 		return 0;
