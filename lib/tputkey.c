@@ -440,9 +440,11 @@ static int kv_step_rank(const char *key)
 static int kv_is_loss(const char *key)
 {
 	size_t n = strlen(key);
-	/* a GAN's two: "Loss_D", "Err_G" (DCGAN) */
-	int gan = ((n == 6 && strncmp(key, "loss_", 5) == 0) || (n == 5 && strncmp(key, "err_", 4) == 0) ||
-		   (n == 4 && strncmp(key, "err", 3) == 0)) && (key[n - 1] == 'd' || key[n - 1] == 'g');
+	/* a GAN's two: "Loss_D", "Err_G" (DCGAN); a loss's part by its letter: torchreid's
+	 * "loss_t" (triplet) and "loss_x" (cross-entropy) */
+	int gan = ((n == 5 && strncmp(key, "err_", 4) == 0) || (n == 4 && strncmp(key, "err", 3) == 0)) &&
+		  (key[n - 1] == 'd' || key[n - 1] == 'g');
+	gan |= n == 6 && strncmp(key, "loss_", 5) == 0 && key[5] >= 'a' && key[5] <= 'z';
 	/* the whole loss named after the word: "Loss_all" (SRT), "loss_total" */
 	int whole = strcmp(key, "loss_all") == 0 || strcmp(key, "loss_total") == 0 || strcmp(key, "loss_sum") == 0;
 	if (!((n >= 4 && strcmp(key + n - 4, "loss") == 0) || strcmp(key, "xent") == 0 || strcmp(key, "loss_train") == 0 ||

@@ -472,6 +472,17 @@ struct kv_saids {
 	int counted;                   /* the line counts an epoch's iterations (KV_PART_COUNT) */
 };
 
+/* Is unit one of hours, minutes or days? */
+static int kv_long_span(const char *unit)
+{
+	static const char *const spans[] = { "h", "hr", "hrs", "hour", "hours", "min", "mins", "minute", "minutes",
+					     "d", "day", "days" };
+	for (size_t i = 0; i < sizeof spans / sizeof spans[0]; i++)
+		if (strcmp(unit, spans[i]) == 0)
+			return 1;
+	return 0;
+}
+
 /* The figure the key/value reader takes from a number at s[at, numend), followed by
  * s[after...] (its unit or a second number): what it is, in c. */
 static enum kv_what kv_figure(const char *s, size_t len, size_t numend, size_t after, int pair, int side, int sep,
@@ -502,7 +513,10 @@ static enum kv_what kv_figure(const char *s, size_t len, size_t numend, size_t a
 			scale = ki->kscale;
 			invert = ki->kinvert;
 		} else if (cls == KV_TIME) {
-			/* a step time: ms when said so, else seconds */
+			/* a step time: ms when said so, else seconds; hours, minutes, days say a
+			 * span ("dt=6.0h" between two samples of data), no step's */
+			if (kv_long_span(unit))
+				return KV_WHAT_NONE;
 			if (strcmp(unit, "ms") == 0 || ki->ms)
 				scale = 1;
 			else if (!unit[0] || strcmp(unit, "s") == 0 || strcmp(unit, "sec") == 0 ||
@@ -1047,5 +1061,5 @@ const char *const tputkv_literals[] = {
 	"k/s", "s/s", "e/s", "q/s", "g/s", "t/s", "P/s", "p/s", "/sec", "/Sec", "/step", "s/it", "/batch",
 	"per_s", "per s", "per-s", "PerSec", "LOPS", "lops", "LOPs", "tps", "wps", "ups=", "mfu", "MFU",
 	"tep_tim", "tep time", "atch_tim", "atch tim", "step_avg", "latency", "seconds:", "[step=", "[batch=", "metrics *****",
-	"ata_time", "iter_time", "iter time", " data: ", "rain_time", "ter/s", "\tTime ", "\ttime ", "/s/gpu", "ips: ", "atch_cost", "er Sec", "/ s", "Results Summary", "fps ", "tep-tim", "sec/", " iters)", " dt=", "  Time ", "imps:", "time (data)", "ime: ", "SPS", "sps", "imer: ", "updt_s", "\"dt\"", "steps in ", "/Batch", "fps:", "s/b ", "ime/step", "ime=", "ion_tim", "] Time ", "| Batch: ", "FPS ", "m/s", "each_step", " ms)", "atchtime", "teptime", "ime_iter", ") Batch ", "s per ", "i/s]", "ime\":", "e(ms)", "h(ms)", "BT ", NULL,
+	"ata_time", "iter_time", "iter time", " data: ", "rain_time", "ter/s", "\tTime ", "\ttime ", "/s/gpu", "ips: ", "atch_cost", "er Sec", "/ s", "Results Summary", "fps ", "tep-tim", "sec/", " iters)", " dt=", "  Time ", "imps:", "time (data)", "ime: ", "SPS", "sps", "imer: ", "updt_s", "\"dt\"", "steps in ", "/Batch", "fps:", "s/b ", "ime/step", "ime=", "ion_tim", "] Time ", "| Batch: ", "FPS ", "m/s", "each_step", " ms)", "atchtime", "teptime", "ime_iter", ") Batch ", "s per ", "i/s]", "ime\":", "e(ms)", "h(ms)", "BT ", "FPS:", NULL,
 };

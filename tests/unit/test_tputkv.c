@@ -328,6 +328,11 @@ static void test_kv_reader(void **state)
 		/* items of other kinds are samples; a rate "assumed" is a setting, and frames none */
 		{ "step 10 loss 0.5 | 14510000 rays/sec", 1, TPUT_SAMPLES_S, 14510000, 10, 0.5 },
 		{ "Time taken 773.461s: real-time factor assuming 100 frames/sec is 2.62039", 0, 0, 0, -1, NAN },
+		/* "FPS:" in a field of its own (RLLTE's abbreviated keys); a loss's part by its letter
+		 * (torchreid's "loss_t"); a span of hours under a step time's key is none */
+		{ "[TRAIN] - S: 1000        | E: 1           | L: 1000        | R: 0.000       | FPS: 367.456   | T: 0:00:02", 1, TPUT_SAMPLES_S, 367.456, -1, NAN },
+		{ "epoch: [1/125][20/176]\ttime 0.148 (0.313)\tdata 0.000 (0.092)\teta 1:54:45\tloss_t 5.6625 (6.1717)\tloss_x 6.6618 (6.6707)", 1, TPUT_MS_STEP, 148, -1, 5.6625 },
+		{ "[GapAware] index=361 -> file_id=0, time_idx=366 | input=2006-04-04T18:00:00, dt=6.0h", 0, 0, 0, -1, NAN },
 		/* Julia's ProgressMeter */
 		{ "[100.00%, 600/600, 00:35/00:35, 17.36i/s]", 1, TPUT_IT_S, 17.36, -1, NAN },
 	};
@@ -427,9 +432,9 @@ static void test_literals(void **state)
 	size_t n = 0;
 	while (tputkv_literals[n])
 		n++;
-	assert_int_equal(n, 86);
+	assert_int_equal(n, 87);
 	assert_string_equal(tputkv_literals[0], "k/s");
-	assert_string_equal(tputkv_literals[85], "BT ");
+	assert_string_equal(tputkv_literals[86], "FPS:");
 }
 
 /* A shape read once is given back for a line of that shape, and read from it again. */

@@ -29,7 +29,7 @@ static void test_literals(void **state)
 		n++;
 	assert_int_equal(set.kv, (int)kv);
 	assert_int_equal(set.rules[kv].nlits, n);
-	assert_string_equal(set.rules[kv].literals[n - 1], "BT ");
+	assert_string_equal(set.rules[kv].literals[n - 1], "FPS:");
 	size_t generic = (size_t)tputpreset_find("generic");
 	assert_int_equal(set.rules[generic].nlits, 4);  /* a full list, no NULL after it */
 	assert_true(tputrule_has_literal(&set.rules[2], "x tps: 5", 8));
