@@ -215,13 +215,15 @@ static int larger_bar_over(const struct tputcand_set *set, const struct tputcand
 		return 0;
 	if (a->first_line <= b->last_line)
 		return 1;
+	if (b->left == tputcand_closing || b->last_step < 0 || (double)b->last_step >= b->total)
+		return 0;  /* done, or not known to be short of its total */
 	for (size_t j = 0; j < set->n; j++) {  /* b's closing frame, drawn after its last */
 		const struct tputcand *done = &set->c[j];
 		if (done->left == tputcand_closing && done->tmpl == b->tmpl && done->unit == b->unit &&
 		    done->total == b->total && done->last_line >= b->last_line)
 			return 0;
 	}
-	return b->left != tputcand_closing;
+	return 1;
 }
 
 /* Bars of one shape whose totals differ by a quarter and more, drawn over one stretch of
@@ -252,6 +254,41 @@ static int unit_read(const struct tputcand_set *set, const struct tputcand *c)
 		if (&set->c[j] != c && !set->c[j].left && set->c[j].unit == c->unit)
 			return 1;
 	return 0;
+}
+
+/* A bar of three frames or more, showing no loss, done before another bar of its unit
+ * began and fifty times as fast as any of its figures or more: no loop runs at two paces
+ * that far apart, and the fast one came first; it made the data ready (undescribed
+ * tokenizing bars at thousands a second before a training bar's 0.14 it/s). */
+static void fast_bars_first_out(struct tputcand_set *set)
+{
+	for (size_t i = 0; i < set->n; i++) {
+		struct tputcand *c = &set->c[i];
+		if (!c->taken || c->bars != c->n || c->n < 3 || c->losses || c->lines > SURE_LINES)
+			continue;
+		for (size_t j = 0; j < set->n; j++) {
+			const struct tputcand *d = &set->c[j];
+			if (j == i || !d->taken || d->bars != d->n || d->unit != c->unit || d->first_line <= c->last_line ||
+			    c->min < 50 * d->max)
+				continue;
+			c->taken = 0;
+			snprintf(c->why, sizeof c->why, "a bar %.0f times as fast as #%d's, done before it began: "
+				 "data preparation", c->min / d->max, d->number);
+			break;
+		}
+	}
+}
+
+/* A series of another unit than c's, taken, of three lines or more, a loss beside most of
+ * its figures: a training loop's; NULL when none. */
+static const struct tputcand *lossy_series(const struct tputcand_set *set, const struct tputcand *c)
+{
+	for (size_t j = 0; j < set->n; j++) {
+		const struct tputcand *d = &set->c[j];
+		if (d != c && d->taken && d->unit != c->unit && d->lines >= 3 && d->losses * 2 >= d->n)
+			return d;
+	}
+	return NULL;
 }
 
 void tputcand_decide(struct tputcand_set *set)
@@ -336,6 +373,12 @@ void tputcand_decide(struct tputcand_set *set)
 		}
 		if (other || (!c->losses && lossy))
 			continue;
+		const struct tputcand *trained = c->losses ? NULL : lossy_series(set, c);
+		if (trained) {  /* gretel's tokenizer bars before each Keras fit */
+			snprintf(c->why, sizeof c->why, "closing frames showing no loss beside #%d's series that does: "
+				 "another task's bars", trained->number);
+			continue;
+		}
 		if (c->min * 4 < c->max) {  /* rounds of one loop go at much the same pace */
 			snprintf(c->why, sizeof c->why, "closing frames %.0f-fold apart: bars of different tasks, "
 				 "not one loop's rounds", c->max / c->min);
@@ -345,6 +388,7 @@ void tputcand_decide(struct tputcand_set *set)
 		snprintf(c->why, sizeof c->why, "bars drawn only when done: each closing frame a round's figure");
 	}
 	smaller_bars_out(set);
+	fast_bars_first_out(set);
 	take_loose(set);
 	take_constant_steps(set);
 }

@@ -343,10 +343,10 @@ static void test_smaller_bars(void **state)
 	tputcand_set_free(&set);
 	/* a larger bar done before: a data preparation bar; a total a tenth larger: an epoch's */
 	for (long long step = 1; step <= 5000; step += 1000) {
-		struct tput_point data = { -1, step, NAN, 900, TPUT_IT_S, NAN, 0, 1, 1, 5000 };
+		struct tput_point data = { -1, step, NAN, 9, TPUT_IT_S, NAN, 0, 1, 1, 5000 };
 		tputcand_add(&set, &data, NULL, (unsigned long)step / 1000 + 1);
 	}
-	struct tput_point done = { -1, -1, NAN, 950, TPUT_IT_S, NAN, 0, 1, 1, 5000 };
+	struct tput_point done = { -1, -1, NAN, 9.5, TPUT_IT_S, NAN, 0, 1, 1, 5000 };
 	tputcand_add(&set, &done, tputcand_closing, 6);
 	for (unsigned long l = 10; l < 30; l++) {
 		struct tput_point train = { -1, (long long)l % 10 + 1, NAN, 3.0, TPUT_IT_S, NAN, 0, 1, 1, l < 20 ? 390 : 429 };
@@ -384,6 +384,21 @@ static void test_not_rounds_not_zero(void **state)
 	tputcand_decide(&set);
 	assert_true(set.c[0].taken && set.c[1].taken);
 	tputcand_set_free(&set);
+	/* closing frames that show no loss beside a series of another unit that does: the
+	 * tokenizer's bars before each Keras fit */
+	for (unsigned long l = 1; l <= 3; l++) {
+		struct tput_point tok = { -1, -1, NAN, 46378, TPUT_IT_S, NAN, 0, 1, 1, 14000 };
+		tputcand_add(&set, &tok, tputcand_closing, l * 100);
+		for (unsigned long e = 1; e <= 5; e++) {
+			struct tput_point fit = { -1, -1, NAN, 500, TPUT_MS_STEP, 5.0 / (double)e, 0, 2, 1, 48 };
+			tputcand_add(&set, &fit, NULL, l * 100 + e);
+		}
+	}
+	tputcand_decide(&set);
+	assert_false(set.c[0].taken);
+	assert_string_equal(set.c[0].why, "closing frames showing no loss beside #2's series that does: another task's bars");
+	assert_true(set.c[1].taken);
+	tputcand_set_free(&set);
 }
 
 /* A bar that shows no loss, drawn between the lines of a training series that does and less
@@ -417,6 +432,36 @@ static void test_quiet_bar_between_lines(void **state)
 		struct tput_point bar = { -1, (long long)l, NAN, 0.1, TPUT_IT_S, NAN, 0, 2, 1, 20 };
 		tputcand_add(&set, &line, NULL, l * 10);
 		tputcand_add(&set, &bar, NULL, l * 10 + 1);
+	}
+	tputcand_decide(&set);
+	assert_true(set.c[0].taken && set.c[1].taken);
+	tputcand_set_free(&set);
+}
+
+/* A quiet bar done before a bar fifty times slower began made the data ready; a lone fast
+ * closing frame (an epoch of another pace) is no such bar. */
+static void test_fast_bar_first(void **state)
+{
+	(void)state;
+	struct tputcand_set set = { 0 };
+	for (int f = 0; f < 8; f++) {
+		struct tput_point data = { -1, f + 1, NAN, 2500 + f, TPUT_IT_S, NAN, 0, 1, 1, 0 };
+		tputcand_add(&set, &data, NULL, 11);
+	}
+	for (int f = 0; f < 20; f++) {
+		struct tput_point train = { -1, f + 1, NAN, 0.14, TPUT_IT_S, NAN, 0, 1, 1, 1755 };
+		tputcand_add(&set, &train, NULL, 22);
+	}
+	tputcand_decide(&set);
+	assert_false(set.c[0].taken);
+	assert_string_equal(set.c[0].why, "a bar 17857 times as fast as #2's, done before it began: data preparation");
+	assert_true(set.c[1].taken);
+	tputcand_set_free(&set);
+	struct tput_point fast = { -1, 5, NAN, 0.9, TPUT_IT_S, NAN, 0, 1, 1, 0 };
+	tputcand_add(&set, &fast, NULL, 7);
+	for (unsigned long l = 10; l < 13; l++) {
+		struct tput_point slow = { -1, 5, NAN, 0.003, TPUT_IT_S, NAN, 0, 1, 1, 5 };
+		tputcand_add(&set, &slow, NULL, l);
 	}
 	tputcand_decide(&set);
 	assert_true(set.c[0].taken && set.c[1].taken);
@@ -465,6 +510,7 @@ int main(void)
 		cmocka_unit_test(test_smaller_bars),
 		cmocka_unit_test(test_not_rounds_not_zero),
 		cmocka_unit_test(test_quiet_bar_between_lines),
+		cmocka_unit_test(test_fast_bar_first),
 		cmocka_unit_test(test_burst_needs_one_loss),
 		cmocka_unit_test(test_sure),
 		cmocka_unit_test(test_loose),
