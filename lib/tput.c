@@ -268,6 +268,10 @@ static int frame_regex(tput_ex *ex, struct frame *f, size_t i, struct tputrule_s
 	struct tput_point pt;
 	enum tput_result res = tputrule_take(r, f->lc->rank, f->lc->have_time ? f->lc->time : NAN, &pt, why, sizeof why);
 	pt.rule = (int)i;
+	if (r->prefix_step && pt.step < 0 && pt.rank >= 0) {  /* " 963: ", read as srun's rank */
+		pt.step = pt.rank;
+		pt.rank = -1;
+	}
 	res = frame_round(ex, f, r, res, &pt);
 	if (res == TPUT_BAD || res == TPUT_NAN) {
 		sink(ctx, f->lc->lineno, res, &pt, res == TPUT_BAD ? why : NULL);

@@ -20,6 +20,8 @@ struct tput_preset {
 				    * else they name the framework's lines, read by the reader */
 	int per_device;            /* the other figures of this preset's lines are per device;
 				    * -1: its bare "tps" is for the whole job */
+	int prefix_step;           /* a line's "N: " prefix, which srun -l writes for a rank, is
+				    * this preset's step (darknet's iteration) */
 };
 extern const struct tput_preset tputpreset_table[];
 extern const size_t tputpreset_count;

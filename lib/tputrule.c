@@ -64,6 +64,7 @@ void tputrule_add_preset(struct tputrule_set *set, size_t index)
 		r->reader = TPUT_READ_KV;
 		r->thin = 1;
 		r->per_device = p->per_device;
+		r->prefix_step = p->prefix_step;
 		r->g_tput = r->g_unit = r->g_step = r->g_time = r->g_loss = r->g_rank = r->g_total = -1;
 		r->name = xstrndup(p->name, strlen(p->name));
 		rule_literals(r, p->literals, sizeof p->literals / sizeof p->literals[0]);
@@ -97,6 +98,7 @@ void tputrule_add_preset(struct tputrule_set *set, size_t index)
 	r->unit = p->unit;
 	r->time_scale = p->time_scale;
 	r->per_device = p->per_device;
+	r->prefix_step = p->prefix_step;
 	fix_unit(r);
 }
 

@@ -24,6 +24,7 @@ struct tputrule {
 	enum tput_reader reader;
 	int thin;              /* a framework's lines (its literals) read by the key/value reader */
 	int per_device;
+	int prefix_step;           /* tput_preset's */
 	const char *unit;
 	enum tput_unit fixed_unit;  /* unit, scale and inversion of `unit`, read once */
 	double fixed_scale;
