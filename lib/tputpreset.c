@@ -120,6 +120,13 @@ const struct tput_preset tputpreset_table[] = {
 	  "(?:^\\s*(?<step>\\d+): )?(?<loss>-?[0-9.]+|-?nan), \\S+ avg(?: loss)?, \\S+ rate, (?<tput>[0-9.]+) (?<unit>seconds), \\d+ images",
 	  NULL, 1, " 963: 0.979543, 0.899615 avg loss, 0.002245 rate, 0.613930 seconds, 46224 images, 0.189581 hours left",
 	  TPUT_READ_REGEX, 0, 1 },
+	/* pytracking's ltr trainer (TransT, STARK, OSTrack, LightFC...): "FPS: avg (current)", the
+	 * epoch's average first, the batch's own in parentheses (ltr/trainers/ltr_trainer.py) */
+	{ "pytracking", "pytracking ltr trainer", { "] FPS: ", NULL },
+	  "\\[train: \\d+, (?<step>\\d+) / \\d+\\] FPS: [0-9.]+ \\((?<tput>[0-9.]+)\\)(?:.*?Loss/total: (?<loss>[-0-9.e]+))?",
+	  "samples/s", 1,
+	  "[train: 120, 100 / 125] FPS: 21.5 (33.7)  ,  Loss/total: 0.42876  ,  Loss/bbox: 0.04535  ,  bbox_iou: 0.86918",
+	  TPUT_READ_REGEX, 0, 0 },
 	/* Frameworks the key/value reader reads: their lines named, the reading its own. The
 	 * literal search reports one literal per offset, so each names its lines by a literal that
 	 * starts where no other rule's does ("; acc:", not " tok/s" that llm.c's starts with). */

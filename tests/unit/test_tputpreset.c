@@ -11,15 +11,16 @@
 static void test_find(void **state)
 {
 	(void)state;
-	assert_int_equal(tputpreset_count, 36);
+	assert_int_equal(tputpreset_count, 37);
 	assert_int_equal(tputpreset_find("megatron-deepspeed"), 0);
 	assert_int_equal(tputpreset_find("torchtitan"), 2);
 	assert_int_equal(tputpreset_find("tqdm"), 9);
-	assert_int_equal(tputpreset_find("verl"), 32);
+	assert_int_equal(tputpreset_find("verl"), 33);
 	assert_int_equal(tputpreset_find("darknet"), 21);
-	assert_int_equal(tputpreset_find("mlperf"), 33);
-	assert_int_equal(tputpreset_find("generic"), 34);
-	assert_int_equal(tputpreset_find("kv"), 35);
+	assert_int_equal(tputpreset_find("pytracking"), 22);
+	assert_int_equal(tputpreset_find("mlperf"), 34);
+	assert_int_equal(tputpreset_find("generic"), 35);
+	assert_int_equal(tputpreset_find("kv"), 36);
 	assert_int_equal(tputpreset_find("Torchtitan"), -1);
 	assert_int_equal(tputpreset_find(""), -1);
 }
