@@ -648,6 +648,17 @@ static int kv_spread(const char *s, size_t len, size_t after)
 	       s[after + (s[after] == ' ') + 1] == '-';
 }
 
+/* Is s[kstart, at) the key "batch" alone and its separator ("| batch: ")? A metric named
+ * after a step ("train_loss_step=") is none. */
+static int kv_batch_key(const char *s, size_t kstart, size_t at)
+{
+	size_t e = at;
+	while (e > kstart && (s[e - 1] == ' ' || s[e - 1] == ':' || s[e - 1] == '='))
+		e--;
+	return e >= kstart + 5 && strncasecmp(s + e - 5, "batch", 5) == 0 &&
+	       (e == kstart + 5 || s[e - 6] == ' ' || s[e - 6] == '|');
+}
+
 /* Is s[kstart, at) a stopwatch's key and its separator: "timer: ", a word of its own? */
 static int kv_stopwatch(const char *s, size_t kstart, size_t at)
 {
@@ -684,6 +695,10 @@ static int kv_time_said(const char *s, size_t len, size_t at, size_t kstart, siz
 	}
 	if (sep && ki->srank && timed)
 		return KV_SAID_UNIT | KV_SAID_TIMER;
+	/* "| batch: 0.09 |" beside "data: 0.01 | forward: 0.02": a fraction under a step's key is
+	 * a time, kept where the line gives a share of the iteration (bearpaw's bar, VIBE) */
+	if (sep && ki->srank && !ulen && memchr(s + at, '.', after - at) && kv_batch_key(s, kstart, at))
+		return KV_SAID_TIMER;
 	/* a step's key before a fraction and its running average: the meter of a batch's time
 	 * (Pointcept's "Data 0.002 (0.656) Batch 7.276 (3.305)"), kept on a line with a loss */
 	if (!sep && ki->srank && !ulen && memchr(s + at, '.', after - at) && kv_meter(s, len, after))

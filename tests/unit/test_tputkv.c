@@ -333,6 +333,10 @@ static void test_kv_reader(void **state)
 		{ "[TRAIN] - S: 1000        | E: 1           | L: 1000        | R: 0.000       | FPS: 367.456   | T: 0:00:02", 1, TPUT_SAMPLES_S, 367.456, -1, NAN },
 		{ "epoch: [1/125][20/176]\ttime 0.148 (0.313)\tdata 0.000 (0.092)\teta 1:54:45\tloss_t 5.6625 (6.1717)\tloss_x 6.6618 (6.6707)", 1, TPUT_MS_STEP, 148, -1, 5.6625 },
 		{ "[GapAware] index=361 -> file_id=0, time_idx=366 | input=2006-04-04T18:00:00, dt=6.0h", 0, 0, 0, -1, NAN },
+		/* a fraction under "batch:" beside the iteration's shares is its time (VIBE's bar);
+		 * a metric named after a step ("train_loss_step=") is none */
+		{ "(500/500) | Total: 0:00:46 | ETA: 0:00:01 | loss: 2.9353 | data: 0.01 | forward: 0.02 | batch: 0.09", 1, TPUT_MS_STEP, 90, -1, 2.9353 },
+		{ "Epoch 13: 10/10 [00:10<00:00, loss=-5.4e+05, train_loss_step=-5.72e+5, data: 0.5", 0, 0, 0, -1, -5.4e+05 },
 		/* Julia's ProgressMeter */
 		{ "[100.00%, 600/600, 00:35/00:35, 17.36i/s]", 1, TPUT_IT_S, 17.36, -1, NAN },
 	};
