@@ -752,7 +752,7 @@ static void frame(tput_ex *ex, const char *s, size_t len, const struct line_ctx 
 	if (!f.matched && f.np && isnan(f.bar_total) && tputbar_keras(s, len, &kn, &km)) {
 		f.bar_total = (double)km;
 		f.bar_end = len;
-		f.round = kn == km;
+		f.round = kn == km ? 2 : 0;  /* 2: a Keras round, named by no count of its own */
 		f.base.step = f.round ? -1 : kn;
 	}
 	frame_template(ex, &f);

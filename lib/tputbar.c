@@ -33,6 +33,7 @@ static void flush_queue(struct tputbar *b, tput_sink *sink, void *ctx)
 
 const char tputbar_rank_copy[] = "an unprefixed rank's copy of the step before";
 const char tputbar_repeat[] = "a summary: another record repeating the step just read";
+const char tputbar_round_again[] = "a round's closing frame drawn again on the next line";
 
 void tputbar_emit(struct tputbar *b, const struct tput_point *pts, size_t np, unsigned long lineno, tput_sink *sink,
 		  void *ctx)
@@ -216,6 +217,18 @@ void tputbar_frame(struct tputbar *b, const struct tput_point *pts, size_t np, u
 		   long long step, int round, tput_sink *sink, void *ctx)
 {
 	struct tputbar_held *held = &b->held;
+	/* Keras 3 draws a round's last update, then the round with its time, on the next line */
+	if (round == 2 && total == b->round_total && lineno == b->round_line + 1) {
+		b->round_line = lineno;
+		b->copies += np;
+		for (size_t i = 0; i < np; i++)
+			sink(ctx, lineno, TPUT_LEFT, &pts[i], tputbar_round_again);
+		return;
+	}
+	if (round) {
+		b->round_total = total;
+		b->round_line = lineno;
+	}
 	if (bar_confirmed(b, total)) {
 		tputbar_emit(b, pts, np, lineno, sink, ctx);
 		return;

@@ -41,6 +41,8 @@ struct tputbar {
 	size_t seen_at;
 	double total[TPUTBAR_TOTALS]; /* totals of bars shown in two frames (0: none) */
 	size_t total_at;
+	double round_total;        /* the last round's closing frame given: its total and line */
+	unsigned long round_line;
 	double last_total;         /* the last bar frame's total and count (0 0: none) */
 	long long last_bar_step;
 	struct tputbar_held held;
@@ -64,7 +66,8 @@ int tputbar_closing_shown(struct tputbar *bar, double total, long long step);
 int tputbar_seen(struct tputbar *bar, const char *s, size_t len);
 /* A bar frame's points (of a bar of this total, at this count): given when its bar showed two
  * frames, else held (the one held before settled: given when this is its bar's next frame,
- * dropped when not). */
+ * dropped when not). round: a closing frame that is its round's figure (2: a Keras round,
+ * which the next line may draw again with the round's time: a copy). */
 void tputbar_frame(struct tputbar *bar, const struct tput_point *pts, size_t np, unsigned long lineno, double total,
 		   long long step, int round, tput_sink *sink, void *ctx);
 /* Is a bar frame held? */
@@ -87,5 +90,6 @@ int tputbar_same_figures(const struct tput_point *a, size_t na, const struct tpu
 /* Why tputbar_emit leaves a figure out (the series stage looks at them again). */
 extern const char tputbar_rank_copy[];   /* an unprefixed rank's copy of the step before */
 extern const char tputbar_repeat[];      /* another record repeating the step just read */
+extern const char tputbar_round_again[]; /* a round's closing frame drawn again on the next line */
 
 #endif
