@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """tput-corpus.py BINDIR [SET...]: sift-tput on every real log of testdata/logs/SET (real,
-holdout, holdout2, ..., holdout21 by default; holdout7 to holdout21 were first read by the
+holdout, holdout2, ..., holdout22 by default; holdout7 to holdout22 were first read by the
 reader by structure, issue 28) against what a reader wrote down in
 SET/EXPECTED.tsv (column 2: "UNIT N MEDIAN; ..." per training series, or "none"). Prints one
 row per log (set, file, expected, got, exact) and the share exact per set and over all.
@@ -113,7 +113,7 @@ def main():
         floor = read_floor(args[at + 1])
         del args[at:at + 2]
     binary = os.path.join(args[0], "sift-tput")
-    sets = args[1:] or ["real", "holdout", "holdout2", "holdout3", "holdout4", "holdout5", "holdout6", "holdout7", "holdout8", "holdout9", "holdout10", "holdout11", "holdout12", "holdout13", "holdout14", "holdout15", "holdout16", "holdout17", "holdout18", "holdout19", "holdout20", "holdout21"]
+    sets = args[1:] or ["real", "holdout", "holdout2", "holdout3", "holdout4", "holdout5", "holdout6", "holdout7", "holdout8", "holdout9", "holdout10", "holdout11", "holdout12", "holdout13", "holdout14", "holdout15", "holdout16", "holdout17", "holdout18", "holdout19", "holdout20", "holdout21", "holdout22"]
     counts = {}
     total = exact_total = 0
     summary = []
