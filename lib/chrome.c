@@ -195,16 +195,8 @@ static int unicode(struct cs *c, struct text *out)
 		return fault(c, "\\u0000 is not allowed");
 	}
 	char u[4];
-	size_t n = v < 0x80 ? 1 : v < 0x800 ? 2 : v < 0x10000 ? 3 : 4;
-	if (n == 1)
-		u[0] = (char)v;
-	else {
-		for (size_t k = n - 1; k > 0; k--, v >>= 6)
-			u[k] = (char)(0x80 | (v & 0x3f));
-		u[0] = (char)((n == 2 ? 0xc0 : n == 3 ? 0xe0 : 0xf0) | v);
-	}
 	if (out)
-		put(out, u, n);
+		put(out, u, utf8_put(u, v));
 	return 0;
 }
 

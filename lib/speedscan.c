@@ -2,6 +2,7 @@
  * sample's text is hashed as it is checked, so repeated stacks cost one table lookup. A
  * streamed document is read through a window that keeps only the token being read. */
 #include "speedscan.h"
+#include "utf8.h"
 #include "intern.h"
 #include "xalloc.h"
 
@@ -127,46 +128,6 @@ static int hex4(const char *s, unsigned *out)
 	return 0;
 }
 
-/* Length of the valid UTF-8 sequence at s (RFC 3629: no overlongs, surrogates or past
- * U+10FFFF), 0 when invalid. */
-static size_t utf8_len(const unsigned char *s, size_t avail)
-{
-	unsigned c = s[0];
-	size_t n;
-	unsigned min;
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xC2 && c <= 0xDF) { n = 2; min = 0x80; }
-	else if (c >= 0xE0 && c <= 0xEF) { n = 3; min = 0x800; }
-	else if (c >= 0xF0 && c <= 0xF4) { n = 4; min = 0x10000; }
-	else return 0;
-	if (avail < n)
-		return 0;
-	unsigned cp = c & (0x7F >> n);
-	for (size_t i = 1; i < n; i++) {
-		if ((s[i] & 0xC0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3F);
-	}
-	if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-		return 0;
-	return n;
-}
-
-static size_t put_utf8(char *o, unsigned cp)
-{
-	if (cp < 0x80) { o[0] = (char)cp; return 1; }
-	if (cp < 0x800) { o[0] = (char)(0xC0 | cp >> 6); o[1] = (char)(0x80 | (cp & 0x3F)); return 2; }
-	if (cp < 0x10000) {
-		o[0] = (char)(0xE0 | cp >> 12); o[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-		o[2] = (char)(0x80 | (cp & 0x3F));
-		return 3;
-	}
-	o[0] = (char)(0xF0 | cp >> 18); o[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-	o[2] = (char)(0x80 | ((cp >> 6) & 0x3F)); o[3] = (char)(0x80 | (cp & 0x3F));
-	return 4;
-}
-
 /* A string at p, checked as jansson checks it (no control bytes, valid escapes and UTF-8,
  * no \u0000); decoded into a new NUL-terminated string in *out when out is not NULL. */
 static int string(speedscan *sc, char **out)
@@ -232,11 +193,11 @@ static int string(speedscan *sc, char **out)
 				cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
 			}
 			if (o)
-				used += put_utf8(o + used, cp);
+				used += utf8_put(o + used, cp);
 			continue;
 		}
 		have(sc, sc->p + 3);  /* a sequence's bytes in the window, as many as there are */
-		size_t n = utf8_len((const unsigned char *)ptr(sc, sc->p), sc->len - sc->p);
+		size_t n = utf8_char((const unsigned char *)ptr(sc, sc->p), sc->len - sc->p, 0);
 		if (n == 0)
 			break;
 		if (o)

@@ -1,6 +1,7 @@
 /* tput: the extractor: a log's lines through the stages, normalize, records, columns, meaning, series. */
 #include "tput.h"
 #include "input.h"
+#include "intern.h"
 #include "lit.h"
 #include "rx.h"
 #include "tputbar.h"
@@ -404,15 +405,6 @@ static int frame_kv(tput_ex *ex, struct frame *f, const uint64_t *mask, tput_sin
 	return 1;
 }
 
-/* s[0, len)'s bytes hashed (FNV-1a), figures and all; never 0. */
-static uint64_t text_hash(const char *s, size_t len)
-{
-	uint64_t h = 14695981039346656037ULL;
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
-	return h ? h : 1;
-}
-
 /* Does a bar's description, before its share ("Epoch 13: 100%|"), hold a count? */
 static int described_count(const char *s, size_t len)
 {
@@ -428,27 +420,12 @@ static int described_count(const char *s, size_t len)
 }
 
 /* The seconds a bar's frame says it has run ("[01:53<13:12, ..."); -1 when it says none. */
-static long bar_elapsed(const char *s, size_t len)
+static double bar_elapsed(const char *s, size_t len)
 {
 	const char *b = memmem(s, len, " [", 2);
-	if (!b)
-		return -1;
-	long secs = 0;
-	int parts = 0;
-	for (const char *p = b + 2, *end = s + len; p < end && *p != '<'; p++) {
-		if (tputbyte_digit(*p)) {
-			long v = 0;
-			while (p < end && tputbyte_digit(*p) && v < 100000)
-				v = v * 10 + (*p++ - '0');
-			secs = secs * 60 + v;
-			parts++;
-			if (p == end || *p != ':')
-				return *p == '<' && parts >= 2 ? secs : -1;
-		} else {
-			return -1;
-		}
-	}
-	return -1;
+	double secs;
+	size_t at = b ? (size_t)(b + 2 - s) : 0, end = b ? tputunit_clock(s, len, at, 2, &secs) : 0;
+	return end && end < len && s[end] == '<' ? secs : -1;
 }
 
 /* Why a frame's figures are not training's (the series stage looks for the first). */
@@ -559,7 +536,8 @@ static int frame_new(tput_ex *ex, struct frame *f, tput_sink *sink, void *ctx)
 			/* drawn again at once (a new postfix after its rate) under a description that
 			 * counts ("Epoch 13: 100%|"): one round, one figure; undescribed rounds may
 			 * well read alike */
-			uint64_t h = f->closing_end && described_count(s, f->closing_end) ? text_hash(s, f->closing_end) : 0;
+			int counted = f->closing_end && described_count(s, f->closing_end);
+			uint64_t h = counted ? intern_hash(s, f->closing_end) | 1 : 0;
 			int copy = h && h == c->closing_hash && lc->lineno > c->closing_line && lc->lineno - c->closing_line <= 2;
 			c->closing_hash = h;
 			c->closing_line = lc->lineno;

@@ -314,26 +314,6 @@ enum kv_part { KV_PART_SHARE = 1, KV_PART_LEAD = 2, KV_PART_EVAL = 3, KV_PART_CL
  * KV_PART_COUNT: a bracketed "[ 417/1669]" counts the epoch's iterations: the line is a
  * step's, but its count starts again each epoch ("[1/1]" a line), so it is no step. */
 
-/* Where the clock "H:MM:SS" at s[at] ends; 0 when none is there. */
-static size_t kv_clock(const char *s, size_t len, size_t at, double *seconds)
-{
-	double v = 0;
-	size_t i = at;
-	for (int part = 0; part < 3; part++) {
-		size_t st = i;
-		double x = 0;
-		while (i < len && tputbyte_digit(s[i]) && i - st < 3)
-			x = x * 10 + (s[i++] - '0');
-		if (i == st || (part > 0 && i - st != 2) || (part < 2 && (i >= len || s[i++] != ':')))
-			return 0;
-		v = v * 60 + x;
-	}
-	if (i < len && (tputbyte_alnum(s[i]) || s[i] == ':' || s[i] == '.'))
-		return 0;
-	*seconds = v;
-	return i;
-}
-
 /* Step times in layouts of their own, at s[at, numend) (unit after it; time_key: after a
  * step time's key and ':' or '='): "Time(1000 iters): 2.104s" (HugeCTR), the time of N
  * steps; "dt=00:12:57" (llama.cpp's finetune), a step's time as a clock. The figure into
@@ -356,7 +336,7 @@ static size_t kv_step_times(const char *s, size_t len, size_t at, size_t numend,
 					   KV_SECOND_STEPS, TPUT_MS_STEP, 0, 0, 0, 0, ms, 0 };
 		return numend;
 	}
-	size_t ce = time_key ? kv_clock(s, len, at, &clock) : 0;
+	size_t ce = time_key ? tputunit_clock(s, len, at, 3, &clock) : 0;
 	if (ce) {
 		*c = (struct tputkv_cand){ (uint32_t)at, (uint32_t)ce, 0, 0, 0, 0, KV_WHAT_FIGURE, KV_SECOND_NONE,
 					   TPUT_MS_STEP, 0, 0, 0, 0, 1000, KV_PART_CLOCK };
@@ -648,25 +628,15 @@ static int kv_spread(const char *s, size_t len, size_t after)
 	       s[after + (s[after] == ' ') + 1] == '-';
 }
 
-/* Is s[kstart, at) the key "batch" alone and its separator ("| batch: ")? A metric named
- * after a step ("train_loss_step=") is none. */
-static int kv_batch_key(const char *s, size_t kstart, size_t at)
+/* Is s[kstart, at) a key ending in the word w, a word of its own, and its separator:
+ * "timer: " (a stopwatch's), "| batch: " (not "train_loss_step=")? */
+static int kv_key_word(const char *s, size_t kstart, size_t at, const char *w)
 {
-	size_t e = at;
+	size_t e = at, n = strlen(w);
 	while (e > kstart && (s[e - 1] == ' ' || s[e - 1] == ':' || s[e - 1] == '='))
 		e--;
-	return e >= kstart + 5 && strncasecmp(s + e - 5, "batch", 5) == 0 &&
-	       (e == kstart + 5 || s[e - 6] == ' ' || s[e - 6] == '|');
-}
-
-/* Is s[kstart, at) a stopwatch's key and its separator: "timer: ", a word of its own? */
-static int kv_stopwatch(const char *s, size_t kstart, size_t at)
-{
-	size_t e = at;
-	while (e > kstart && (s[e - 1] == ' ' || s[e - 1] == ':' || s[e - 1] == '='))
-		e--;
-	return e >= kstart + 5 && strncasecmp(s + e - 5, "timer", 5) == 0 &&
-	       (e == kstart + 5 || !tputbyte_alnum(s[e - 6]));
+	return e >= kstart + n && strncasecmp(s + e - n, w, n) == 0 &&
+	       (e == kstart + n || !(tputbyte_alnum(s[e - n - 1]) || s[e - n - 1] == '_'));
 }
 
 /* How a figure with no class of its own is a time said loosely (enum kv_said), 0 when not:
@@ -686,7 +656,7 @@ static int kv_time_said(const char *s, size_t len, size_t at, size_t kstart, siz
 		int plain = (!ulen || tputkey_unit_word(unit)) && !(after < len && (s[after] == ':' || s[after] == '-'));
 		if (ki->kcls == KV_TIME_SAID)
 			return !timed && !plain ? 0
-			       : (timed ? KV_SAID_UNIT : 0) | KV_SAID_TIMER | (kv_stopwatch(s, kstart, at) ? KV_SAID_WATCH : 0);
+			       : (timed ? KV_SAID_UNIT : 0) | KV_SAID_TIMER | (kv_key_word(s, kstart, at, "timer") ? KV_SAID_WATCH : 0);
 		/* a plain figure under an iteration timer's key: on a line with a step and a loss
 		 * (DINOv2's {"iteration": 120, "iter_time": 3.607, ..., "total_loss": 14.6}) */
 		if (ki->kcls == KV_TIME_ITER)
@@ -697,7 +667,7 @@ static int kv_time_said(const char *s, size_t len, size_t at, size_t kstart, siz
 		return KV_SAID_UNIT | KV_SAID_TIMER;
 	/* "| batch: 0.09 |" beside "data: 0.01 | forward: 0.02": a fraction under a step's key is
 	 * a time, kept where the line gives a share of the iteration (bearpaw's bar, VIBE) */
-	if (sep && ki->srank && !ulen && memchr(s + at, '.', after - at) && kv_batch_key(s, kstart, at))
+	if (sep && ki->srank && !ulen && memchr(s + at, '.', after - at) && kv_key_word(s, kstart, at, "batch"))
 		return KV_SAID_TIMER;
 	/* a step's key before a fraction and its running average: the meter of a batch's time
 	 * (Pointcept's "Data 0.002 (0.656) Batch 7.276 (3.305)"), kept on a line with a loss */
@@ -867,7 +837,7 @@ static size_t kv_take(const char *s, const struct tputkv_cand *c, size_t nc, str
 			said->counted |= c[k].part == KV_PART_COUNT;
 			continue;
 		}
-		if (c[k].part == KV_PART_CLOCK ? !kv_clock(s, c[k].end, c[k].at, &v)
+		if (c[k].part == KV_PART_CLOCK ? !tputunit_clock(s, c[k].end, c[k].at, 3, &v)
 					       : tputunit_number(s + c[k].at, c[k].end - c[k].at, &v) != TPUT_NUM_OK)
 			continue;
 		if (c[k].part == KV_PART_LEAD && v != floor(v)) {

@@ -220,3 +220,26 @@ enum tput_num tputunit_number(const char *s, size_t len, double *value)
 		*value = neg ? -v : v;
 	return r;
 }
+
+size_t tputunit_clock(const char *s, size_t len, size_t at, int min_parts, double *seconds)
+{
+	double v = 0;
+	size_t i = at;
+	int part = 0;
+	for (;;) {
+		size_t st = i;
+		double x = 0;
+		while (i < len && tputbyte_digit(s[i]) && i - st < 3)
+			x = x * 10 + (s[i++] - '0');
+		if (i == st || (part > 0 && i - st != 2))
+			return 0;
+		v = v * 60 + x;
+		if (++part == 3 || i + 1 >= len || s[i] != ':' || !tputbyte_digit(s[i + 1]))
+			break;
+		i++;
+	}
+	if (part < min_parts || (i < len && (tputbyte_alnum(s[i]) || s[i] == ':' || s[i] == '.')))
+		return 0;
+	*seconds = v;
+	return i;
+}

@@ -53,4 +53,9 @@ enum tput_result {
 typedef void tput_sink(void *ctx, unsigned long lineno, enum tput_result result,
 		       const struct tput_point *point, const char *reason);
 
+/* Where a clock at s[at] ends ("1:53", "00:12:57": up to three parts, each after the first
+ * of two digits, at least min_parts of them), its seconds in *seconds; 0 when none is
+ * there, or when a letter, digit, ':' or '.' follows it. */
+size_t tputunit_clock(const char *s, size_t len, size_t at, int min_parts, double *seconds);
+
 #endif

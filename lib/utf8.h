@@ -25,6 +25,20 @@ static inline size_t utf8_char(const unsigned char *s, size_t len, size_t i)
 	return n;
 }
 
+/* Code point cp (at most U+10FFFF, no surrogate) written as UTF-8 at o: its length, 1 to 4. */
+static inline size_t utf8_put(char *o, unsigned cp)
+{
+	size_t n = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+	if (n == 1) {
+		o[0] = (char)cp;
+		return 1;
+	}
+	for (size_t k = n - 1; k > 0; k--, cp >>= 6)
+		o[k] = (char)(0x80 | (cp & 0x3f));
+	o[0] = (char)((n == 2 ? 0xc0 : n == 3 ? 0xe0 : 0xf0) | cp);
+	return n;
+}
+
 /* Is s[0, len) ASCII (no byte past 0x7f)? Eight bytes at a time. */
 int utf8_ascii(const char *s, size_t len);
 /* Which of a NUL byte (UTF8_NUL) and a byte past 0x7f (UTF8_HIGH) s[0, len) holds: one pass

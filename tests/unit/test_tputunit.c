@@ -75,11 +75,31 @@ static void test_units(void **state)
 	assert_false(tputunit_lower_is_better(TPUT_TOKENS_S));
 }
 
+/* Clocks: tqdm's elapsed "01:53" and "1:02:03", llama.cpp's "00:12:57"; none when too few
+ * parts, a part of one digit after the first, or a letter, ':' or '.' after it. */
+static void test_clock(void **state)
+{
+	(void)state;
+	static const struct { const char *s; int min; size_t end; double secs; } cases[] = {
+		{ "01:53<13:12", 2, 5, 113 }, { "1:02:03<", 2, 7, 3723 }, { "00:12:57 ", 3, 8, 777 },
+		{ "00:12", 3, 0, 0 }, { "0:1:02", 2, 0, 0 }, { "12:30pm", 2, 0, 0 }, { "12:30.5", 2, 0, 0 },
+		{ "1:02:03:04", 2, 0, 0 }, { "01:", 2, 0, 0 }, { "x", 2, 0, 0 },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		double secs = -1;
+		size_t end = tputunit_clock(cases[i].s, strlen(cases[i].s), 0, cases[i].min, &secs);
+		assert_int_equal(end, cases[i].end);
+		if (end)
+			assert_true(secs == cases[i].secs);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_units),
+		cmocka_unit_test(test_clock),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

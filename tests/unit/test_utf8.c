@@ -21,6 +21,24 @@ static void test_char(void **state)
 	assert_int_equal(utf8_char(s, 10, 2), 0); /* a continuation byte alone */
 }
 
+/* Each length's edges written as UTF-8, and read back as one character of that length. */
+static void test_put(void **state)
+{
+	(void)state;
+	static const struct { unsigned cp; const char *want; } cases[] = {
+		{ 0x41, "A" }, { 0x7f, "\x7f" }, { 0x80, "\xc2\x80" }, { 0x7ff, "\xdf\xbf" },
+		{ 0x800, "\xe0\xa0\x80" }, { 0xe9, "\xc3\xa9" }, { 0xffff, "\xef\xbf\xbf" },
+		{ 0x10000, "\xf0\x90\x80\x80" }, { 0x1f600, "\xf0\x9f\x98\x80" }, { 0x10ffff, "\xf4\x8f\xbf\xbf" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char o[4];
+		size_t n = utf8_put(o, cases[i].cp);
+		assert_int_equal(n, strlen(cases[i].want));
+		assert_memory_equal(o, cases[i].want, n);
+		assert_int_equal(utf8_char((const unsigned char *)o, n, 0), n);
+	}
+}
+
 static void test_valid(void **state)
 {
 	(void)state;
@@ -89,6 +107,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_char),
+		cmocka_unit_test(test_put),
 		cmocka_unit_test(test_valid),
 		cmocka_unit_test(test_ascii),
 		cmocka_unit_test(test_fix),
